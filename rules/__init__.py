@@ -1,0 +1,57 @@
+"""Pure game logic: the registry of games and the shared rules API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import (
+    PASS,
+    Game,
+    Highlight,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    InvalidRecord,
+    InvalidState,
+    MoveTree,
+    Outcome,
+    Pass,
+    RulesError,
+    UnknownGame,
+    UnknownVariant,
+    Variant,
+)
+from rules.quorum import Quorum
+from rules.records import Record
+
+# The fixed order in which games are offered.
+GAMES: dict[str, Game[Any, Any]] = {game.name: game for game in (Quorum(),)}
+
+
+def get_game(name: str) -> Game[Any, Any]:
+    try:
+        return GAMES[name.strip().lower()]
+    except KeyError:
+        raise UnknownGame(f"no game called {name!r}; choose from: {', '.join(GAMES)}") from None
+
+
+__all__ = [
+    "GAMES",
+    "PASS",
+    "Game",
+    "Highlight",
+    "IllegalMove",
+    "InvalidDiagram",
+    "InvalidMove",
+    "InvalidRecord",
+    "InvalidState",
+    "MoveTree",
+    "Outcome",
+    "Pass",
+    "Record",
+    "RulesError",
+    "UnknownGame",
+    "UnknownVariant",
+    "Variant",
+    "get_game",
+]

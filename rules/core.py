@@ -1,0 +1,468 @@
+"""What every game shares: errors, outcomes, seats, the pass move, diagrams, records.
+
+A game is a subclass of `Game` whose states are frozen dataclasses carrying the common
+fields `variant`, `players`, `turn` (seat to move, 1-based), `ply`, `result` and `last`.
+Legal moves are the single source of truth: parsing matches typed text against the
+canonical notation of the legal moves, and only when nothing matches does the game's
+`diagnose` explain, in a player's words, why the text is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+FORMAT_VERSION = 1
+
+
+class RulesError(ValueError):
+    """Base of every error a player can cause; the message is written for the player."""
+
+
+class UnknownGame(RulesError):
+    pass
+
+
+class UnknownVariant(RulesError):
+    pass
+
+
+class InvalidMove(RulesError):
+    """The text is not a move at all (syntax)."""
+
+
+class IllegalMove(RulesError):
+    """The text names a move the rules forbid here."""
+
+
+class InvalidDiagram(RulesError):
+    pass
+
+
+class InvalidState(RulesError):
+    """A dumped state that cannot be loaded (wrong version, corrupt data)."""
+
+
+class InvalidRecord(RulesError):
+    pass
+
+
+REASONS = frozenset(
+    {
+        "tower",
+        "capture",
+        "quorum",
+        "five",
+        "goal",
+        "king",
+        "mana",
+        "repetition",
+        "board-full",
+        "move-limit",
+        "no-moves",
+        "resignation",
+        "timeout",
+        "agreement",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[int, ...]
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.reason not in REASONS:
+            raise ValueError(f"unknown outcome reason {self.reason!r}")
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def describe(self) -> str:
+        if self.is_draw:
+            return f"draw ({self.reason})"
+        seats = ", ".join(str(s) for s in self.winners)
+        return f"seat {seats} wins ({self.reason})"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The only legal turn of a player who cannot act; the match service plays it."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """What the last turn did, kept in the state so any later render can mark it."""
+
+    seat: int
+    notation: str
+    path: tuple[Point, ...] = ()
+    captured: tuple[Point, ...] = ()
+    changed: tuple[Point, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "notation": self.notation,
+            "path": [list(p) for p in self.path],
+            "captured": [list(p) for p in self.captured],
+            "changed": [list(p) for p in self.changed],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Highlight:
+        def points(key: str) -> tuple[Point, ...]:
+            return tuple((int(a), int(b)) for a, b in data.get(key, ()))
+
+        return cls(
+            int(data["seat"]),
+            str(data["notation"]),
+            points("path"),
+            points("captured"),
+            points("changed"),
+        )
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    player_counts: tuple[int, ...] = (2,)
+
+
+@dataclass(frozen=True)
+class MoveTree:
+    """Prefix tree of legal moves' notation tokens, for square-by-square pickers.
+
+    `move` is set where a complete move ends; a node may also have children
+    (a pass chain that could go on).
+    """
+
+    children: Mapping[str, MoveTree] = field(default_factory=dict)
+    move: Hashable | None = None
+
+    def walk(self, tokens: Sequence[str]) -> MoveTree | None:
+        node: MoveTree | None = self
+        for token in tokens:
+            if node is None:
+                return None
+            node = node.children.get(token)
+        return node
+
+
+def build_move_tree(entries: Iterable[tuple[Sequence[str], Hashable]]) -> MoveTree:
+    root: dict[str, Any] = {}
+    for tokens, move in entries:
+        node = root
+        for token in tokens:
+            node = node.setdefault(token, {})
+        node[""] = move
+
+    def freeze(node: dict[str, Any]) -> MoveTree:
+        children = {k: freeze(v) for k, v in node.items() if k != ""}
+        return MoveTree(children, node.get(""))
+
+    return freeze(root)
+
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+
+# --- squares -------------------------------------------------------------------------------
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+_SQUARE = re.compile(r"([a-z])(\d{1,2})")
+
+
+def square_name(point: Point) -> str:
+    return f"{FILES[point[0]]}{point[1] + 1}"
+
+
+def parse_square(text: str, width: int, height: int) -> Point:
+    """'c3' -> (2, 2); raises InvalidMove for anything that is not a square of the board."""
+    match = _SQUARE.fullmatch(text.strip().lower())
+    if not match:
+        raise InvalidMove(f"{text!r} is not a square (write a file letter and a rank, like c3)")
+    point = (FILES.index(match[1]), int(match[2]) - 1)
+    if not (0 <= point[0] < width and 0 <= point[1] < height):
+        last = square_name((width - 1, height - 1))
+        raise InvalidMove(f"{text} is off the board (squares run from a1 to {last})")
+    return point
+
+
+def split_squares(text: str) -> list[str]:
+    """'a1-E3', 'a1 e3', 'A1E3' -> ['a1', 'e3']."""
+    return [m.group(0) for m in _SQUARE.finditer(text.lower())]
+
+
+# --- diagrams ------------------------------------------------------------------------------
+
+_KEY_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9 _-]*?)\s*:\s*(.*?)$")
+
+
+def split_diagram(text: str) -> tuple[list[list[str]], dict[str, str]]:
+    """Cell rows (labels still in) and trailing `key: value` lines, keys lower-cased."""
+    rows: list[list[str]] = []
+    keys: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("```"):
+            continue
+        key_match = _KEY_LINE.match(line)
+        if key_match:
+            keys[key_match[1].lower()] = key_match[2]
+        else:
+            rows.append(line.split())
+    return rows, keys
+
+
+def grid_rows(rows: list[list[str]], width: int, height: int) -> list[list[str]]:
+    """Strip rank and file labels; return `height` rows of `width` cells, far side first."""
+    letters = list(FILES[:width])
+    cells: list[list[str]] = []
+    for row in rows:
+        if [t.lower() for t in row] == letters:
+            continue
+        trimmed = list(row)
+        if len(trimmed) > width and trimmed[0].isdigit():
+            trimmed = trimmed[1:]
+        if len(trimmed) > width and trimmed[-1].isdigit():
+            trimmed = trimmed[:-1]
+        if len(trimmed) != width:
+            raise InvalidDiagram(
+                f"row {' '.join(row)!r} has {len(trimmed)} cells; every row needs {width}"
+            )
+        cells.append(trimmed)
+    if len(cells) != height:
+        raise InvalidDiagram(f"the diagram has {len(cells)} rows; this board needs {height}")
+    return cells
+
+
+def parse_seat(value: str, players: int, names: Mapping[str, int] | None = None) -> int:
+    lowered = value.strip().lower()
+    if names and lowered in names:
+        return names[lowered]
+    if lowered.isdigit() and 1 <= int(lowered) <= players:
+        return int(lowered)
+    choices = ", ".join([*(names or {}), *(str(s) for s in range(1, players + 1))])
+    raise InvalidDiagram(f"{value!r} is not a seat (use one of: {choices})")
+
+
+# --- the game interface -------------------------------------------------------------------
+
+
+class Game(ABC, Generic[S, M]):
+    """A game's rules. Subclasses fill in the abstract methods; the rest is shared."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    variants: ClassVar[Mapping[str, Variant]]
+    default_variant: ClassVar[str]
+    help_topics: ClassVar[Mapping[str, str]]
+    board_size: ClassVar[tuple[int, int]]
+    seat_names: ClassVar[tuple[str, ...]] = ()
+
+    # -- to implement --------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self, variant: str, players: int, seed: int) -> S: ...
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> tuple[M, ...]: ...
+
+    @abstractmethod
+    def _play(self, state: S, move: M) -> S:
+        """Apply a move already known to be legal."""
+
+    @abstractmethod
+    def format_move(self, state: S, move: M) -> str: ...
+
+    @abstractmethod
+    def diagnose(self, state: S, text: str) -> RulesError:
+        """Why `text` (which matches no legal move) is wrong: InvalidMove or IllegalMove."""
+
+    @abstractmethod
+    def parse_diagram(self, text: str) -> S: ...
+
+    @abstractmethod
+    def format_diagram(self, state: S) -> str: ...
+
+    @abstractmethod
+    def _encode(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _decode(self, data: Mapping[str, Any]) -> S: ...
+
+    # -- overridable conveniences ----------------------------------------------------------
+
+    def normalize(self, text: str) -> str:
+        """The form typed text and canonical notation are compared in."""
+        return re.sub(r"[\s\-,]+", "", text.lower())
+
+    def move_tokens(self, state: S, move: M) -> tuple[str, ...]:
+        """A move's notation split for a square-by-square picker."""
+        return tuple(self.format_move(state, move).split("-"))
+
+    # -- shared behaviour ------------------------------------------------------------------
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        counts = {n for v in self.variants.values() for n in v.player_counts}
+        return tuple(sorted(counts))
+
+    def new(self, players: int | None = None, variant: str | None = None, seed: int = 0) -> S:
+        name = variant or self.default_variant
+        if name not in self.variants:
+            known = ", ".join(self.variants)
+            raise UnknownVariant(f"{self.title} has no variant {name!r} (choose from: {known})")
+        allowed = self.variants[name].player_counts
+        count = allowed[0] if players is None else players
+        if count not in allowed:
+            counts = ", ".join(str(n) for n in allowed)
+            raise UnknownVariant(f"{self.title} {name} is played by {counts} players, not {count}")
+        return self._setup(name, count, seed)
+
+    def seat_name(self, seat: int) -> str:
+        """What players call a seat: a colour where the game has fixed colours."""
+        if 1 <= seat <= len(self.seat_names):
+            return self.seat_names[seat - 1]
+        return f"Player {seat}"
+
+    def players(self, state: S) -> int:
+        return int(state.players)  # type: ignore[attr-defined]
+
+    def to_move(self, state: S) -> int:
+        return int(state.turn)  # type: ignore[attr-defined]
+
+    def ply(self, state: S) -> int:
+        return int(state.ply)  # type: ignore[attr-defined]
+
+    def outcome(self, state: S) -> Outcome | None:
+        return state.result  # type: ignore[attr-defined, no-any-return]
+
+    def last(self, state: S) -> Highlight | None:
+        return state.last  # type: ignore[attr-defined, no-any-return]
+
+    def apply(self, state: S, move: M) -> S:
+        if self.outcome(state) is not None:
+            raise IllegalMove("the game is over")
+        if move not in self.legal_moves(state):
+            raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
+        return self._play(state, move)
+
+    def _describe(self, state: S, move: M) -> str:
+        try:
+            return self.format_move(state, move)
+        except Exception:  # a foreign object cannot be formatted; say what it was
+            return repr(move)
+
+    def parse_move(self, state: S, text: str) -> M:
+        if self.outcome(state) is not None:
+            raise IllegalMove("the game is over")
+        wanted = self.normalize(text)
+        if not wanted:
+            raise InvalidMove("type a move, for example " + self._example(state))
+        for move in self.legal_moves(state):
+            if self.normalize(self.format_move(state, move)) == wanted:
+                return move
+        raise self.diagnose(state, text)
+
+    def _example(self, state: S) -> str:
+        moves = self.legal_moves(state)
+        return self.format_move(state, moves[0]) if moves else "pass"
+
+    def move_tree(self, state: S) -> MoveTree:
+        return build_move_tree((self.move_tokens(state, m), m) for m in self.legal_moves(state))
+
+    def end(self, state: S, outcome: Outcome) -> S:
+        """Finish the game from outside the rules (agreement, timeout)."""
+        if self.outcome(state) is not None:
+            raise IllegalMove("the game is already over")
+        return dataclasses.replace(state, result=outcome)  # type: ignore[type-var]
+
+    def resign(self, state: S, seat: int) -> S:
+        if not 1 <= seat <= self.players(state):
+            raise IllegalMove(f"there is no seat {seat} in this game")
+        others = tuple(s for s in range(1, self.players(state) + 1) if s != seat)
+        return self.end(state, Outcome(others, "resignation"))
+
+    def dump(self, state: S) -> dict[str, Any]:
+        return {"format": FORMAT_VERSION, "game": self.name, "state": self._encode(state)}
+
+    def load(self, data: Mapping[str, Any]) -> S:
+        if not isinstance(data, Mapping):
+            raise InvalidState("a saved state must be a JSON object")
+        if data.get("format") != FORMAT_VERSION:
+            raise InvalidState(f"saved state format {data.get('format')!r} is not supported")
+        if data.get("game") != self.name:
+            raise InvalidState(f"saved state is for {data.get('game')!r}, not {self.name}")
+        try:
+            return self._decode(data["state"])
+        except RulesError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise InvalidState(f"saved {self.name} state is corrupt: {error!r}") from error
+
+
+# --- shared state helpers ------------------------------------------------------------------
+
+
+def next_seat(seat: int, players: int) -> int:
+    return seat % players + 1
+
+
+def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    return None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason}
+
+
+def outcome_from_json(data: Mapping[str, Any] | None) -> Outcome | None:
+    if data is None:
+        return None
+    return Outcome(tuple(int(s) for s in data["winners"]), str(data["reason"]))
+
+
+def highlight_to_json(highlight: Highlight | None) -> dict[str, Any] | None:
+    return None if highlight is None else highlight.to_json()
+
+
+def highlight_from_json(data: Mapping[str, Any] | None) -> Highlight | None:
+    return None if data is None else Highlight.from_json(data)
+
+
+def common_to_json(state: Any) -> dict[str, Any]:
+    """The fields every state has, for a game's `_encode`."""
+    return {
+        "variant": state.variant,
+        "players": state.players,
+        "turn": state.turn,
+        "ply": state.ply,
+        "result": outcome_to_json(state.result),
+        "last": highlight_to_json(state.last),
+    }
+
+
+def common_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for the common fields, for a game's `_decode`."""
+    return {
+        "variant": str(data["variant"]),
+        "players": int(data["players"]),
+        "turn": int(data["turn"]),
+        "ply": int(data["ply"]),
+        "result": outcome_from_json(data["result"]),
+        "last": highlight_from_json(data["last"]),
+    }

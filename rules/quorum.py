@@ -1,0 +1,404 @@
+"""Quorum: jump your stones over your own, smother and flip the opponent's, hold the centre."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.core import (
+    PASS,
+    Game,
+    Highlight,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    Outcome,
+    Pass,
+    RulesError,
+    Variant,
+    common_from_json,
+    common_to_json,
+    grid_rows,
+    next_seat,
+    parse_seat,
+    parse_square,
+    split_diagram,
+    split_squares,
+    square_name,
+)
+
+SIZE = 8
+EMPTY, WHITE, BLACK = ".", "w", "b"
+STONE = {1: WHITE, 2: BLACK}
+SIDE_NAMES = {"white": 1, "w": 1, "○": 1, "black": 2, "b": 2, "●": 2}
+HOMES = {1: (0, 1, 8, 9), 2: (54, 55, 62, 63)}  # a1 b1 a2 b2 / g7 h7 g8 h8
+OBJECTIVES = (27, 28, 35, 36)  # d4 e4 d5 e5
+START = {
+    1: ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
+    2: ("h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "h8"),
+}
+
+
+def _index(point: tuple[int, int]) -> int:
+    return point[1] * SIZE + point[0]
+
+
+def _point(index: int) -> tuple[int, int]:
+    return index % SIZE, index // SIZE
+
+
+def _name(index: int) -> str:
+    return square_name(_point(index))
+
+
+def _on_board(file: int, rank: int) -> bool:
+    return 0 <= file < SIZE and 0 <= rank < SIZE
+
+
+DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
+
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _index((f + df, r + dr)) for df, dr in DIRECTIONS if _on_board(f + df, r + dr)
+    )
+    for f, r in map(_point, range(SIZE * SIZE))
+)
+
+# For each direction from a square: (neighbour, square beyond), both on the board.
+LINES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        (_index((f + df, r + dr)), _index((f + 2 * df, r + 2 * dr)))
+        for df, dr in DIRECTIONS
+        if _on_board(f + 2 * df, r + 2 * dr)
+    )
+    for f, r in map(_point, range(SIZE * SIZE))
+)
+
+# For each active square: (center, target) pairs with the center at most 2 files and ranks away.
+JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        (_index((f + df, r + dr)), _index((f + 2 * df, r + 2 * dr)))
+        for df in range(-2, 3)
+        for dr in range(-2, 3)
+        if (df, dr) != (0, 0) and _on_board(f + 2 * df, r + 2 * dr)
+    )
+    for f, r in map(_point, range(SIZE * SIZE))
+)
+
+
+@dataclass(frozen=True, order=True)
+class Jump:
+    active: int
+    target: int
+
+
+@dataclass(frozen=True, order=True)
+class Place:
+    pass
+
+
+PLACE = Place()
+QuorumMove = Jump | Place | Pass
+
+
+@dataclass(frozen=True)
+class QuorumState:
+    board: str
+    variant: str = "standard"
+    players: int = 2
+    turn: int = 1
+    ply: int = 0
+    result: Outcome | None = None
+    last: Highlight | None = None
+    history: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.board}{self.turn}"
+
+
+def _start_board() -> str:
+    cells = [EMPTY] * (SIZE * SIZE)
+    for seat, squares in START.items():
+        for square in squares:
+            cells[_index(parse_square(square, SIZE, SIZE))] = STONE[seat]
+    return "".join(cells)
+
+
+def _seat_name(seat: int) -> str:
+    return "White" if seat == 1 else "Black"
+
+
+class Quorum(Game[QuorumState, QuorumMove]):
+    name = "quorum"
+    title = "Quorum"
+    board_size = (SIZE, SIZE)
+    default_variant = "standard"
+    variants: Mapping[str, Variant] = {
+        "standard": Variant("standard", "8x8 board, ten stones each, White moves first", (2,)),
+    }
+    seat_names = ("White", "Black")
+    help_topics: Mapping[str, str] = {
+        "overview": (
+            "Quorum is a two-player race for the centre of an 8x8 board. White (hollow stones) "
+            "and Black (filled stones) take turns. Each turn you either jump one of your stones "
+            "over another of yours, or refill your home corner. Jumps can smother and flip enemy "
+            "stones. You win the moment you hold all four centre squares d4, d5, e4 and e5."
+        ),
+        "setup": (
+            "Each side starts with ten stones packed into its own corner: White in the a1 "
+            "corner (a1-d1, a2-c2, a3-b3, a4), Black in the h8 corner (e8-h8, f7-h7, g6-h6, "
+            "h5). Your home is the 2x2 block in your corner: a1 a2 b1 b2 for White, g7 g8 h7 "
+            "h8 for Black. White moves first."
+        ),
+        "moving": (
+            "Pick two of your stones: the one that moves (active) and the one it uses as a "
+            "pivot (center). The center may be up to two files and two ranks away, in any "
+            "direction, touching or not. The active stone lands as far beyond the center as it "
+            "started before it: target = center + (center - active). The target must be on the "
+            "board and empty; nothing in between matters. Write the move as the two squares, "
+            "for example a1e3 (a1 jumps over c2 to e3)."
+        ),
+        "suffocation": (
+            "After a jump, every enemy stone touching the landing square (sideways or "
+            "diagonally) that has no empty square around it is removed, all at the same time. "
+            "The square you just left counts as empty; the board edge does not. Your own stones "
+            "are never removed."
+        ),
+        "conversion": (
+            "After suffocation, look from the landing square in all eight directions: an enemy "
+            "stone right next to it with one of your stones directly behind it is flipped to "
+            "your colour. All flips happen at once, and only the stone immediately between the "
+            "two counts."
+        ),
+        "placement": (
+            "Instead of jumping you may place: if at least one of your home squares is empty, "
+            "put a new stone on every empty home square. Placing smothers and flips nothing. "
+            "Type 'place' (or '++')."
+        ),
+        "winning": (
+            "You win as soon as d4, d5, e4 and e5 all hold your stones after your turn. If you "
+            "cannot jump and cannot place, you pass. The same position with the same player to "
+            "move occurring a third time is a draw."
+        ),
+    }
+
+    def _setup(self, variant: str, players: int, seed: int) -> QuorumState:
+        board = _start_board()
+        return QuorumState(board=board, variant=variant, history=(f"{board}1",))
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self, state: QuorumState) -> tuple[QuorumMove, ...]:
+        if state.result is not None:
+            return ()
+        board = state.board
+        mine = STONE[state.turn]
+        jumps: list[QuorumMove] = []
+        for active in range(SIZE * SIZE):
+            if board[active] != mine:
+                continue
+            for center, target in JUMPS[active]:
+                if board[center] == mine and board[target] == EMPTY:
+                    jumps.append(Jump(active, target))
+        jumps.sort(key=_sort_key)
+        if any(board[h] == EMPTY for h in HOMES[state.turn]):
+            jumps.append(PLACE)
+        return tuple(jumps) if jumps else (PASS,)
+
+    def _play(self, state: QuorumState, move: QuorumMove) -> QuorumState:
+        seat = state.turn
+        cells = list(state.board)
+        captured: tuple[int, ...] = ()
+        changed: tuple[int, ...] = ()
+        path: tuple[int, ...] = ()
+        if isinstance(move, Jump):
+            cells[move.target] = cells[move.active]
+            cells[move.active] = EMPTY
+            captured = self._suffocate(cells, move.target, seat)
+            changed = self._convert(cells, move.target, seat)
+            path = (move.active, move.target)
+        elif isinstance(move, Place):
+            changed = tuple(h for h in HOMES[seat] if cells[h] == EMPTY)
+            for home in changed:
+                cells[home] = STONE[seat]
+        board = "".join(cells)
+        following = next_seat(seat, 2)
+        key = f"{board}{following}"
+        history = (*state.history, key)
+        result: Outcome | None = None
+        if all(board[o] == STONE[seat] for o in OBJECTIVES):
+            result = Outcome((seat,), "quorum")
+        elif history.count(key) >= 3:
+            result = Outcome((), "repetition")
+        highlight = Highlight(
+            seat,
+            self.format_move(state, move),
+            tuple(map(_point, path)),
+            tuple(map(_point, captured)),
+            tuple(map(_point, changed)),
+        )
+        after = replace(
+            state,
+            board=board,
+            turn=following,
+            ply=state.ply + 1,
+            result=result,
+            last=highlight,
+            history=history,
+        )
+        if result is None and isinstance(move, Pass) and self.legal_moves(after) == (PASS,):
+            after = replace(after, result=Outcome((), "no-moves"))
+        return after
+
+    @staticmethod
+    def _suffocate(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
+        enemy = STONE[next_seat(seat, 2)]
+        doomed = tuple(
+            n
+            for n in NEIGHBOURS[landing]
+            if cells[n] == enemy and all(cells[m] != EMPTY for m in NEIGHBOURS[n])
+        )
+        for square in doomed:
+            cells[square] = EMPTY
+        return doomed
+
+    @staticmethod
+    def _convert(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
+        mine, enemy = STONE[seat], STONE[next_seat(seat, 2)]
+        flipped = tuple(n for n, beyond in LINES[landing] if cells[n] == enemy and cells[beyond] == mine)
+        for square in flipped:
+            cells[square] = mine
+        return flipped
+
+    # -- notation --------------------------------------------------------------------------
+
+    def format_move(self, state: QuorumState, move: QuorumMove) -> str:
+        if isinstance(move, Jump):
+            return _name(move.active) + _name(move.target)
+        return "place" if isinstance(move, Place) else "pass"
+
+    def move_tokens(self, state: QuorumState, move: QuorumMove) -> tuple[str, ...]:
+        if isinstance(move, Jump):
+            return (_name(move.active), _name(move.target))
+        return (self.format_move(state, move),)
+
+    def normalize(self, text: str) -> str:
+        cleaned = super().normalize(text)
+        return "place" if cleaned in {"++", "+", "place", "placement"} else cleaned
+
+    def diagnose(self, state: QuorumState, text: str) -> RulesError:
+        cleaned = self.normalize(text)
+        seat = state.turn
+        if cleaned == "place":
+            homes = " ".join(_name(h) for h in HOMES[seat])
+            return IllegalMove(f"your home squares ({homes}) are all full, so you cannot place")
+        if cleaned == "pass":
+            return IllegalMove("you can only pass when you have no jump and cannot place")
+        squares = split_squares(text)
+        if len(squares) != 2 or "".join(squares) != cleaned:
+            return InvalidMove(
+                f"{text.strip()!r} is not a Quorum move: write the moving stone's square and "
+                "the target square (like a1e3), or 'place'"
+            )
+        try:
+            active, target = (_index(parse_square(s, SIZE, SIZE)) for s in squares)
+        except RulesError as error:
+            return error
+        return self._why_illegal(state, active, target)
+
+    def _why_illegal(self, state: QuorumState, active: int, target: int) -> RulesError:
+        mine = STONE[state.turn]
+        board = state.board
+        you = _seat_name(state.turn)
+        if board[active] == EMPTY:
+            return IllegalMove(f"{_name(active)} has no stone")
+        if board[active] != mine:
+            return IllegalMove(f"{_name(active)} is not your stone (you play {you})")
+        if active == target:
+            return IllegalMove("the stone has to land somewhere else")
+        (af, ar), (tf, tr) = _point(active), _point(target)
+        if (af + tf) % 2 or (ar + tr) % 2:
+            return IllegalMove(
+                f"no square lies exactly halfway between {_name(active)} and {_name(target)}, "
+                "so there is no center stone to jump over"
+            )
+        center = _index(((af + tf) // 2, (ar + tr) // 2))
+        cf, cr = _point(center)
+        if abs(cf - af) > 2 or abs(cr - ar) > 2:
+            return IllegalMove(
+                f"the center {_name(center)} is too far from {_name(active)}: it may be at most "
+                "2 files and 2 ranks away"
+            )
+        if board[center] == EMPTY:
+            return IllegalMove(f"there is no stone on {_name(center)} to jump over")
+        if board[center] != mine:
+            return IllegalMove(f"the center stone on {_name(center)} is not yours")
+        if board[target] != EMPTY:
+            return IllegalMove(f"the target {_name(target)} is occupied")
+        return IllegalMove(f"{_name(active)}{_name(target)} is not legal here")
+
+    # -- diagrams --------------------------------------------------------------------------
+
+    def parse_diagram(self, text: str) -> QuorumState:
+        rows, keys = split_diagram(text)
+        cells = grid_rows(rows, SIZE, SIZE)
+        board = [EMPTY] * (SIZE * SIZE)
+        symbols = {"○": WHITE, "w": WHITE, "●": BLACK, "b": BLACK, "·": EMPTY, ".": EMPTY,
+                   "+": EMPTY}
+        for row_number, row in enumerate(cells):
+            rank = SIZE - 1 - row_number
+            for file, cell in enumerate(row):
+                symbol = symbols.get(cell.lower() if cell.isascii() else cell)
+                if symbol is None:
+                    raise InvalidDiagram(
+                        f"{square_name((file, rank))} holds {cell!r}; use ○ or w for White, "
+                        "● or b for Black, and · . or + for an empty square"
+                    )
+                board[_index((file, rank))] = symbol
+        turn = parse_seat(keys.get("to move", "white"), 2, SIDE_NAMES)
+        unknown = set(keys) - {"to move"}
+        if unknown:
+            raise InvalidDiagram(f"unknown key {sorted(unknown)[0]!r} (Quorum knows 'to move')")
+        joined = "".join(board)
+        return QuorumState(board=joined, turn=turn, history=(f"{joined}{turn}",))
+
+    def format_diagram(self, state: QuorumState) -> str:
+        lines = ["   " + " ".join("abcdefgh")]
+        for rank in range(SIZE - 1, -1, -1):
+            cells = []
+            for file in range(SIZE):
+                index = _index((file, rank))
+                stone = state.board[index]
+                if stone == WHITE:
+                    cells.append("○")
+                elif stone == BLACK:
+                    cells.append("●")
+                else:
+                    cells.append("+" if index in OBJECTIVES else "·")
+            lines.append(f"{rank + 1}  " + " ".join(cells))
+        lines.append(f"to move: {_seat_name(state.turn).lower()}")
+        return "\n".join(lines)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _encode(self, state: QuorumState) -> dict[str, Any]:
+        return {**common_to_json(state), "board": state.board, "history": list(state.history)}
+
+    def _decode(self, data: Mapping[str, Any]) -> QuorumState:
+        board = str(data["board"])
+        if len(board) != SIZE * SIZE or set(board) - {EMPTY, WHITE, BLACK}:
+            raise ValueError("board must be 64 cells of '.', 'w', 'b'")
+        state = QuorumState(
+            board=board, history=tuple(str(k) for k in data["history"]), **common_from_json(data)
+        )
+        if state.turn not in (1, 2) or state.players != 2:
+            raise ValueError("Quorum has seats 1 and 2")
+        return state
+
+
+def _sort_key(move: QuorumMove) -> tuple[int, int, int, int]:
+    assert isinstance(move, Jump)
+    (af, ar), (tf, tr) = _point(move.active), _point(move.target)
+    return af, ar, tf, tr

@@ -1,0 +1,89 @@
+"""Game records: a header and the list of turns, as text, replayable to the same state."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Game, InvalidRecord, Outcome, RulesError
+
+_HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
+_TURN = re.compile(r"^(\d+)\.\s+(.+)$")
+_RESIGN = re.compile(r"^resign\s+(\d+)$")
+
+
+@dataclass(frozen=True)
+class Record:
+    game: str
+    variant: str
+    players: int
+    seed: int
+    turns: tuple[str, ...] = ()
+    result: Outcome | None = None
+    tags: Mapping[str, str] = field(default_factory=dict)
+
+    def to_text(self) -> str:
+        result = self.result.describe() if self.result else "*"
+        reason = self.result.reason if self.result else ""
+        winners = " ".join(str(s) for s in self.result.winners) if self.result else ""
+        lines = [
+            f'[Game "{self.game}"]',
+            f'[Variant "{self.variant}"]',
+            f'[Players "{self.players}"]',
+            f'[Seed "{self.seed}"]',
+            f'[Result "{result}"]',
+            f'[Winners "{winners}"]',
+            f'[Reason "{reason}"]',
+            *(f'[{key} "{value}"]' for key, value in self.tags.items()),
+            "",
+            *(f"{number}. {turn}" for number, turn in enumerate(self.turns, start=1)),
+        ]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        headers: dict[str, str] = {}
+        turns: list[str] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if header := _HEADER.match(line):
+                headers[header[1]] = header[2]
+            elif turn := _TURN.match(line):
+                if int(turn[1]) != len(turns) + 1:
+                    raise InvalidRecord(f"line {number}: expected turn {len(turns) + 1}")
+                turns.append(turn[2].strip())
+            else:
+                raise InvalidRecord(f"line {number} is neither a [Tag \"value\"] nor a turn")
+        try:
+            game, variant = headers.pop("Game"), headers.pop("Variant")
+            players, seed = int(headers.pop("Players")), int(headers.pop("Seed"))
+        except (KeyError, ValueError) as error:
+            raise InvalidRecord(f"the header lacks or garbles {error}") from error
+        headers.pop("Result", None)
+        winners, reason = headers.pop("Winners", ""), headers.pop("Reason", "")
+        try:
+            result = Outcome(tuple(int(s) for s in winners.split()), reason) if reason else None
+        except ValueError as error:
+            raise InvalidRecord(f"bad result: {error}") from error
+        return cls(game, variant, players, seed, tuple(turns), result, headers)
+
+    def replay(self, game: Game[Any, Any]) -> Any:
+        """Play every turn from the setup; the final state equals the recorded game's."""
+        if game.name != self.game:
+            raise InvalidRecord(f"this record is of {self.game}, not {game.name}")
+        state = game.new(players=self.players, variant=self.variant, seed=self.seed)
+        for number, turn in enumerate(self.turns, start=1):
+            try:
+                if resign := _RESIGN.match(turn):
+                    state = game.resign(state, int(resign[1]))
+                else:
+                    state = game.apply(state, game.parse_move(state, turn))
+            except RulesError as error:
+                raise InvalidRecord(f"turn {number} ({turn}): {error}") from error
+        if self.result is not None and game.outcome(state) is None:
+            state = game.end(state, self.result)
+        return state
