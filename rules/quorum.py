@@ -59,9 +59,7 @@ def _on_board(file: int, rank: int) -> bool:
 DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        _index((f + df, r + dr)) for df, dr in DIRECTIONS if _on_board(f + df, r + dr)
-    )
+    tuple(_index((f + df, r + dr)) for df, dr in DIRECTIONS if _on_board(f + df, r + dr))
     for f, r in map(_point, range(SIZE * SIZE))
 )
 
@@ -267,7 +265,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
     @staticmethod
     def _convert(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
         mine, enemy = STONE[seat], STONE[next_seat(seat, 2)]
-        flipped = tuple(n for n, beyond in LINES[landing] if cells[n] == enemy and cells[beyond] == mine)
+        flipped = tuple(
+            n for n, beyond in LINES[landing] if cells[n] == enemy and cells[beyond] == mine
+        )
         for square in flipped:
             cells[square] = mine
         return flipped
@@ -345,8 +345,15 @@ class Quorum(Game[QuorumState, QuorumMove]):
         rows, keys = split_diagram(text)
         cells = grid_rows(rows, SIZE, SIZE)
         board = [EMPTY] * (SIZE * SIZE)
-        symbols = {"○": WHITE, "w": WHITE, "●": BLACK, "b": BLACK, "·": EMPTY, ".": EMPTY,
-                   "+": EMPTY}
+        symbols = {
+            "○": WHITE,
+            "w": WHITE,
+            "●": BLACK,
+            "b": BLACK,
+            "·": EMPTY,
+            ".": EMPTY,
+            "+": EMPTY,
+        }
         for row_number, row in enumerate(cells):
             rank = SIZE - 1 - row_number
             for file, cell in enumerate(row):

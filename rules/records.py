@@ -57,7 +57,7 @@ class Record:
                     raise InvalidRecord(f"line {number}: expected turn {len(turns) + 1}")
                 turns.append(turn[2].strip())
             else:
-                raise InvalidRecord(f"line {number} is neither a [Tag \"value\"] nor a turn")
+                raise InvalidRecord(f'line {number} is neither a [Tag "value"] nor a turn')
         try:
             game, variant = headers.pop("Game"), headers.pop("Variant")
             players, seed = int(headers.pop("Players")), int(headers.pop("Seed"))
