@@ -1,0 +1,406 @@
+"""The shared drawing kit: fonts, colours, cached sprites and backgrounds, header, PNG encoding.
+
+Rendering cost is dominated by anti-aliasing and PNG encoding, so everything that does not
+change between turns (board background, piece sprites drawn at 4x and shrunk) is drawn once
+and cached; a render only copies the background, pastes sprites and encodes with a palette
+built once per game from a reference picture.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rules.core import Game, Highlight, Point
+
+RGB = tuple[int, int, int]
+SUPERSAMPLE = 4
+WIDTH = 840
+HEADER = 124
+MARGIN = 36
+
+# Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
+ORANGE: RGB = (230, 159, 0)
+SKY: RGB = (86, 180, 233)
+GREEN: RGB = (0, 158, 115)
+YELLOW: RGB = (240, 228, 66)
+BLUE: RGB = (0, 114, 178)
+VERMILION: RGB = (213, 94, 0)
+PURPLE: RGB = (204, 121, 167)
+
+INK: RGB = (34, 34, 38)
+PAPER: RGB = (250, 248, 242)
+HEADER_FILL: RGB = (44, 47, 51)
+HEADER_TEXT: RGB = (240, 240, 240)
+HEADER_DIM: RGB = (170, 174, 180)
+LIGHT_SQUARE: RGB = (238, 216, 174)
+DARK_SQUARE: RGB = (196, 160, 112)
+LINE: RGB = (120, 96, 64)
+LABEL: RGB = (90, 80, 70)
+
+# Last-move marks: a blue path with a ring on the landing point, vermilion crosses on captures.
+PATH_COLOUR: RGB = BLUE
+CAPTURE_COLOUR: RGB = VERMILION
+CHANGE_COLOUR: RGB = ORANGE
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's built-in scalable font: no system font needed."""
+    return ImageFont.load_default(size=size)
+
+
+_SPRITES: dict[tuple[Hashable, int], Image.Image] = {}
+
+
+def sprite(
+    key: Hashable, size: int, draw: Callable[[ImageDraw.ImageDraw, int], None]
+) -> Image.Image:
+    """An anti-aliased RGBA picture drawn once at 4x by `draw(canvas, big_size)` and shrunk.
+
+    Cached by (key, size): `key` must identify everything `draw` depends on.
+    """
+    cached = _SPRITES.get((key, size))
+    if cached is None:
+        big = size * SUPERSAMPLE
+        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        draw(ImageDraw.Draw(image), big)
+        cached = image.resize((size, size), Image.Resampling.LANCZOS)
+        _SPRITES[(key, size)] = cached
+    return cached
+
+
+def disc(
+    size: int,
+    fill: RGB,
+    outline: RGB,
+    *,
+    letter: str = "",
+    letter_fill: RGB | None = None,
+    ring: RGB | None = None,
+    shape: str = "circle",
+) -> Image.Image:
+    """A piece: a filled shape with an outline, optionally a letter and an inner ring."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        pad = big // 10
+        box = (pad, pad, big - pad, big - pad)
+        width = max(2, big // 22)
+        if shape == "circle":
+            canvas.ellipse(box, fill=fill, outline=outline, width=width)
+        elif shape == "square":
+            canvas.rounded_rectangle(box, radius=big // 8, fill=fill, outline=outline, width=width)
+        elif shape == "diamond":
+            mid = big // 2
+            points = [(mid, pad), (big - pad, mid), (mid, big - pad), (pad, mid)]
+            canvas.polygon(points, fill=fill, outline=outline, width=width)
+        elif shape == "hexagon":
+            canvas.regular_polygon(
+                (big / 2, big / 2, big / 2 - pad), 6, fill=fill, outline=outline, width=width
+            )
+        elif shape == "triangle":
+            canvas.regular_polygon(
+                (big / 2, big / 2 + pad / 2, big / 2 - pad),
+                3,
+                fill=fill,
+                outline=outline,
+                width=width,
+            )
+        else:
+            raise ValueError(f"unknown shape {shape!r}")
+        if ring is not None:
+            inner = big // 4
+            canvas.ellipse((inner, inner, big - inner, big - inner), outline=ring, width=width)
+        if letter:
+            canvas.text(
+                (big / 2, big / 2),
+                letter,
+                fill=letter_fill or outline,
+                font=font(int(big * 0.42)),
+                anchor="mm",
+            )
+
+    return sprite(("disc", fill, outline, letter, letter_fill, ring, shape), size, draw)
+
+
+def ring_mark(size: int, colour: RGB = PATH_COLOUR) -> Image.Image:
+    """Surrounds the point a piece landed on."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        width = big // 12
+        canvas.ellipse((width, width, big - width, big - width), outline=colour, width=width)
+
+    return sprite(("ring", colour), size, draw)
+
+
+def dot_mark(size: int, colour: RGB = PATH_COLOUR) -> Image.Image:
+    """Marks where a move started: a small filled dot."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        r = big // 6
+        canvas.ellipse((big / 2 - r, big / 2 - r, big / 2 + r, big / 2 + r), fill=colour)
+
+    return sprite(("dot", colour), size, draw)
+
+
+def cross_mark(size: int, colour: RGB = CAPTURE_COLOUR) -> Image.Image:
+    """Marks a captured point: an X, readable without seeing colour."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        pad, width = big // 4, big // 9
+        canvas.line((pad, pad, big - pad, big - pad), fill=colour, width=width)
+        canvas.line((pad, big - pad, big - pad, pad), fill=colour, width=width)
+
+    return sprite(("cross", colour), size, draw)
+
+
+def corner_mark(size: int, colour: RGB = CHANGE_COLOUR) -> Image.Image:
+    """Marks a point changed in place (a flip, a placement): four corner brackets."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        width, arm, pad = big // 14, big // 4, big // 14
+        for x, dx in ((pad, 1), (big - pad, -1)):
+            for y, dy in ((pad, 1), (big - pad, -1)):
+                canvas.line((x, y, x + dx * arm, y), fill=colour, width=width)
+                canvas.line((x, y, x, y + dy * arm), fill=colour, width=width)
+
+    return sprite(("corner", colour), size, draw)
+
+
+def paste_centered(image: Image.Image, piece: Image.Image, center: tuple[float, float]) -> None:
+    x = round(center[0] - piece.width / 2)
+    y = round(center[1] - piece.height / 2)
+    image.paste(piece, (x, y), piece)
+
+
+def draw_path(image: Image.Image, points: Sequence[tuple[float, float]], width: int) -> None:
+    """The route of the last move: a line through the given pixel centres."""
+    if len(points) < 2:
+        return
+    canvas = ImageDraw.Draw(image)
+    canvas.line([tuple(p) for p in points], fill=PATH_COLOUR, width=width, joint="curve")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One player in the header: their piece, name, and whether it is their turn."""
+
+    name: str
+    piece: Image.Image
+    to_move: bool = False
+    note: str = ""
+
+
+def draw_header(
+    image: Image.Image,
+    *,
+    title: str,
+    seats: Sequence[SeatInfo],
+    status: str,
+    detail: str,
+) -> None:
+    """The strip above the board: game and move number, players (the one to move boxed)."""
+    canvas = ImageDraw.Draw(image)
+    canvas.rectangle((0, 0, image.width, HEADER), fill=HEADER_FILL)
+    canvas.text((16, 10), title, fill=HEADER_TEXT, font=font(24))
+    canvas.text((image.width - 16, 12), status, fill=HEADER_TEXT, font=font(22), anchor="ra")
+    canvas.text((16, 44), detail, fill=HEADER_DIM, font=font(18))
+    slot = (image.width - 32) // max(len(seats), 2)
+    for index, seat in enumerate(seats):
+        left = 16 + index * slot
+        top = 78
+        if seat.to_move:
+            canvas.rounded_rectangle(
+                (left - 6, top - 5, left + slot - 12, top + 39), radius=6, outline=YELLOW, width=3
+            )
+        paste_centered(image, seat.piece, (left + 16, top + 17))
+        label = f"{seat.name} ({seat.note})" if seat.note else seat.name
+        canvas.text(
+            (left + 38, top + 17),
+            _fit(label, slot - 60, 18),
+            fill=HEADER_TEXT,
+            font=font(18),
+            anchor="lm",
+        )
+
+
+def game_header(
+    image: Image.Image,
+    game: Game[Any, Any],
+    state: Any,
+    pieces: Sequence[Image.Image],
+    names: Sequence[str] | None = None,
+    notes: Sequence[str] | None = None,
+    last: Highlight | None = None,
+) -> None:
+    """The usual header: title, move number, last move, result or whose turn it is."""
+    outcome = game.outcome(state)
+    seats = game.players(state)
+    labels = [
+        names[seat - 1] if names and seat <= len(names) else game.seat_name(seat)
+        for seat in range(1, seats + 1)
+    ]
+    if outcome is None:
+        status = f"{labels[game.to_move(state) - 1]} to move"
+    elif outcome.is_draw:
+        status = f"Draw ({outcome.reason})"
+    else:
+        winners = " & ".join(labels[s - 1] for s in outcome.winners)
+        status = f"{winners} won ({outcome.reason})"
+    shown = last or game.last(state)
+    detail = f"Move {game.ply(state) + 1}"
+    if shown is not None:
+        detail = f"{detail}  ·  last: {labels[shown.seat - 1]} played {shown.notation}"
+    draw_header(
+        image,
+        title=game.title,
+        status=status,
+        detail=detail,
+        seats=[
+            SeatInfo(
+                labels[seat - 1],
+                pieces[seat - 1],
+                to_move=outcome is None and seat == game.to_move(state),
+                note=notes[seat - 1] if notes else "",
+            )
+            for seat in range(1, seats + 1)
+        ],
+    )
+
+
+def mark_path(
+    image: Image.Image,
+    highlight: Highlight | None,
+    center: Callable[[Point], tuple[float, float]],
+    cell: int,
+) -> None:
+    """Drawn under the pieces: the route, a dot where it started, a ring where it ended."""
+    if highlight is None:
+        return
+    pixels = [center(p) for p in highlight.path]
+    draw_path(image, pixels, max(3, cell // 14))
+    if len(pixels) > 1:
+        paste_centered(image, dot_mark(cell), pixels[0])
+    if pixels:
+        paste_centered(image, ring_mark(cell), pixels[-1])
+
+
+def mark_effects(
+    image: Image.Image,
+    highlight: Highlight | None,
+    center: Callable[[Point], tuple[float, float]],
+    cell: int,
+) -> None:
+    """Drawn over the pieces: brackets on changed points, an X on captured ones."""
+    if highlight is None:
+        return
+    for point in highlight.changed:
+        paste_centered(image, corner_mark(cell), center(point))
+    for point in highlight.captured:
+        paste_centered(image, cross_mark(cell), center(point))
+
+
+def _fit(text: str, width: int, size: int) -> str:
+    """Shorten a name that would run into the next seat's slot."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A rectangular board laid out under the header; cells are (file, rank), rank 0 at bottom."""
+
+    files: int
+    ranks: int
+    flipped: bool = False
+
+    @property
+    def cell(self) -> int:
+        return (WIDTH - 2 * MARGIN) // self.files
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return WIDTH, HEADER + 2 * MARGIN + self.ranks * self.cell
+
+    def origin(self, file: int, rank: int) -> tuple[int, int]:
+        """Top-left pixel of a cell."""
+        column = self.files - 1 - file if self.flipped else file
+        row = rank if self.flipped else self.ranks - 1 - rank
+        left = (WIDTH - self.files * self.cell) // 2
+        return left + column * self.cell, HEADER + MARGIN + row * self.cell
+
+    def center(self, file: int, rank: int) -> tuple[float, float]:
+        x, y = self.origin(file, rank)
+        return x + self.cell / 2, y + self.cell / 2
+
+
+@lru_cache(maxsize=16)
+def checkerboard(grid: Grid, light: RGB = LIGHT_SQUARE, dark: RGB = DARK_SQUARE) -> Image.Image:
+    """Squares with file letters and rank numbers on all four sides."""
+    image = Image.new("RGB", grid.size, PAPER)
+    canvas = ImageDraw.Draw(image)
+    cell = grid.cell
+    for file in range(grid.files):
+        for rank in range(grid.ranks):
+            x, y = grid.origin(file, rank)
+            colour = dark if (file + rank) % 2 == 0 else light
+            canvas.rectangle((x, y, x + cell - 1, y + cell - 1), fill=colour)
+    draw_coordinates(image, grid)
+    return image
+
+
+def draw_coordinates(image: Image.Image, grid: Grid) -> None:
+    canvas = ImageDraw.Draw(image)
+    label_font = font(18)
+    half = MARGIN // 2
+    for file in range(grid.files):
+        x, top = grid.center(file, grid.ranks - 1 if not grid.flipped else 0)
+        _, bottom = grid.center(file, 0 if not grid.flipped else grid.ranks - 1)
+        letter = "abcdefghijklmnopqrstuvwxyz"[file]
+        canvas.text(
+            (x, top - grid.cell / 2 - half), letter, fill=LABEL, font=label_font, anchor="mm"
+        )
+        canvas.text(
+            (x, bottom + grid.cell / 2 + half), letter, fill=LABEL, font=label_font, anchor="mm"
+        )
+    for rank in range(grid.ranks):
+        left, y = grid.center(0 if not grid.flipped else grid.files - 1, rank)
+        right, _ = grid.center(grid.files - 1 if not grid.flipped else 0, rank)
+        canvas.text(
+            (left - grid.cell / 2 - half, y),
+            str(rank + 1),
+            fill=LABEL,
+            font=label_font,
+            anchor="mm",
+        )
+        canvas.text(
+            (right + grid.cell / 2 + half, y),
+            str(rank + 1),
+            fill=LABEL,
+            font=label_font,
+            anchor="mm",
+        )
+
+
+_PALETTES: dict[Hashable, Image.Image] = {}
+
+
+def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
+    """Palette PNG. The palette is built once per key from `reference()`, a busy picture
+    holding every colour the renderer uses, so each render only maps pixels to it."""
+    palette = _PALETTES.get(key)
+    if palette is None:
+        palette = reference().convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+        _PALETTES[key] = palette
+    buffer = io.BytesIO()
+    image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG")
+    return buffer.getvalue()
