@@ -396,11 +396,14 @@ _PALETTES: dict[Hashable, Image.Image] = {}
 
 def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
     """Palette PNG. The palette is built once per key from `reference()`, a busy picture
-    holding every colour the renderer uses, so each render only maps pixels to it."""
+    holding every colour the renderer uses, so each render only maps pixels to it.
+    zlib level 3 encodes about 2.5x faster than the default for some 20% more bytes."""
     palette = _PALETTES.get(key)
     if palette is None:
         palette = reference().convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
         _PALETTES[key] = palette
     buffer = io.BytesIO()
-    image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG")
+    image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE).save(
+        buffer, "PNG", compress_level=3
+    )
     return buffer.getvalue()

@@ -1,0 +1,31 @@
+"""Mid-game positions from seeded random playouts, shared by the benchmarks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.core import Game
+
+PLY_BOUND = 400
+
+
+def playout(game: Game[Any, Any], rng: random.Random, state: Any | None = None) -> list[Any]:
+    """Every state of one random game, until it ends or reaches the bound."""
+    state = game.new(seed=rng.randrange(1 << 30)) if state is None else state
+    states = [state]
+    while game.outcome(state) is None and game.ply(state) < PLY_BOUND:
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        states.append(state)
+    return states
+
+
+def mid_game_positions(game: Game[Any, Any], count: int, seed: int = 1) -> list[Any]:
+    """Running positions between the opening and the end (plies 10 to 80)."""
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        states = playout(game, rng)
+        running = [s for s in states if game.outcome(s) is None and 10 <= game.ply(s) <= 80]
+        found.extend(rng.sample(running, min(len(running), 5)))
+    return found[:count]

@@ -1,0 +1,83 @@
+import pytest
+
+from rules import GAMES, InvalidRecord, Outcome, Record, UnknownGame, UnknownVariant, get_game
+from rules.core import (
+    InvalidDiagram,
+    InvalidMove,
+    build_move_tree,
+    grid_rows,
+    parse_square,
+    split_diagram,
+    split_squares,
+)
+
+
+def test_registry_lists_games_in_a_fixed_order() -> None:
+    order = ["boost", "quorum", "boku", "razzle", "kyo"]
+    assert list(GAMES) == [name for name in order if name in GAMES]
+    assert get_game(" Quorum ") is GAMES["quorum"]
+
+
+def test_unknown_game_lists_the_names() -> None:
+    with pytest.raises(UnknownGame, match="quorum"):
+        get_game("chess")
+
+
+def test_new_checks_variant_and_player_count() -> None:
+    game = get_game("quorum")
+    with pytest.raises(UnknownVariant, match="choose from: standard"):
+        game.new(variant="giant")
+    with pytest.raises(UnknownVariant, match="played by 2 players, not 3"):
+        game.new(players=3)
+
+
+def test_outcome_reasons_are_a_fixed_vocabulary() -> None:
+    with pytest.raises(ValueError, match="unknown outcome reason"):
+        Outcome((1,), "luck")
+    assert Outcome((), "agreement").is_draw
+    assert Outcome((2,), "resignation").describe() == "seat 2 wins (resignation)"
+
+
+def test_squares_parse_and_explain() -> None:
+    assert parse_square("C3", 8, 8) == (2, 2)
+    assert split_squares("A1-e3, j10") == ["a1", "e3", "j10"]
+    with pytest.raises(InvalidMove, match="off the board"):
+        parse_square("k1", 10, 10)
+    with pytest.raises(InvalidMove, match="not a square"):
+        parse_square("3c", 8, 8)
+
+
+def test_diagram_helpers_strip_labels_and_read_keys() -> None:
+    rows, keys = split_diagram("  a b\n2 x .\n1 . x 1\n\nto move: 2\n")
+    assert keys == {"to move": "2"}
+    assert grid_rows(rows, 2, 2) == [["x", "."], [".", "x"]]
+    with pytest.raises(InvalidDiagram, match="has 3 cells"):
+        grid_rows([["x", ".", "."]], 2, 1)
+    with pytest.raises(InvalidDiagram, match="has 1 rows"):
+        grid_rows([["x", "."]], 2, 2)
+
+
+def test_move_tree_keeps_a_complete_move_that_can_go_on() -> None:
+    tree = build_move_tree([(("d1", "e1"), "short"), (("d1", "e1", "e5"), "long")])
+    node = tree.walk(["d1", "e1"])
+    assert node is not None and node.move == "short" and set(node.children) == {"e5"}
+    assert tree.walk(["d1", "zz"]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Game "quorum"]\n\n1. a1e3\n', "lacks or garbles"),
+        ('[Game "quorum"]\n[Variant "standard"]\n[Players "2"]\n[Seed "0"]\n\n2. a1e3', "turn 1"),
+        ("hello", "neither"),
+    ],
+)
+def test_malformed_records_are_explained(text: str, message: str) -> None:
+    with pytest.raises(InvalidRecord, match=message):
+        Record.from_text(text)
+
+
+def test_a_record_with_an_illegal_turn_says_which() -> None:
+    record = Record("quorum", "standard", 2, 0, ("a1e3", "a1e3"))
+    with pytest.raises(InvalidRecord, match=r"turn 2 \(a1e3\)"):
+        record.replay(get_game("quorum"))
