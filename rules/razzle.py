@@ -1,0 +1,688 @@
+"""Razzle Dazzle: knights that pass a ball, racing it to the opponent's back row.
+
+A turn is one knight move or a whole chain of passes. Pieces that passed or received the
+ball stay ineligible receivers until they make a knight move, so that memory travels in the
+state; so does the forced-pass condition left by the opponent's last knight move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from typing import Any
+
+from rules.core import (
+    PASS,
+    Game,
+    Highlight,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    Outcome,
+    Pass,
+    RulesError,
+    Variant,
+    common_from_json,
+    common_to_json,
+    grid_rows,
+    parse_seat,
+    parse_square,
+    split_diagram,
+    split_squares,
+    square_name,
+)
+
+WIDTH, HEIGHT = 7, 8
+EMPTY = "."
+PIECE = {1: "x", 2: "o"}
+BALL = {1: "X", 2: "O"}
+GOAL_RANK = {1: HEIGHT - 1, 2: 0}
+HOME_RANK = {1: 0, 2: HEIGHT - 1}
+START_FILES = (1, 2, 3, 4, 5)
+BALL_FILE = 3
+TURN_LIMIT = 200
+SIDE_NAMES = {"x": 1, "o": 2}
+# In repetition keys an ineligible piece is written with its own letter.
+INELIGIBLE_MARK = {"x": "y", "X": "Y", "o": "p", "O": "P"}
+
+
+def _index(point: tuple[int, int]) -> int:
+    return point[1] * WIDTH + point[0]
+
+
+def _point(index: int) -> tuple[int, int]:
+    return index % WIDTH, index // WIDTH
+
+
+def _name(index: int) -> str:
+    return square_name(_point(index))
+
+
+def _on_board(file: int, rank: int) -> bool:
+    return 0 <= file < WIDTH and 0 <= rank < HEIGHT
+
+
+SQUARES = range(WIDTH * HEIGHT)
+# Moves are listed in notation order: by file, then rank, square after square.
+ORDINAL = tuple(f * HEIGHT + r for f, r in map(_point, SQUARES))
+BY_NAME = tuple(sorted(SQUARES, key=ORDINAL.__getitem__))
+DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+# Squares outward from each square in each of the 8 directions, for passes.
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        ray
+        for df, dr in DIRECTIONS
+        if (
+            ray := tuple(
+                _index((f + k * df, r + k * dr))
+                for k in range(1, max(WIDTH, HEIGHT))
+                if _on_board(f + k * df, r + k * dr)
+            )
+        )
+    )
+    for f, r in map(_point, SQUARES)
+)
+
+NEIGHBOURS: tuple[frozenset[int], ...] = tuple(
+    frozenset(_index((f + df, r + dr)) for df, dr in DIRECTIONS if _on_board(f + df, r + dr))
+    for f, r in map(_point, SQUARES)
+)
+
+
+@dataclass(frozen=True)
+class Knight:
+    """A piece's knight move; it makes the piece an eligible receiver again."""
+
+    origin: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One or more passes, as the squares the ball visits (the holder's square first)."""
+
+    path: tuple[int, ...]
+
+
+RazzleMove = Knight | Chain | Pass
+
+# Every knight move from each square, built once: listing moves only filters these.
+KNIGHT_MOVES: tuple[tuple[tuple[int, Knight], ...], ...] = tuple(
+    tuple(
+        (target, Knight(_index((f, r)), target))
+        for target in sorted(
+            (_index((f + df, r + dr)) for df, dr in KNIGHT_STEPS if _on_board(f + df, r + dr)),
+            key=ORDINAL.__getitem__,
+        )
+    )
+    for f, r in map(_point, SQUARES)
+)
+
+
+@dataclass(frozen=True)
+class RazzleState:
+    board: str
+    variant: str = "standard"
+    players: int = 2
+    turn: int = 1
+    ply: int = 0
+    result: Outcome | None = None
+    last: Highlight | None = None
+    ineligible: frozenset[int] = frozenset()
+    forced: bool = False
+    history: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The turn-start position as the repetition rule sees it."""
+        return _key(self.board, self.ineligible, self.forced, self.turn)
+
+
+def _key(board: str, ineligible: frozenset[int], forced: bool, turn: int) -> str:
+    cells = list(board)
+    for square in ineligible:
+        cells[square] = INELIGIBLE_MARK[cells[square]]
+    return "".join(cells) + ("!" if forced else "-") + str(turn)
+
+
+def _start_board() -> str:
+    cells = [EMPTY] * (WIDTH * HEIGHT)
+    for seat in (1, 2):
+        for file in START_FILES:
+            cells[_index((file, HOME_RANK[seat]))] = PIECE[seat]
+        cells[_index((BALL_FILE, HOME_RANK[seat]))] = BALL[seat]
+    return "".join(cells)
+
+
+def _is_knight_step(origin: int, target: int) -> bool:
+    (af, ar), (bf, br) = _point(origin), _point(target)
+    return {abs(af - bf), abs(ar - br)} == {1, 2}
+
+
+def _between(origin: int, target: int) -> tuple[int, ...] | None:
+    """The squares strictly between two squares on one line, or None when not on a line."""
+    (af, ar), (bf, br) = _point(origin), _point(target)
+    df, dr = bf - af, br - ar
+    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
+        return None
+    steps = max(abs(df), abs(dr))
+    sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+    return tuple(_index((af + k * sf, ar + k * sr)) for k in range(1, steps))
+
+
+def _ball_of(board: str, seat: int) -> int:
+    return board.index(BALL[seat])
+
+
+_STEP_SEPARATORS = re.compile(r"[,;]")
+_FILLER = re.compile(r"[\s\-]+")
+
+
+def _segments(text: str) -> list[list[str]]:
+    """Typed text -> its comma-separated segments as squares ([['pass']] for a pass).
+
+    The path form `d1-e1-e5` is one segment; the seed's step form `d1-e1, e1-e5, end` has one
+    per pass. InvalidMove when the text is not squares at all.
+    """
+    parts = [_FILLER.sub("", s) for s in _STEP_SEPARATORS.split(text.strip().lower())]
+    ended = bool(parts) and parts[-1].endswith("end")
+    if ended:
+        parts[-1] = parts[-1][: -len("end")]
+    parts = [p for p in parts if p]
+    if parts == ["pass"]:
+        return [["pass"]]
+    if not parts and ended:
+        raise InvalidMove(
+            "'end' only closes a pass chain written step by step; write the passes first, "
+            "like d1-e1, e1-e5, end"
+        )
+    garbled = InvalidMove(
+        f"{text.strip()!r} is not a Razzle Dazzle move: write a knight move as two squares "
+        "(b1-c3) or a pass chain as the squares the ball visits (d1-e1-e5)"
+    )
+    if not parts and text.strip():
+        raise garbled
+    segments = []
+    for part in parts:
+        squares = split_squares(part)
+        if "".join(squares) != part:
+            raise garbled
+        segments.append(squares)
+    return segments
+
+
+def _break(segments: list[list[str]]) -> int | None:
+    """The first segment that does not start where the previous one ended, if any."""
+    for number in range(1, len(segments)):
+        squares = segments[number]
+        if len(squares) > 1 and squares[0] != segments[number - 1][-1]:
+            return number
+    return None
+
+
+def _join(segments: list[list[str]]) -> list[str]:
+    """Continuing segments as one path, a square repeated at a joint written once."""
+    path = [square for segment in segments for square in segment]
+    return [s for i, s in enumerate(path) if i == 0 or s != path[i - 1]]
+
+
+class RazzleDazzle(Game[RazzleState, RazzleMove]):
+    name = "razzle"
+    title = "Razzle Dazzle"
+    board_size = (WIDTH, HEIGHT)
+    default_variant = "standard"
+    variants = {
+        "standard": Variant("standard", "7x8 board, five knights and a ball each", (2,)),
+    }
+    help_topics = {
+        "overview": (
+            "Razzle Dazzle is a two-player game on a board 7 squares wide and 8 deep. Each side "
+            "has five pieces that jump like chess knights and one ball that one of them carries. "
+            "On your turn you either jump one piece or throw your ball along a line of your "
+            "pieces. Get your ball into the hands of a piece standing on your opponent's back "
+            "row and you win."
+        ),
+        "setup": (
+            "Player 1 (x) starts with pieces on b1, c1, d1, e1 and f1; the d1 piece holds the "
+            "ball (X). Player 2 (o) mirrors this on b8 to f8 with the ball on d8 (O). The a and "
+            "g files start empty. Player 1 moves first, and no piece starts ineligible."
+        ),
+        "moving": (
+            "Moving means one knight jump: two squares along a rank or file and then one square "
+            "sideways, leaping over anything in between. The landing square must be empty; "
+            "nothing is ever captured. The piece holding the ball cannot jump. A jump is the "
+            "whole turn: you cannot also pass in it."
+        ),
+        "passing": (
+            "Instead of moving you may pass. The ball flies in a straight line (along a rank, a "
+            "file or a diagonal) and stops at the first piece on that line. It must be one of "
+            "your own, eligible pieces; any piece in the way, yours or your opponent's, blocks "
+            "the throw. The receiver may pass on at once, so one turn can be a chain of passes; "
+            "the chain ends whenever you want. Passing is the whole turn: no jump after it."
+        ),
+        "ineligible": (
+            "Every piece that throws or catches the ball becomes ineligible: it cannot catch "
+            "the ball again, in this turn or any later one, until it makes a knight jump. So no "
+            "piece handles the ball twice in one chain. Example: c1 throws to e1; now both c1 "
+            "and e1 are ineligible and stay so, turn after turn, until each of them jumps. "
+            "In the picture an ineligible piece wears a no-entry badge (a disc with a bar)."
+        ),
+        "forced-pass": (
+            "If your opponent's last turn was a knight jump that landed right next to your ball "
+            "(any of the 8 surrounding squares), your turn must include a pass whenever a pass "
+            "is possible. Only a fresh jump triggers this, not a piece that was already "
+            "standing there. If no pass is possible you may jump instead."
+        ),
+        "winning": (
+            "Player 1 wins the moment a pass puts the ball on a piece on rank 8, player 2 the "
+            "moment a pass puts it on a piece on rank 1. The chain stops there. A piece merely "
+            "standing on that row without the ball wins nothing."
+        ),
+        "draws": (
+            "The game is drawn when the same position comes up for the third time at the start "
+            "of a turn (same pieces, balls, ineligible pieces, forced-pass situation and player "
+            "to move), or when 200 turns have been played without a winner."
+        ),
+        "notation": (
+            "A knight jump is its start and landing square: b1-c3. A pass chain lists every "
+            "square the ball visits, starting with the holder: d1-e1 is one pass, d1-e1-e5 two. "
+            "The step-by-step form d1-e1, e1-e5, end is understood too. Case, spaces and dashes "
+            "do not matter. 'pass' is only for a player who has no legal turn at all."
+        ),
+    }
+
+    def _setup(self, variant: str, players: int, seed: int) -> RazzleState:
+        board = _start_board()
+        return RazzleState(
+            board=board, variant=variant, history=(_key(board, frozenset(), False, 1),)
+        )
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self, state: RazzleState) -> tuple[RazzleMove, ...]:
+        if state.result is not None:
+            return ()
+        board = state.board
+        seat = state.turn
+        piece = PIECE[seat]
+        holder = board.index(BALL[seat])
+        chains = self._chains(board, holder, piece, state.ineligible, GOAL_RANK[seat])
+        if state.forced and chains:
+            return tuple(chains)
+        moves: list[RazzleMove] = []
+        for square in BY_NAME:
+            if square == holder:
+                moves.extend(chains)
+            elif board[square] == piece:
+                moves.extend(
+                    move for target, move in KNIGHT_MOVES[square] if board[target] == EMPTY
+                )
+        return tuple(moves) if moves else (PASS,)
+
+    @staticmethod
+    def _chains(
+        board: str, holder: int, piece: str, ineligible: frozenset[int], goal_rank: int
+    ) -> list[Chain]:
+        """Every pass chain from the holder, in notation order; a chain stops at the goal."""
+        receivers: dict[int, list[int]] = {}
+
+        def catchers(square: int) -> list[int]:
+            found = receivers.get(square)
+            if found is None:
+                found = []
+                for ray in RAYS[square]:
+                    for other in ray:
+                        cell = board[other]
+                        if cell != EMPTY:
+                            if cell == piece and other not in ineligible:
+                                found.append(other)
+                            break
+                found.sort(key=ORDINAL.__getitem__)
+                receivers[square] = found
+            return found
+
+        chains: list[Chain] = []
+
+        def extend(path: tuple[int, ...]) -> None:
+            for receiver in catchers(path[-1]):
+                if receiver not in path:
+                    longer = (*path, receiver)
+                    chains.append(Chain(longer))
+                    if receiver // WIDTH != goal_rank:
+                        extend(longer)
+
+        extend((holder,))
+        return chains
+
+    def _play(self, state: RazzleState, move: RazzleMove) -> RazzleState:
+        seat = state.turn
+        opponent = 3 - seat
+        cells = list(state.board)
+        ineligible = state.ineligible
+        forced = False
+        result: Outcome | None = None
+        path: tuple[int, ...] = ()
+        if isinstance(move, Knight):
+            cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
+            ineligible = ineligible - {move.origin}
+            forced = _ball_of(state.board, opponent) in NEIGHBOURS[move.target]
+            path = (move.origin, move.target)
+        elif isinstance(move, Chain):
+            path = move.path
+            cells[path[0]], cells[path[-1]] = PIECE[seat], BALL[seat]
+            ineligible = ineligible | set(path)
+            if path[-1] // WIDTH == GOAL_RANK[seat]:
+                result = Outcome((seat,), "goal")
+        board = "".join(cells)
+        key = _key(board, ineligible, forced, opponent)
+        history = (*state.history, key)
+        if result is None and history.count(key) >= 3:
+            result = Outcome((), "repetition")
+        elif result is None and state.ply + 1 >= TURN_LIMIT:
+            result = Outcome((), "move-limit")
+        after = replace(
+            state,
+            board=board,
+            turn=opponent,
+            ply=state.ply + 1,
+            result=result,
+            last=Highlight(seat, self.format_move(state, move), tuple(map(_point, path))),
+            ineligible=ineligible,
+            forced=forced,
+            history=history,
+        )
+        if result is None and isinstance(move, Pass) and self.legal_moves(after) == (PASS,):
+            after = replace(after, result=Outcome((), "no-moves"))
+        return after
+
+    # -- notation --------------------------------------------------------------------------
+
+    def format_move(self, state: RazzleState, move: RazzleMove) -> str:
+        return "-".join(self.move_tokens(state, move))
+
+    def move_tokens(self, state: RazzleState, move: RazzleMove) -> tuple[str, ...]:
+        if isinstance(move, Knight):
+            return (_name(move.origin), _name(move.target))
+        if isinstance(move, Chain):
+            return tuple(map(_name, move.path))
+        return ("pass",)
+
+    def normalize(self, text: str) -> str:
+        try:
+            segments = _segments(text)
+        except InvalidMove:
+            return "?" + super().normalize(text)
+        if _break(segments) is not None:
+            return "?" + super().normalize(text)
+        return "".join(_join(segments))
+
+    def diagnose(self, state: RazzleState, text: str) -> RulesError:
+        try:
+            segments = _segments(text)
+            if segments == [["pass"]]:
+                return IllegalMove(
+                    "you can only pass when you have no knight move and no pass of the ball"
+                )
+            squares = _join(segments)
+            path = [_index(parse_square(s, WIDTH, HEIGHT)) for s in squares]
+        except RulesError as error:
+            return error
+        broken = _break(segments)
+        if broken is not None:
+            return self._why_broken(state, segments, broken)
+        if len(path) < 2:
+            return InvalidMove(
+                f"{text.strip()} alone is not a turn: name where the piece jumps (b1-c3) or "
+                "where the ball goes (d1-e1)"
+            )
+        seat = state.turn
+        board = state.board
+        start = path[0]
+        cell = board[start]
+        holder = _ball_of(board, seat)
+        if cell == EMPTY:
+            return IllegalMove(f"{_name(start)} is empty")
+        if cell in (PIECE[3 - seat], BALL[3 - seat]):
+            return IllegalMove(f"the piece on {_name(start)} belongs to your opponent")
+        if cell == PIECE[seat]:
+            return self._why_not_knight(state, path, holder)
+        if len(path) == 2 and _is_knight_step(start, path[1]):
+            return IllegalMove(
+                f"the piece on {_name(start)} holds the ball and cannot move; pass the ball "
+                "or move another piece"
+            )
+        return self._why_not_chain(state, path)
+
+    def _why_broken(self, state: RazzleState, segments: list[list[str]], broken: int) -> RulesError:
+        """Step form whose passes do not connect: a move mixed with passes, or a slip."""
+        piece = PIECE[state.turn]
+        if any(state.board[_index(parse_square(s[0], WIDTH, HEIGHT))] == piece for s in segments):
+            return IllegalMove(
+                "a turn is either one knight move or a chain of passes, never both: a knight "
+                "move ends the turn, and after passing no piece may move"
+            )
+        previous, wrong = segments[broken - 1][-1], segments[broken][0]
+        return InvalidMove(
+            f"each pass starts where the ball is: after reaching {previous} the next pass "
+            f"starts at {previous}, not at {wrong}"
+        )
+
+    def _why_not_knight(self, state: RazzleState, path: list[int], holder: int) -> RulesError:
+        origin, target = path[0], path[1]
+        route = f"{_name(origin)}-{_name(target)}"
+        if len(path) > 2:
+            return IllegalMove(
+                f"a piece makes one knight move per turn; only the ball travels in a chain, "
+                f"and it starts from {_name(holder)}"
+            )
+        if not _is_knight_step(origin, target):
+            if _between(origin, target) is not None:
+                return IllegalMove(
+                    f"{route} is not a knight move, and a pass starts from the ball, which is "
+                    f"on {_name(holder)}"
+                )
+            return IllegalMove(
+                f"{route} is not a knight move: a piece jumps two squares one way and one "
+                "square to the side"
+            )
+        if state.board[target] != EMPTY:
+            return IllegalMove(f"{_name(target)} is occupied: a knight move needs an empty square")
+        if state.forced:
+            example = self.format_move(state, self.legal_moves(state)[0])
+            return IllegalMove(
+                "your opponent's last knight move landed next to your ball, so this turn you "
+                f"must pass (for example {example})"
+            )
+        return IllegalMove(f"{route} is not legal here")
+
+    def _why_not_chain(self, state: RazzleState, path: list[int]) -> RulesError:
+        seat = state.turn
+        board = state.board
+        own = (PIECE[seat], BALL[seat])
+        for step, (passer, receiver) in enumerate(pairwise(path)):
+            here, there = _name(passer), _name(receiver)
+            if passer // WIDTH == GOAL_RANK[seat] and step:
+                return IllegalMove(
+                    f"the ball reached your opponent's back row on {here} and won the game; "
+                    "the chain ends there"
+                )
+            between = _between(passer, receiver)
+            if between is None:
+                return IllegalMove(
+                    f"{here} to {there} is not a straight line: the ball flies along a rank, a "
+                    "file or a diagonal"
+                )
+            blockers = [s for s in between if board[s] != EMPTY]
+            if blockers:
+                return IllegalMove(
+                    f"the pass {here}-{there} is blocked by the piece on {_name(blockers[0])}"
+                )
+            if board[receiver] == EMPTY:
+                return IllegalMove(
+                    f"{there} is empty: the ball can only be passed to one of your pieces"
+                )
+            if board[receiver] not in own:
+                return IllegalMove(f"{there} holds your opponent's piece: pass to your own pieces")
+            if receiver in path[: step + 1]:
+                return IllegalMove(
+                    f"the piece on {there} already handled the ball this turn and cannot "
+                    "receive it again"
+                )
+            if receiver in state.ineligible:
+                return IllegalMove(
+                    f"the piece on {there} is ineligible: it passed or received the ball and has "
+                    "not made a knight move since"
+                )
+        return IllegalMove(f"{'-'.join(map(_name, path))} is not legal here")
+
+    # -- diagrams --------------------------------------------------------------------------
+
+    def parse_diagram(self, text: str) -> RazzleState:
+        lines = []
+        for raw in text.splitlines():
+            line = raw.split("←")[0].replace("|", " ")
+            if line.strip() and not line.strip().strip("+-"):
+                continue
+            lines.append(line)
+        rows, keys = split_diagram("\n".join(lines))
+        unknown = set(keys) - {"to move", "ineligible", "last move"}
+        if unknown:
+            raise InvalidDiagram(
+                f"unknown key {sorted(unknown)[0]!r} (Razzle Dazzle knows 'to move', "
+                "'ineligible' and 'last move')"
+            )
+        board = self._read_board(grid_rows(rows, WIDTH, HEIGHT))
+        turn = parse_seat(keys.get("to move", "1"), 2, SIDE_NAMES)
+        ineligible = frozenset(self._read_ineligible(board, keys.get("ineligible", "")))
+        last, forced = self._read_last(board, turn, keys.get("last move", ""))
+        result = None
+        for seat in (1, 2):
+            if _ball_of(board, seat) // WIDTH == GOAL_RANK[seat]:
+                result = Outcome((seat,), "goal")
+        return RazzleState(
+            board=board,
+            turn=turn,
+            result=result,
+            last=last,
+            ineligible=ineligible,
+            forced=forced,
+            history=(_key(board, ineligible, forced, turn),),
+        )
+
+    @staticmethod
+    def _read_board(cells: list[list[str]]) -> str:
+        board = [EMPTY] * (WIDTH * HEIGHT)
+        for row_number, row in enumerate(cells):
+            rank = HEIGHT - 1 - row_number
+            for file, cell in enumerate(row):
+                if cell not in (EMPTY, "x", "X", "o", "O"):
+                    raise InvalidDiagram(
+                        f"{square_name((file, rank))} holds {cell!r}; use x or o for a piece, "
+                        "X or O for the piece holding the ball, . for an empty square"
+                    )
+                board[_index((file, rank))] = cell
+        joined = "".join(board)
+        for seat in (1, 2):
+            if joined.count(BALL[seat]) != 1:
+                raise InvalidDiagram(
+                    f"player {seat} needs exactly one piece holding the ball "
+                    f"({BALL[seat]}), not {joined.count(BALL[seat])}"
+                )
+        return joined
+
+    @staticmethod
+    def _read_ineligible(board: str, value: str) -> list[int]:
+        squares = []
+        for word in value.replace(",", " ").split():
+            try:
+                square = _index(parse_square(word, WIDTH, HEIGHT))
+            except RulesError as error:
+                raise InvalidDiagram(f"ineligible: {error}") from error
+            if board[square] == EMPTY:
+                raise InvalidDiagram(f"ineligible: {word} is empty; only pieces can be ineligible")
+            squares.append(square)
+        return squares
+
+    def _read_last(self, board: str, turn: int, value: str) -> tuple[Highlight | None, bool]:
+        """The opponent's last turn (for the picture) and whether it forces a pass now."""
+        if not value.strip():
+            return None, False
+        mover = 3 - turn
+        try:
+            segments = _segments(value)
+            if segments == [["pass"]]:
+                return Highlight(mover, "pass"), False
+            path = tuple(_index(parse_square(s, WIDTH, HEIGHT)) for s in _join(segments))
+        except RulesError as error:
+            raise InvalidDiagram(f"last move: {error}") from error
+        if _break(segments) is not None:
+            raise InvalidDiagram("last move: each pass must start where the previous one ended")
+        if len(path) < 2:
+            raise InvalidDiagram("last move: name at least two squares, like b1-c3 or d1-e1")
+        notation = "-".join(map(_name, path))
+        highlight = Highlight(mover, notation, tuple(map(_point, path)))
+        if len(path) == 2 and _is_knight_step(*path):
+            if board[path[0]] != EMPTY or board[path[1]] != PIECE[mover]:
+                raise InvalidDiagram(
+                    f"last move: after the knight move {notation}, {_name(path[0])} must be "
+                    f"empty and {_name(path[1])} must hold a piece ({PIECE[mover]}) of player "
+                    f"{mover}"
+                )
+            return highlight, _ball_of(board, turn) in NEIGHBOURS[path[1]]
+        if board[path[-1]] != BALL[mover]:
+            raise InvalidDiagram(
+                f"last move: after the pass chain {notation} the ball ({BALL[mover]}) of player "
+                f"{mover} must be on {_name(path[-1])}"
+            )
+        return highlight, False
+
+    def format_diagram(self, state: RazzleState) -> str:
+        lines = ["   " + " ".join("abcdefg")]
+        for rank in range(HEIGHT - 1, -1, -1):
+            row = " ".join(state.board[_index((file, rank))] for file in range(WIDTH))
+            lines.append(f"{rank + 1}  {row}")
+        lines.append(f"to move: {state.turn}")
+        if state.ineligible:
+            names = " ".join(_name(s) for s in sorted(state.ineligible, key=ORDINAL.__getitem__))
+            lines.append(f"ineligible: {names}")
+        if state.last is not None:
+            lines.append(f"last move: {state.last.notation}")
+        return "\n".join(lines)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _encode(self, state: RazzleState) -> dict[str, Any]:
+        return {
+            **common_to_json(state),
+            "board": state.board,
+            "ineligible": sorted(state.ineligible),
+            "forced": state.forced,
+            "history": list(state.history),
+        }
+
+    def _decode(self, data: Mapping[str, Any]) -> RazzleState:
+        board = str(data["board"])
+        if len(board) != WIDTH * HEIGHT or set(board) - {EMPTY, "x", "X", "o", "O"}:
+            raise ValueError("board must be 56 cells of '.', 'x', 'X', 'o', 'O'")
+        if board.count("X") != 1 or board.count("O") != 1:
+            raise ValueError("each side needs exactly one ball")
+        ineligible = frozenset(int(s) for s in data["ineligible"])
+        if any(not 0 <= s < WIDTH * HEIGHT or board[s] == EMPTY for s in ineligible):
+            raise ValueError("ineligible squares must hold pieces")
+        forced = data["forced"]
+        if not isinstance(forced, bool):
+            raise ValueError("forced must be true or false")
+        state = RazzleState(
+            board=board,
+            ineligible=ineligible,
+            forced=forced,
+            history=tuple(str(k) for k in data["history"]),
+            **common_from_json(data),
+        )
+        if state.turn not in (1, 2) or state.players != 2:
+            raise ValueError("Razzle Dazzle has seats 1 and 2")
+        return state
