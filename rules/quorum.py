@@ -133,11 +133,11 @@ class Quorum(Game[QuorumState, QuorumMove]):
     title = "Quorum"
     board_size = (SIZE, SIZE)
     default_variant = "standard"
-    variants: Mapping[str, Variant] = {
+    variants = {
         "standard": Variant("standard", "8x8 board, ten stones each, White moves first", (2,)),
     }
     seat_names = ("White", "Black")
-    help_topics: Mapping[str, str] = {
+    help_topics = {
         "overview": (
             "Quorum is a two-player race for the centre of an 8x8 board. White (hollow stones) "
             "and Black (filled stones) take turns. Each turn you either jump one of your stones "
