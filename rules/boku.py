@@ -1,0 +1,530 @@
+"""Boku: place marbles on an 80-cell hexagon, make five in a row, capture enclosed pairs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import compress
+from typing import Any
+
+from rules.core import (
+    PASS,
+    Game,
+    Highlight,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    Outcome,
+    Pass,
+    Point,
+    RulesError,
+    Variant,
+    common_from_json,
+    common_to_json,
+    parse_seat,
+    split_diagram,
+)
+
+SIZE = 10
+SPAN = 5  # a cell (q, r) exists when |q - r| <= SPAN
+COLUMNS = "abcdefghij"
+EMPTY = "."
+MARBLE = {1: "1", 2: "2"}
+SEATS = {"1": 1, "2": 2, "dark": 1, "light": 2}
+WIN_LENGTH = 5
+
+# The six neighbours of (q, r); consecutive pairs are opposite, each pair is one line axis.
+DIRECTIONS: tuple[Point, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+
+
+def _exists(q: int, r: int) -> bool:
+    return 0 <= q < SIZE and 0 <= r < SIZE and abs(q - r) <= SPAN
+
+
+# Cells are numbered in notation order (a1, a2, ..., a6, b1, ...), so sorted moves read sorted.
+POINTS: tuple[Point, ...] = tuple((q, r) for q in range(SIZE) for r in range(SIZE) if _exists(q, r))
+INDEX: dict[Point, int] = {point: index for index, point in enumerate(POINTS)}
+NAMES: tuple[str, ...] = tuple(f"{COLUMNS[q]}{r + 1}" for q, r in POINTS)
+CELL_COUNT = len(POINTS)
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(INDEX[q + dq, r + dr] for dq, dr in DIRECTIONS if _exists(q + dq, r + dr))
+    for q, r in POINTS
+)
+
+
+def _layout() -> tuple[int, ...]:
+    """Every line of every axis written out cell by cell, each line closed by a separator (-1).
+
+    A string laid out like this turns "a line of five" and "mine, theirs, theirs, empty" into
+    substring searches, which run in C instead of cell-by-cell Python loops.
+    """
+    cells: list[int] = []
+    for step in DIRECTIONS[::2]:
+        for q, r in POINTS:
+            if _exists(q - step[0], r - step[1]):
+                continue  # not the start of a line along this axis
+            while _exists(q, r):
+                cells.append(INDEX[q, r])
+                q, r = q + step[0], r + step[1]
+            cells.append(-1)
+    return tuple(cells)
+
+
+LAYOUT = _layout()
+SEPARATOR = "#"
+# Where each cell appears in the layout, once per axis, in increasing order.
+POSITIONS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, c in enumerate(LAYOUT) if c == cell) for cell in range(CELL_COUNT)
+)
+# Per cell, per axis: where the cell sits in the layout, with the stretch four places either
+# side of it. A line of five through the cell lies in that stretch, and any five in the
+# stretch goes through the cell, as each side alone holds only four places.
+WINDOWS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((max(0, p - WIN_LENGTH + 1), p, p + WIN_LENGTH) for p in positions)
+    for positions in POSITIONS
+)
+FIVES = {mark: mark * WIN_LENGTH for mark in MARBLE.values()}
+# A capture seen along a line: the empty cell to place on, then the pair, then the closer.
+CAPTURE_PATTERNS = {
+    mine: (EMPTY + theirs * 2 + mine, mine + theirs * 2 + EMPTY)
+    for mine, theirs in (("1", "2"), ("2", "1"))
+}
+FREE = bytes(1 if byte == ord(EMPTY) else 0 for byte in range(256))
+
+
+def _lines(board: str) -> str:
+    """The layout string of a board."""
+    return "".join(SEPARATOR if cell < 0 else board[cell] for cell in LAYOUT)
+
+
+def _put(lines: str, cell: int, mark: str) -> str:
+    """The layout string with `mark` written on all three appearances of `cell`."""
+    a, b, c = POSITIONS[cell]
+    return lines[:a] + mark + lines[a + 1 : b] + mark + lines[b + 1 : c] + mark + lines[c + 1 :]
+
+
+def _wins(lines: str, cell: int, mine: str) -> bool:
+    """Whether a marble of `mine` on `cell` (placed or not yet) is in a line of five or more."""
+    five = FIVES[mine]
+    for start, at, end in WINDOWS[cell]:
+        # Counting first is cheap and usually settles it: five need four others around.
+        if lines.count(mine, start, end) >= WIN_LENGTH - 1 and five in (
+            lines[start:at] + mine + lines[at + 1 : end]
+        ):
+            return True
+    return False
+
+
+def _captures(lines: str, mine: str) -> dict[int, list[int]]:
+    """Empty cells where a marble of `mine` would enclose pairs, with the enclosed marbles."""
+    found: dict[int, list[int]] = {}
+    before, after = CAPTURE_PATTERNS[mine]
+    for pattern, offset in ((before, 0), (after, 3)):
+        at = lines.find(pattern)
+        while at >= 0:
+            found.setdefault(LAYOUT[at + offset], []).extend((LAYOUT[at + 1], LAYOUT[at + 2]))
+            at = lines.find(pattern, at + 1)
+    return found
+
+
+@dataclass(frozen=True)
+class Place:
+    """A placement on `cell`; `removed` is the enclosed enemy marble taken, if it captures."""
+
+    cell: int
+    removed: int | None = None
+
+
+BokuMove = Place | Pass
+
+# Every move that can ever be legal, made once, so generating moves allocates nothing.
+PLACES: tuple[Place, ...] = tuple(Place(cell) for cell in range(CELL_COUNT))
+CAPTURES: dict[tuple[int, int], Place] = {
+    (LAYOUT[at + end], LAYOUT[at + taken]): Place(LAYOUT[at + end], LAYOUT[at + taken])
+    for at in range(len(LAYOUT) - 3)
+    if min(LAYOUT[at : at + 4]) >= 0
+    for end in (0, 3)
+    for taken in (1, 2)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BokuState:
+    """A position: `board` holds the 80 cells in notation order ('.', '1' or '2'), `blocked`
+    the cell closed to the player to move, `history` the repetition keys since the last plain
+    placement. Make positions with the game (or a diagram), not by replacing `board`: the
+    derived `lines` would go stale."""
+
+    board: str
+    variant: str = "standard"
+    players: int = 2
+    turn: int = 1
+    ply: int = 0
+    result: Outcome | None = None
+    last: Highlight | None = None
+    blocked: int | None = None
+    history: tuple[str, ...] = ()
+    # Derived, never compared: the board in layout order (see _layout), passed in by `_play`
+    # (it must match `board`) or worked out here, and the legal moves, worked out once
+    # because every turn needs them twice (to choose one, then to check it).
+    lines: str = field(default="", compare=False, repr=False)
+    moves: tuple[BokuMove, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.lines:
+            object.__setattr__(self, "lines", _lines(self.board))
+        moves = () if self.result is not None else _legal_moves(self)
+        object.__setattr__(self, "moves", moves)
+
+
+def _key(board: str, blocked: int | None, turn: int) -> str:
+    """The position for the repetition rule: marbles, blocked cell and side to move."""
+    return f"{board}:{'-' if blocked is None else NAMES[blocked]}:{turn}"
+
+
+def _legal_moves(state: BokuState) -> tuple[BokuMove, ...]:
+    """Every placement on a free cell, a capturing one once per marble it may remove."""
+    lines, blocked = state.lines, state.blocked
+    mine = MARBLE[state.turn]
+    free = state.board.encode().translate(FREE)
+    if blocked is not None:
+        free = free[:blocked] + b"\0" + free[blocked + 1 :]
+    captures = _captures(lines, mine)
+    if not captures:
+        return tuple(compress(PLACES, free)) or (PASS,)
+    moves: list[BokuMove] = list(compress(PLACES, free))
+    # Going backwards keeps the places of the capture cells still to patch where they were.
+    for cell in sorted(captures, reverse=True):
+        if cell != blocked and not _wins(lines, cell, mine):
+            at = free.count(1, 0, cell)
+            moves[at : at + 1] = [CAPTURES[cell, taken] for taken in sorted(captures[cell])]
+    return tuple(moves) or (PASS,)
+
+
+def winning_line(state: BokuState) -> tuple[Point, ...]:
+    """The cells of the line of five or more that won the game, end to end; () if none did."""
+    if state.result is None or state.result.reason != "five" or state.last is None:
+        return ()
+    (q, r), mine = state.last.path[0], MARBLE[state.last.seat]
+    for dq, dr in DIRECTIONS[::2]:
+        line = [(q, r)]
+        for sign in (1, -1):
+            step = (q + sign * dq, r + sign * dr)
+            while step in INDEX and state.board[INDEX[step]] == mine:
+                line.append(step)
+                step = (step[0] + sign * dq, step[1] + sign * dr)
+        if len(line) >= WIN_LENGTH:
+            return tuple(sorted(line))
+    return ()
+
+
+_MOVE = re.compile(r"([a-z])(\d{1,2})(?:x([a-z])(\d{1,2}))?")
+# Forgiving input: "e05" is e5, and "e5f6", "e5:f6" or "e5*f6" mean e5xf6.
+_LEADING_ZERO = re.compile(r"(?<=[a-z])0+(?=\d)")
+_CAPTURE_MARK = re.compile(r"^([a-z]\d+)[x:*]?([a-z]\d+)$")
+
+
+def parse_cell(text: str) -> int:
+    """'E5' -> its cell number; InvalidMove names the column's range for cells off the board."""
+    match = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
+    if not match:
+        raise InvalidMove(f"{text!r} is not a cell (write a column letter and a number, like e5)")
+    return _cell(match[1], match[2])
+
+
+def _cell(letter: str, number: str) -> int:
+    q, r = COLUMNS.find(letter), int(number) - 1
+    if (q, r) in INDEX:
+        return INDEX[q, r]
+    name = f"{letter}{number}"
+    if q < 0:
+        raise InvalidMove(f"{name} is off the board: columns run from a to j")
+    low, high = max(0, q - SPAN) + 1, min(SIZE - 1, q + SPAN) + 1
+    raise InvalidMove(
+        f"{name} is off the board: column {letter} runs from {letter}{low} to {letter}{high}"
+    )
+
+
+class Boku(Game[BokuState, BokuMove]):
+    name = "boku"
+    title = "Boku"
+    board_size = (SIZE, SIZE)
+    default_variant = "standard"
+    variants = {
+        "standard": Variant(
+            "standard", "80-cell hexagon, five in a row wins, enclosed pairs are captured", (2,)
+        ),
+    }
+    seat_names = ("Dark", "Light")
+    help_topics = {
+        "overview": (
+            "Boku is a two-player game of placing marbles on a hexagonal board of 80 cells. "
+            "Dark moves first, then the players alternate, one marble per turn; there is no "
+            "limit on marbles and nothing ever moves. Line up five of your own to win. Along the "
+            "way, a placement that shuts two enemy marbles in between two of yours takes one of "
+            "them off the board."
+        ),
+        "board": (
+            "Cells are named by a column letter and a number: a1-a6, b1-b7, c1-c8, d1-d9, "
+            "e1-e10, f1-f10, g2-g10, h3-h10, i4-i10 and j5-j10, 80 in all. The picture stands "
+            "the board on its corner a1: each lettered column runs up and to the left from the "
+            "lower right edge, where its letter is written, and each numbered row runs up and "
+            "to the right from the lower left edge, where its number is written. Empty cells "
+            "also show their names. A cell touches the next cells along its column and its "
+            "row, and the cells straight above and below it: e5 touches e4, e6, d5, f5, d4 and "
+            "f6. Lines (for five in a row and for captures) run in these three directions. The "
+            "six corners touch three cells, the other edge cells four."
+        ),
+        "placing": (
+            "On your turn put one marble on any empty cell, except the one cell that may be "
+            "blocked for you (see 'blocked'). Type the cell, for example e5. If your placement "
+            "captures, also name the marble you take: e5xf6. Capital letters and spaces do not "
+            "matter (E5 x F6 works too)."
+        ),
+        "winning": (
+            "You win at once when the marble you just placed is part of an unbroken line of five "
+            "or more of your marbles along one of the three directions. Longer lines count too. "
+            "The win comes before any capture: a placement that both completes five and encloses "
+            "a pair just wins, and nothing is removed."
+        ),
+        "capturing": (
+            "When your new marble closes a line of exactly two enemy marbles with another of "
+            "your marbles at the far end (yours, theirs, theirs, yours), you must remove one of "
+            "those two. One enemy marble, or three in a row, between yours is safe, and placing "
+            "your marble between enemy marbles never puts it in danger. If one placement closes "
+            "several such pairs at once, you still remove only one marble, chosen from all of "
+            "them. Write the removal after an x: e5xf6. A capturing placement must say what it "
+            "removes; a placement that captures nothing must not."
+        ),
+        "blocked": (
+            "The cell a captured marble leaves empty is blocked for the captured player's very "
+            "next placement only, so they cannot simply put the marble straight back. After "
+            "that turn it is free again for both players. The picture marks the blocked cell."
+        ),
+        "draws": (
+            "The game is drawn when the board fills up without a line of five, or when the same "
+            "position (the marbles, the blocked cell and the player to move) comes up for the "
+            "third time, which only endless capturing back and forth can cause. If the only "
+            "empty cell is the one blocked for you, you pass and your opponent plays again."
+        ),
+    }
+
+    def _setup(self, variant: str, players: int, seed: int) -> BokuState:
+        board = EMPTY * CELL_COUNT
+        return BokuState(board=board, variant=variant, history=(_key(board, None, 1),))
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self, state: BokuState) -> tuple[BokuMove, ...]:
+        return state.moves
+
+    def apply(self, state: BokuState, move: BokuMove) -> BokuState:
+        # Legal moves are shared objects, so finding the very object among them is an exact
+        # check that skips comparing dataclasses field by field; anything else takes the
+        # usual path, which also explains a refusal.
+        if state.result is None and id(move) in map(id, self.legal_moves(state)):
+            return self._play(state, move)
+        return super().apply(state, move)
+
+    def _play(self, state: BokuState, move: BokuMove) -> BokuState:
+        seat = state.turn
+        following = 3 - seat
+        board, lines = state.board, state.lines
+        result: Outcome | None = None
+        blocked: int | None = None
+        if isinstance(move, Place):
+            mine = MARBLE[seat]
+            cell, removed = move.cell, move.removed
+            board = board[:cell] + mine + board[cell + 1 :]
+            lines = _put(lines, cell, mine)
+            if removed is None:
+                highlight = Highlight(seat, NAMES[cell], (POINTS[cell],))
+            else:
+                board = board[:removed] + EMPTY + board[removed + 1 :]
+                lines = _put(lines, removed, EMPTY)
+                blocked = removed
+                notation = f"{NAMES[cell]}x{NAMES[removed]}"
+                highlight = Highlight(seat, notation, (POINTS[cell],), (POINTS[removed],))
+            if _wins(lines, cell, mine):
+                result = Outcome((seat,), "five")
+            elif EMPTY not in board:
+                result = Outcome((), "board-full")
+        else:
+            removed = None
+            highlight = Highlight(seat, "pass")
+        key = _key(board, blocked, following)
+        # Marbles only multiply except when one is captured, so a position can only recur
+        # after captures and passes: a plain placement starts the history afresh.
+        grows = isinstance(move, Place) and removed is None
+        history = (key,) if grows else (*state.history, key)
+        if result is None and history.count(key) >= 3:
+            result = Outcome((), "repetition")
+        return BokuState(
+            board=board,
+            variant=state.variant,
+            players=2,
+            turn=following,
+            ply=state.ply + 1,
+            result=result,
+            last=highlight,
+            blocked=blocked,
+            history=history,
+            lines=lines,
+        )
+
+    # -- notation --------------------------------------------------------------------------
+
+    def format_move(self, state: BokuState, move: BokuMove) -> str:
+        if isinstance(move, Pass):
+            return "pass"
+        if move.removed is None:
+            return NAMES[move.cell]
+        return f"{NAMES[move.cell]}x{NAMES[move.removed]}"
+
+    def move_tokens(self, state: BokuState, move: BokuMove) -> tuple[str, ...]:
+        if isinstance(move, Place) and move.removed is not None:
+            return (NAMES[move.cell], f"x{NAMES[move.removed]}")
+        return (self.format_move(state, move),)
+
+    def normalize(self, text: str) -> str:
+        cleaned = _LEADING_ZERO.sub("", super().normalize(text))
+        return _CAPTURE_MARK.sub(r"\1x\2", cleaned)
+
+    def diagnose(self, state: BokuState, text: str) -> RulesError:
+        cleaned = self.normalize(text)
+        legal = self.legal_moves(state)
+        if cleaned == "pass":
+            return IllegalMove("you can only pass when there is no cell you may place on")
+        match = _MOVE.fullmatch(cleaned)
+        if not match:
+            return InvalidMove(
+                f"{text.strip()!r} is not a Boku move: write the cell to place on, like e5, "
+                "and for a capturing placement add the marble to remove, like e5xf6"
+            )
+        try:
+            cell = _cell(match[1], match[2])
+            removed = None if match[3] is None else _cell(match[3], match[4])
+        except RulesError as error:
+            return error
+        if legal == (PASS,):
+            return IllegalMove(
+                "there is no cell you may place on (the only empty one is blocked for you), "
+                "so you must pass"
+            )
+        return self._why_illegal(state, cell, removed)
+
+    def _why_illegal(self, state: BokuState, cell: int, removed: int | None) -> RulesError:
+        board = state.board
+        name = NAMES[cell]
+        mine = MARBLE[state.turn]
+        opponent = self.seat_name(3 - state.turn)
+        if board[cell] == mine:
+            return IllegalMove(f"{name} already holds one of your marbles; pick an empty cell")
+        if board[cell] != EMPTY:
+            return IllegalMove(f"{name} already holds a {opponent} marble; pick an empty cell")
+        if cell == state.blocked:
+            return IllegalMove(
+                f"{name} was just emptied by a capture and is blocked for this turn; place "
+                "anywhere else (it is free again next turn)"
+            )
+        # The cell is free, so the placement itself is legal and only the removal is wrong.
+        taken = sorted(_captures(state.lines, mine).get(cell, ()))
+        choices = " or ".join(f"{name}x{NAMES[t]}" for t in taken)
+        if removed is None:
+            return IllegalMove(
+                f"{name} encloses {opponent} marbles, so you must also remove one of them: "
+                f"write {choices}"
+            )
+        if _wins(state.lines, cell, mine):
+            return IllegalMove(
+                f"{name} makes five in a row and wins at once, before any capture: write just "
+                f"{name}"
+            )
+        if not taken:
+            return IllegalMove(
+                f"{name} encloses no pair of {opponent} marbles, so nothing can be removed: "
+                f"write just {name}"
+            )
+        return IllegalMove(
+            f"{NAMES[removed]} is not one of the marbles {name} encloses: write {choices}"
+        )
+
+    # -- diagrams --------------------------------------------------------------------------
+
+    def parse_diagram(self, text: str) -> BokuState:
+        rows, keys = split_diagram(text)
+        if rows:
+            raise InvalidDiagram(
+                "a Boku diagram is key lines only, like '1: E5 F6', '2: D4', 'blocked: E6', "
+                "'to move: 1'"
+            )
+        known = {"1", "2", "dark", "light", "blocked", "to move"}
+        unknown = set(keys) - known
+        if unknown:
+            raise InvalidDiagram(
+                f"unknown key {sorted(unknown)[0]!r} (Boku knows 1, 2, blocked and to move)"
+            )
+        cells = [EMPTY] * CELL_COUNT
+        for key, value in keys.items():
+            if key not in SEATS:
+                continue
+            for word in value.replace(",", " ").split():
+                cell = self._diagram_cell(word)
+                if cells[cell] != EMPTY:
+                    raise InvalidDiagram(f"{word} is listed twice")
+                cells[cell] = MARBLE[SEATS[key]]
+        blocked: int | None = None
+        if keys.get("blocked", "").strip() not in ("", "-", "none"):
+            blocked = self._diagram_cell(keys["blocked"])
+            if cells[blocked] != EMPTY:
+                raise InvalidDiagram(f"the blocked cell {keys['blocked'].strip()} is not empty")
+        turn = parse_seat(keys.get("to move", "1"), 2, SEATS)
+        board = "".join(cells)
+        return BokuState(
+            board=board, turn=turn, blocked=blocked, history=(_key(board, blocked, turn),)
+        )
+
+    @staticmethod
+    def _diagram_cell(word: str) -> int:
+        try:
+            return parse_cell(word)
+        except InvalidMove as error:
+            raise InvalidDiagram(str(error)) from None
+
+    def format_diagram(self, state: BokuState) -> str:
+        lines = []
+        for seat in (1, 2):
+            cells = [NAMES[i].upper() for i, c in enumerate(state.board) if c == MARBLE[seat]]
+            lines.append(f"{seat}: {' '.join(cells)}".rstrip())
+        if state.blocked is not None:
+            lines.append(f"blocked: {NAMES[state.blocked].upper()}")
+        lines.append(f"to move: {state.turn}")
+        return "\n".join(lines)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _encode(self, state: BokuState) -> dict[str, Any]:
+        return {
+            **common_to_json(state),
+            "board": state.board,
+            "blocked": None if state.blocked is None else NAMES[state.blocked],
+            "history": list(state.history),
+        }
+
+    def _decode(self, data: Mapping[str, Any]) -> BokuState:
+        board = str(data["board"])
+        if len(board) != CELL_COUNT or set(board) - {EMPTY, *MARBLE.values()}:
+            raise ValueError(f"board must be {CELL_COUNT} cells of '.', '1', '2'")
+        blocked = None if data["blocked"] is None else NAMES.index(str(data["blocked"]))
+        if blocked is not None and board[blocked] != EMPTY:
+            raise ValueError("the blocked cell must be empty")
+        state = BokuState(
+            board=board,
+            blocked=blocked,
+            history=tuple(str(k) for k in data["history"]),
+            **common_from_json(data),
+        )
+        if state.turn not in (1, 2) or state.players != 2:
+            raise ValueError("Boku has seats 1 and 2")
+        return state
