@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.boku import Boku
+from rules.boost import Boost
 from rules.core import (
     PASS,
     Game,
@@ -22,10 +24,13 @@ from rules.core import (
     Variant,
 )
 from rules.quorum import Quorum
+from rules.razzle import RazzleDazzle
 from rules.records import Record
 
 # The fixed order in which games are offered.
-GAMES: dict[str, Game[Any, Any]] = {game.name: game for game in (Quorum(),)}
+GAMES: dict[str, Game[Any, Any]] = {
+    game.name: game for game in (Boost(), Quorum(), Boku(), RazzleDazzle())
+}
 
 
 def get_game(name: str) -> Game[Any, Any]:

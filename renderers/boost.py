@@ -1,0 +1,186 @@
+"""Boost's board: points on a lined grid; pawns are circles, knights hexagons, towers squares,
+dragons triangles, each with its letter. Every piece also carries its seat number, so the
+four seat colours (chosen to stay apart for colour-blind eyes) are never the only cue."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from renderers.canvas import (
+    BLUE,
+    INK,
+    LABEL,
+    LINE,
+    ORANGE,
+    PAPER,
+    RGB,
+    SKY,
+    YELLOW,
+    Grid,
+    draw_coordinates,
+    font,
+    game_header,
+    mark_effects,
+    mark_path,
+    paste_centered,
+    sprite,
+)
+from rules import Highlight
+from rules.boost import Boost, BoostState
+from rules.boost.board import DRAGONS, KNIGHT, PAWN, TOWER, bits, slot, slot_kind, slot_seat
+
+GAME = Boost()
+
+BOARD: RGB = (236, 212, 166)
+# Seat colours with the letter colour that reads best on each: the four Okabe-Ito colours
+# that stay furthest apart under simulated protanopia, deuteranopia and tritanopia.
+SEATS: dict[int, tuple[RGB, RGB]] = {
+    1: (BLUE, PAPER),
+    2: (ORANGE, INK),
+    3: (SKY, INK),
+    4: (YELLOW, INK),
+}
+DRAGON: tuple[RGB, RGB] = ((62, 62, 70), (240, 228, 66))
+SHAPES = {PAWN: "circle", KNIGHT: "hexagon", TOWER: "square"}
+LETTERS = {PAWN: "P", KNIGHT: "K", TOWER: "T"}
+
+
+def piece(kind: int, seat: int, size: int) -> Image.Image:
+    """A player's piece: its shape and letter, the seat number small beneath the letter."""
+    fill, ink = SEATS[seat]
+    shape = SHAPES[kind]
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        pad = big // 12
+        width = max(2, big // 24)
+        box = (pad, pad, big - pad, big - pad)
+        if shape == "circle":
+            canvas.ellipse(box, fill=fill, outline=INK, width=width)
+        elif shape == "square":
+            canvas.rounded_rectangle(box, radius=big // 10, fill=fill, outline=INK, width=width)
+        else:
+            canvas.regular_polygon(
+                (big / 2, big / 2, big / 2 - pad),
+                6,
+                rotation=30,
+                fill=fill,
+                outline=INK,
+                width=width,
+            )
+        canvas.text(
+            (big / 2, big * 0.44), LETTERS[kind], fill=ink, font=font(int(big * 0.44)), anchor="mm"
+        )
+        canvas.text(
+            (big / 2, big * 0.76), str(seat), fill=ink, font=font(int(big * 0.22)), anchor="mm"
+        )
+
+    return sprite(("boost-piece", kind, seat), size, draw)
+
+
+def dragon(size: int) -> Image.Image:
+    """Neutral: a dark triangle with a yellow D, unlike any seat's piece."""
+    fill, ink = DRAGON
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        pad = big // 14
+        canvas.polygon(
+            [(big / 2, pad), (big - pad, big - pad * 2), (pad, big - pad * 2)],
+            fill=fill,
+            outline=INK,
+        )
+        canvas.text((big / 2, big * 0.62), "D", fill=ink, font=font(int(big * 0.40)), anchor="mm")
+
+    return sprite(("boost-dragon",), size, draw)
+
+
+@lru_cache(maxsize=8)
+def _background(grid: Grid) -> Image.Image:
+    """Lines through the points; the edge ring, where nothing can be built, is shaded."""
+    image = Image.new("RGB", grid.size, PAPER)
+    canvas = ImageDraw.Draw(image)
+    cell = grid.cell
+    left, top = (
+        grid.origin(0, grid.ranks - 1) if not grid.flipped else grid.origin(grid.files - 1, 0)
+    )
+    right, bottom = left + grid.files * cell, top + grid.ranks * cell
+    canvas.rectangle((left, top, right - 1, bottom - 1), fill=(222, 196, 148))
+    canvas.rectangle((left + cell, top + cell, right - cell - 1, bottom - cell - 1), fill=BOARD)
+    width = max(2, cell // 40)
+    for index in range(grid.files):
+        x, _ = grid.center(index, 0)
+        canvas.line((x, top + cell / 2, x, bottom - cell / 2), fill=LINE, width=width)
+    for index in range(grid.ranks):
+        _, y = grid.center(0, index)
+        canvas.line((left + cell / 2, y, right - cell / 2, y), fill=LINE, width=width)
+    middle = grid.files // 2
+    cx, cy = grid.center(middle, middle)
+    r = max(3, cell // 14)
+    canvas.ellipse((cx - r, cy - r, cx + r, cy + r), fill=LABEL)
+    draw_coordinates(image, grid)
+    return image
+
+
+def _flipped(state: BoostState, perspective: int | None) -> bool:
+    """Seats that start on the far side see the board turned round."""
+    if perspective is None or perspective == 1:
+        return False
+    return state.players != 4 or perspective in (2, 4)
+
+
+def render(
+    state: BoostState,
+    *,
+    last_move: Highlight | None = None,
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    size = state.size
+    grid = Grid(size, size, flipped=_flipped(state, perspective))
+    image = _background(grid).copy()
+    cell = grid.cell
+    last = last_move or state.last
+
+    def center(point: tuple[int, int]) -> tuple[float, float]:
+        return grid.center(*point)
+
+    mark_path(image, last, center, cell)
+    piece_size = int(cell * 0.84)
+    for index, mask in enumerate(state.masks):
+        if index == DRAGONS:
+            sprite_image = dragon(piece_size)
+        else:
+            sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
+        for point in bits(mask):
+            paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
+    mark_effects(image, last, center, cell)
+    defeated = GAME.defeated(state)
+    notes = [
+        "resigned" if seat in state.resigned else "defeated" if seat in defeated else ""
+        for seat in range(1, state.players + 1)
+    ]
+    icons = [piece(PAWN, seat, 34) for seat in range(1, state.players + 1)]
+    game_header(image, GAME, state, icons, names, notes, last=last)
+    return image
+
+
+def reference() -> Image.Image:
+    """A busy four-player position with every piece kind and mark, for the palette."""
+    rng = random.Random(3)
+    state = GAME.new(players=4, seed=3)
+    for _ in range(40):
+        moves = GAME.legal_moves(state)
+        if not moves or GAME.outcome(state) is not None:
+            break
+        state = GAME.apply(state, rng.choice(moves))
+    masks = list(state.masks)
+    for seat in range(1, 5):
+        for kind, point in ((KNIGHT, seat * 9 + 4), (TOWER, seat * 9 + 5)):
+            masks = [mask & ~(1 << point) for mask in masks]
+            masks[slot(seat, kind)] |= 1 << point
+    shown = BoostState(tuple(masks), players=4, turn=state.turn, resigned=(4,))
+    last = Highlight(1, "a1c2", ((0, 0), (0, 1), (1, 1), (2, 1)), ((3, 3),), ((4, 4),))
+    return render(shown, last_move=last, names=["Reference", "Palette", "Builder", "Four"])
