@@ -422,3 +422,13 @@ def test_resign_and_help_topics() -> None:
     topics = ["overview", "setup", "moving", "suffocation", "conversion", "placement", "winning"]
     assert list(GAME.help_topics) == topics
     assert all(len(text) > 80 for text in GAME.help_topics.values())
+
+
+def test_the_documented_diagram_is_the_starting_position() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")
+    section = text.split("## Quorum", 1)[1]
+    block = section.split("```", 2)[1]
+    state = GAME.parse_diagram(block)
+    assert (state.board, state.turn) == (GAME.new().board, 1)
