@@ -205,6 +205,26 @@ def parse_square(text: str, width: int, height: int) -> Point:
     return point
 
 
+@dataclass(frozen=True)
+class Rect:
+    """A rectangular board whose squares are numbered rank by rank from a1 (index 0)."""
+
+    width: int
+    height: int
+
+    def index(self, point: Point) -> int:
+        return point[1] * self.width + point[0]
+
+    def point(self, index: int) -> Point:
+        return index % self.width, index // self.width
+
+    def name(self, index: int) -> str:
+        return square_name(self.point(index))
+
+    def contains(self, file: int, rank: int) -> bool:
+        return 0 <= file < self.width and 0 <= rank < self.height
+
+
 def split_squares(text: str) -> list[str]:
     """'a1-E3', 'a1 e3', 'A1E3' -> ['a1', 'e3']."""
     return [m.group(0) for m in _SQUARE.finditer(text.lower())]

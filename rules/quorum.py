@@ -15,6 +15,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     Pass,
+    Rect,
     RulesError,
     Variant,
     common_from_json,
@@ -40,21 +41,9 @@ START = {
 }
 
 
-def _index(point: tuple[int, int]) -> int:
-    return point[1] * SIZE + point[0]
-
-
-def _point(index: int) -> tuple[int, int]:
-    return index % SIZE, index // SIZE
-
-
-def _name(index: int) -> str:
-    return square_name(_point(index))
-
-
-def _on_board(file: int, rank: int) -> bool:
-    return 0 <= file < SIZE and 0 <= rank < SIZE
-
+BOARD = Rect(SIZE, SIZE)
+_index, _point, _name = BOARD.index, BOARD.point, BOARD.name
+_on_board = BOARD.contains
 
 DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
 

@@ -22,6 +22,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     Pass,
+    Rect,
     RulesError,
     Variant,
     common_from_json,
@@ -48,21 +49,9 @@ SIDE_NAMES = {"x": 1, "o": 2}
 INELIGIBLE_MARK = {"x": "y", "X": "Y", "o": "p", "O": "P"}
 
 
-def _index(point: tuple[int, int]) -> int:
-    return point[1] * WIDTH + point[0]
-
-
-def _point(index: int) -> tuple[int, int]:
-    return index % WIDTH, index // WIDTH
-
-
-def _name(index: int) -> str:
-    return square_name(_point(index))
-
-
-def _on_board(file: int, rank: int) -> bool:
-    return 0 <= file < WIDTH and 0 <= rank < HEIGHT
-
+BOARD = Rect(WIDTH, HEIGHT)
+_index, _point, _name = BOARD.index, BOARD.point, BOARD.name
+_on_board = BOARD.contains
 
 SQUARES = range(WIDTH * HEIGHT)
 # Moves are listed in notation order: by file, then rank, square after square.
