@@ -1,0 +1,93 @@
+"""The discord.py application: built without connecting, started in `setup_hook`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interface import apologise
+from bot.notifications import Announcer, Renderer
+from bot.service import MatchService
+from bot.settings import Settings
+from bot.store import Store
+from bot.views import PERSISTENT_ITEMS
+from renderers import render_png
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "bot.cogs.challenges",
+    "bot.cogs.moves",
+    "bot.cogs.endings",
+    "bot.cogs.matches",
+    "bot.cogs.guide",
+)
+
+
+class BoardTree(app_commands.CommandTree[Any]):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A bug, not a user's mistake (those are answered where they happen): log it and
+        apologise so the user is not left with a spinner."""
+        command = interaction.command.name if interaction.command else "?"
+        log.error("/%s failed", command, exc_info=error)
+        await apologise(interaction)
+
+
+class BoardBot(commands.Bot):
+    """Holds the store, the match service and the announcer the cogs share."""
+
+    store: Store
+    service: MatchService
+    announcer: Announcer
+
+    def __init__(
+        self, settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+    ) -> None:
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            tree_cls=BoardTree,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.sync_global = sync_global
+        self._render = render
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.service = MatchService(self.store)
+        self.announcer = Announcer(self, self.service, self._render)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        for name in COGS:
+            await self.load_extension(name)
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(self.synced), guild.id)
+        if self.sync_global:
+            self.synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(self.synced))
+
+    async def close(self) -> None:
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()
+
+
+def create_bot(
+    settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+) -> BoardBot:
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`."""
+    return BoardBot(settings, render=render, sync_global=sync_global)

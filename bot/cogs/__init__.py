@@ -1,0 +1,1 @@
+"""One cog per feature; each module has the `setup` discord.py's extension loader calls."""

@@ -1,0 +1,134 @@
+"""/challenge and the Accept, Decline and Withdraw buttons under a challenge."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BoardBot
+from bot.interface import Interaction, answering, player
+from bot.notifications import MENTIONS, mention
+from bot.service import Match
+from bot.views import challenge_view
+from rules import GAMES, RulesError, get_game
+
+GAME_CHOICES = [
+    app_commands.Choice(name=game.title, value=name) for name, game in list(GAMES.items())[:25]
+]
+
+
+def challenge_text(match: Match) -> str:
+    challenger = match.at(1)
+    invited = match.seats[1:]
+    names = ", ".join(mention(s.user_id) for s in invited)
+    lines = [
+        f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
+        f"({match.row.variant}, {len(match.seats)} players) · match #{match.id}"
+    ]
+    if match.status == "pending":
+        accepted = [s.name for s in invited if s.accepted]
+        if accepted:
+            lines.append(f"Accepted so far: {', '.join(accepted)}.")
+        waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
+        lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
+    return "\n".join(lines)
+
+
+class Challenges(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description="Challenge members to a board game")
+    @app_commands.describe(
+        game="The game to play",
+        opponent="Who you challenge",
+        opponent2="A second opponent (games for 3 or more)",
+        opponent3="A third opponent (games for 4)",
+        variant="A variant of the game (the default fits the number of players)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: Interaction,
+        game: str,
+        opponent: discord.User,
+        opponent2: discord.User | None = None,
+        opponent3: discord.User | None = None,
+        variant: str | None = None,
+    ) -> None:
+        async with answering(interaction):
+            opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
+            request = self.bot.service.prepare_challenge(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                challenger=player(interaction.user),
+                game=game,
+                opponents=opponents,
+                variant=variant,
+            )
+            await interaction.response.defer(thinking=True)
+            match = await self.bot.service.challenge(request)
+            message = await interaction.followup.send(
+                challenge_text(match),
+                view=challenge_view(match.id),
+                allowed_mentions=MENTIONS,
+                wait=True,
+            )
+            await self.bot.service.set_messages(match, challenge_message_id=message.id)
+
+    @challenge.autocomplete("variant")
+    async def variant_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            game = get_game(str(interaction.namespace.game or ""))
+        except RulesError:
+            return []
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=f"{name}: {v.description}"[:100], value=name)
+            for name, v in game.variants.items()
+            if typed in name
+        ][:25]
+
+    async def accept(self, interaction: Interaction, match_id: int) -> None:
+        async with answering(interaction):
+            await interaction.response.defer()
+            async with self.bot.service.lock(match_id):
+                result = await self.bot.service.accept(match_id, interaction.user.id)
+                match = result.match
+                if not result.started:
+                    await interaction.edit_original_response(content=challenge_text(match))
+                    return
+                await interaction.edit_original_response(
+                    content=f"{challenge_text(match)}\nEveryone accepted: the game is on!",
+                    view=None,
+                )
+                await self.bot.announcer.open_match(match, interaction.message, result.turns)
+
+    async def decline(self, interaction: Interaction, match_id: int) -> None:
+        async with answering(interaction):
+            await interaction.response.defer()
+            async with self.bot.service.lock(match_id):
+                match = await self.bot.service.decline(match_id, interaction.user.id)
+            await interaction.edit_original_response(
+                content=f"{challenge_text(match)}\n{interaction.user.display_name} declined.",
+                view=None,
+            )
+
+    async def withdraw(self, interaction: Interaction, match_id: int) -> None:
+        async with answering(interaction):
+            await interaction.response.defer()
+            async with self.bot.service.lock(match_id):
+                match = await self.bot.service.withdraw(match_id, interaction.user.id)
+            await interaction.edit_original_response(
+                content=f"{challenge_text(match)}\n{interaction.user.display_name} withdrew "
+                "the challenge.",
+                view=None,
+            )
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Challenges(bot))

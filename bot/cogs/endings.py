@@ -1,0 +1,56 @@
+"""/resign and /draw: ending a match other than by playing it out."""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BoardBot
+from bot.interface import Interaction, answering, match_choices, resolve, tell
+from bot.notifications import mention
+
+
+class Endings(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="resign", description="Resign a match (any time, even out of turn)")
+    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.autocomplete(match=match_choices)
+    @app_commands.guild_only()
+    async def resign(self, interaction: Interaction, match: str | None = None) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await resolve(interaction, match)
+            async with self.bot.service.lock(found.id):
+                result = await self.bot.service.resign(found.id, interaction.user.id)
+                await self.bot.announcer.after_turns(result.match, result.turns)
+            await tell(interaction, f"You resigned from {found.title}.")
+
+    @app_commands.command(name="draw", description="Offer a draw, or accept the one offered")
+    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.autocomplete(match=match_choices)
+    @app_commands.guild_only()
+    async def draw(self, interaction: Interaction, match: str | None = None) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await resolve(interaction, match)
+            me = interaction.user.display_name
+            async with self.bot.service.lock(found.id):
+                result = await self.bot.service.draw(found.id, interaction.user.id)
+                if result.agreed:
+                    await self.bot.announcer.post_board(result.match, [f"{me} accepted the draw."])
+                    await tell(interaction, f"You accepted the draw in {found.title}.")
+                    return
+                seat = result.match.seat_of(interaction.user.id)
+                other = result.match.at(3 - (seat or 1))
+                await self.bot.announcer.say(
+                    result.match,
+                    f"{me} offers a draw. {mention(other.user_id)}: use /draw to accept, "
+                    "or just move to decline.",
+                )
+            await tell(interaction, f"You offered a draw in {found.title}.")
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Endings(bot))

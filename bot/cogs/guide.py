@@ -1,0 +1,83 @@
+"""/rules (each game's help topics, with an example board) and /help."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import MISSING
+
+from bot.app import BoardBot
+from bot.cogs.challenges import GAME_CHOICES
+from bot.interface import Interaction, answering
+from bot.service import ServiceError
+from rules import GAMES, RulesError, get_game
+
+# Topics where a picture of the starting position helps more than it distracts.
+ILLUSTRATED = ("overview", "setup")
+
+HELP = """\
+**Board games, played turn by turn in threads**
+• `/challenge game opponent [opponent2] [opponent3] [variant]`: invite members; they press \
+Accept or Decline, you can Withdraw. When all accept, a thread opens for the match.
+• `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
+• `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
+• `/resign [match]`, `/draw [match]` (offer, or accept the offer), `/record [match]` (a text file).
+• `/rules game [topic]`: how each game is played.
+Inside a match thread you never need the `match` option.
+Games: {games}."""
+
+
+class Guide(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="The game", topic="One part of the rules (default: overview)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: Interaction, game: str, topic: str | None = None) -> None:
+        async with answering(interaction):
+            try:
+                chosen = get_game(game)
+            except RulesError as error:
+                raise ServiceError(str(error)) from error
+            name = (topic or "").strip().lower() or next(iter(chosen.help_topics))
+            if name not in chosen.help_topics:
+                raise ServiceError(
+                    f"{chosen.title} has no rules topic {topic!r}",
+                    f"topics: {', '.join(chosen.help_topics)}",
+                )
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            others = ", ".join(t for t in chosen.help_topics if t != name)
+            text = (
+                f"**{chosen.title}: {name}**\n{chosen.help_topics[name]}\n-# More topics: {others}"
+            )
+            picture = MISSING
+            if name in ILLUSTRATED:
+                state = chosen.new()
+                png = await asyncio.to_thread(self.bot.announcer.render, chosen.name, state)
+                picture = discord.File(io.BytesIO(png), filename=f"{chosen.name}-start.png")
+            await interaction.followup.send(text, ephemeral=True, file=picture)
+
+    @rules.autocomplete("topic")
+    async def topic_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            chosen = get_game(str(interaction.namespace.game or ""))
+        except RulesError:
+            return []
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=t, value=t) for t in chosen.help_topics if typed in t][:25]
+
+    @app_commands.command(name="help", description="What this bot does and its commands")
+    async def help(self, interaction: Interaction) -> None:
+        games = ", ".join(g.title for g in GAMES.values())
+        await interaction.response.send_message(HELP.format(games=games), ephemeral=True)
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Guide(bot))

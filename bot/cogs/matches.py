@@ -1,0 +1,76 @@
+"""/matches (yours, waiting for you first) and /record (a match's record as a file)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BoardBot
+from bot.interface import Interaction, answering, match_choices, resolve
+from bot.notifications import jump_url
+from bot.service import Match
+
+MAX_LISTED = 20
+
+
+def listing_line(match: Match, user_id: int) -> str:
+    link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
+    if match.status == "pending":
+        waiting = match.waiting_for
+        if any(s.user_id == user_id for s in waiting):
+            state = "**waiting for your answer**"
+        else:
+            state = f"waiting for {', '.join(s.name for s in waiting)}"
+        link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
+    else:
+        mover = match.to_move
+        if mover is not None and mover.user_id == user_id:
+            state = "**your move**"
+        else:
+            state = f"{mover.name} to move" if mover else "over"
+    return f"• {match.describe()} · {state} · {link}"
+
+
+class Matches(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="matches", description="Your matches, those waiting for you first")
+    async def matches(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            listing = await self.bot.service.listing(interaction.user.id, interaction.guild_id)
+            lines = [listing_line(m, interaction.user.id) for m in listing.matches[:MAX_LISTED]]
+            if not lines:
+                lines = ["You have no open matches here. Start one with /challenge."]
+            elif len(listing.matches) > MAX_LISTED:
+                lines.append(f"…and {len(listing.matches) - MAX_LISTED} more.")
+            if listing.unreadable:
+                lines.append(
+                    f"({listing.unreadable} damaged match(es) could not be shown; "
+                    "a server admin can run `python -m bot --check-db`.)"
+                )
+            await interaction.followup.send("\n".join(lines), ephemeral=True, suppress_embeds=True)
+
+    @app_commands.command(name="record", description="A match's game record, as a text file")
+    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.autocomplete(match=match_choices)
+    @app_commands.guild_only()
+    async def record(self, interaction: Interaction, match: str | None = None) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await resolve(interaction, match)
+            record = await self.bot.service.record(found.id)
+            data = io.BytesIO(record.to_text().encode("utf-8"))
+            await interaction.followup.send(
+                f"The record of {found.describe()} ({len(record.turns)} turns).",
+                file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
+                ephemeral=True,
+            )
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Matches(bot))

@@ -1,0 +1,95 @@
+"""What every cog does the same way: answer errors, find the match meant, list choices."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from bot.service import Match, Player, ServiceError
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
+
+log = logging.getLogger(__name__)
+
+OOPS = "Something went wrong on our side, sorry. Please try again in a moment."
+
+Interaction = discord.Interaction[Any]
+
+
+def board_bot(interaction: Interaction) -> BoardBot:
+    return cast("BoardBot", interaction.client)
+
+
+def player(user: discord.abc.User) -> Player:
+    return Player(user.id, user.display_name, user.bot)
+
+
+async def tell(interaction: Interaction, text: str) -> None:
+    """An ephemeral message, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def explain(error: ServiceError) -> str:
+    first, _, rest = error.message.partition(" ")
+    if first.isalpha():  # "it is..." -> "It is...", but "c3 has no stone" stays as it is
+        first = first[:1].upper() + first[1:]
+    text = f"{first} {rest}".rstrip()
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return f"{text}\n-# {error.hint}" if error.hint else text
+
+
+async def apologise(interaction: Interaction) -> None:
+    try:
+        await tell(interaction, OOPS)
+    except discord.HTTPException:
+        log.warning("could not tell the user about a failure")
+
+
+@asynccontextmanager
+async def answering(interaction: Interaction) -> AsyncIterator[None]:
+    """Answer a ServiceError with its reason and hint; log anything else as the bug it is
+    and apologise, so no user is ever left with a spinner."""
+    try:
+        yield
+    except ServiceError as error:
+        await tell(interaction, explain(error))
+    except Exception:
+        log.exception("handling %s failed", _describe(interaction))
+        await apologise(interaction)
+
+
+def _describe(interaction: Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return f"component {data.get('custom_id', '?')}"
+
+
+async def resolve(interaction: Interaction, ref: str | None) -> Match:
+    channel_id = interaction.channel_id or 0
+    return await board_bot(interaction).service.resolve(
+        interaction.user.id, interaction.guild_id, channel_id, ref
+    )
+
+
+async def match_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The user's open matches in this server whose description contains what was typed."""
+    listing = await board_bot(interaction).service.listing(
+        interaction.user.id, interaction.guild_id
+    )
+    typed = current.strip().lower().lstrip("#")
+    return [
+        app_commands.Choice(name=m.describe()[:100], value=str(m.id))
+        for m in listing.matches
+        if typed in m.describe().lower()
+    ][:25]

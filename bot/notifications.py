@@ -1,0 +1,144 @@
+"""Public posts about a match: its thread, a fresh board message per turn, the result.
+
+Everything here uses the bot token and stored ids (never an interaction token), so it works
+the same after a restart and long after the interaction that caused it has expired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+import discord
+from discord.utils import MISSING
+
+from bot.service import Match, MatchService, Turn
+from bot.views import board_view
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+class Renderer(Protocol):
+    def __call__(
+        self, game_name: str, state: Any, *, names: Sequence[str] | None = None
+    ) -> bytes: ...
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return f"{where}/{message_id}" if message_id else where
+
+
+def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
+    """'alice played **a1e3**.', 'bob had no move and passed.', 'carol resigned.'"""
+    lines = []
+    for turn in turns:
+        name = match.at(turn.seat).name
+        if turn.notation.startswith("resign"):
+            lines.append(f"{name} resigned.")
+        elif turn.automatic:
+            lines.append(f"{name} had no legal move and passed.")
+        else:
+            lines.append(f"{name} played **{turn.notation}**.")
+    return lines
+
+
+def status_line(match: Match) -> str:
+    """Who is to move (with a mention), or the result."""
+    if match.outcome is not None:
+        return f"**Game over: {match.describe_outcome()}.**"
+    mover = match.to_move
+    if mover is None:
+        return ""
+    side = match.game.seat_name(mover.seat)
+    return f"{mention(mover.user_id)}, your move ({side})."
+
+
+class Announcer:
+    """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
+
+    def __init__(self, client: discord.Client, service: MatchService, render: Renderer) -> None:
+        self.client = client
+        self.service = service
+        self.render = render
+
+    async def board_file(self, match: Match) -> discord.File:
+        png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
+        name = f"{match.game.name}-{match.id}-{match.row.ply}.png"
+        return discord.File(io.BytesIO(png), filename=name)
+
+    def _channel(self, match: Match) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
+
+    async def open_match(
+        self, match: Match, challenge: discord.Message | None, turns: Sequence[Turn] = ()
+    ) -> Match:
+        """Open the match thread from the challenge message (or stay in the channel)."""
+        if challenge is not None:
+            name = f"{match.title}: {' vs '.join(match.names)}"[:100]
+            try:
+                thread = await challenge.create_thread(
+                    name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                )
+            except (discord.HTTPException, ValueError) as error:
+                log.warning("match #%s: no thread (%s); playing in the channel", match.id, error)
+            else:
+                match = await self.service.set_messages(match, thread_id=thread.id)
+        players = " vs ".join(mention(s.user_id) for s in match.seats)
+        header = f"**{match.title}** ({match.row.variant}) begins: {players}."
+        await self.post_board(match, [header, *describe_turns(match, turns)])
+        return match
+
+    async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
+        return await self.post_board(match, describe_turns(match, turns))
+
+    async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
+        """A new board message; the previous one loses its Move button; a finished match's
+        thread is archived."""
+        text = "\n".join([*lines, status_line(match)]).strip()
+        channel = self._channel(match)
+        active = match.outcome is None and match.status == "active"
+        message = await channel.send(
+            text,
+            file=await self.board_file(match),
+            allowed_mentions=MENTIONS,
+            view=board_view(match.id) if active else MISSING,
+        )
+        previous = match.row.board_message_id
+        await self.service.set_messages(match, board_message_id=message.id)
+        if previous:
+            await self._strip_buttons(channel, previous)
+        if not active:
+            await self.archive(match)
+        return message
+
+    async def say(self, match: Match, text: str) -> None:
+        await self._channel(match).send(text, allowed_mentions=MENTIONS)
+
+    async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.info("could not strip the buttons of message %s: %s", message_id, error)
+
+    async def archive(self, match: Match) -> None:
+        if match.row.thread_id is None:
+            return
+        try:
+            thread = self.client.get_channel(match.row.thread_id)
+            if thread is None:
+                thread = await self.client.fetch_channel(match.row.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+        except discord.HTTPException as error:
+            log.info("could not archive the thread of match #%s: %s", match.id, error)

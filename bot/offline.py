@@ -1,0 +1,204 @@
+"""`python -m bot --offline`: play through the real bot in a terminal, no Discord needed.
+
+Each input line is `NAME: ACTION` or `NAME in PLACE: ACTION`, where ACTION is a slash
+command (`/move move:a1e3 match:2`, users as `@name`), `click LABEL` (a button on the
+latest message that has it) or `pick VALUE` (an option of the latest menu offering it).
+PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's).
+Users exist from their first line. Replies print as text; images are saved to files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.app import create_bot
+from bot.harness import OfflineDiscord, OfflineError, Sent
+from bot.settings import Settings
+
+LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")
+OPTION = re.compile(r"(\w+):(.*?)(?=\s+\w+:|$)")
+EXAMPLE = """\
+Type lines like these (Ctrl-D to quit):
+  alice: /challenge game:quorum opponent:@bob
+  bob: click Accept
+  alice: /move move:a1e3
+  bob: click Move      then   bob: pick h8   and   bob: click Play
+  alice: /rules game:quorum topic:moving"""
+
+
+class Session:
+    """Reads lines, drives the harness, and prints what the bot answered."""
+
+    def __init__(self, harness: OfflineDiscord, images: Path, out: TextIO) -> None:
+        self.harness = harness
+        self.images = images
+        self.out = out
+        self.saved = 0
+        self.shown: dict[int, str] = {}  # message id -> text last printed
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    async def line(self, text: str) -> None:
+        if not text.strip() or text.lstrip().startswith("#"):
+            return
+        found = LINE.match(text)
+        if not found:
+            self.say(f"?? not understood: {text.strip()!r} (write NAME: /command or NAME: click X)")
+            return
+        user = self.harness.user(found["name"])
+        self.say(f"{user.name}: {found['action'].strip()}")
+        try:
+            sent = await self.act(user, found["place"], found["action"].strip())
+        except OfflineError as error:
+            self.say(f"?? {error}")
+            return
+        for item in sent:
+            self.show(item)
+            if item.message_id:
+                self.shown[item.message_id] = item.content
+
+    async def act(self, user: Any, place: str | None, action: str) -> list[Sent]:
+        channel = self.place(place)
+        if action.startswith("/"):
+            name, _, rest = action[1:].partition(" ")
+            options = {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
+            return await self.harness.command(user, name, channel, **options)
+        verb, _, what = action.partition(" ")
+        if verb == "click":
+            message = self.find(user.id, lambda s: any(_same(b, what) for b in s.buttons))
+            label = next(b for b in message.buttons if _same(b, what))
+            return await self.harness.click(user, message.message_id or 0, label)
+        if verb == "pick":
+            message = self.find(user.id, lambda s: what in _options(s))
+            return await self.harness.choose(user, message.message_id or 0, what)
+        raise OfflineError(f"unknown action {verb!r}: use /command, click LABEL or pick VALUE")
+
+    def place(self, place: str | None) -> int | None:
+        if (
+            place is None
+            or place.strip().lstrip("#") == self.harness.channels[self.harness.channel_id]["name"]
+        ):
+            return None
+        words = place.split()
+        threads = self.harness.threads()
+        if words[0] == "thread" and threads:
+            if len(words) == 1:
+                return int(threads[-1]["id"])
+            for thread in threads:
+                if f"#{words[1].lstrip('#')}:" in thread["name"]:
+                    return int(thread["id"])
+        raise OfflineError(f"no place called {place!r}: use #games, thread or thread N")
+
+    def value(self, text: str) -> Any:
+        return self.harness.user(text[1:]) if text.startswith("@") else text
+
+    def find(self, user_id: int, test: Any) -> Sent:
+        """The latest message this user can see that passes the test, as it is now."""
+        for sent in reversed(self.harness.sent):
+            current = self.harness.messages.get(sent.message_id or 0)
+            if current is None or sent.kind not in ("message", "edit"):
+                continue
+            if sent.ephemeral and sent.for_user not in (None, user_id):
+                continue
+            live = Sent(
+                sent.kind, sent.channel_id, sent.message_id, components=current["components"]
+            )
+            if test(live):
+                return live
+        raise OfflineError("no message you can see has that")
+
+    def show(self, sent: Sent) -> None:
+        where = self.channel_name(sent.channel_id)
+        if sent.kind == "thread":
+            self.say(f"   ~ thread opened: {sent.content}")
+        elif sent.kind == "archive":
+            self.say(f"   ~ thread archived: {sent.content}")
+        elif sent.kind == "edit" and self.shown.get(sent.message_id or 0) == sent.content:
+            buttons = " ".join(f"[{b}]" for b in sent.buttons)
+            change = f"now has {buttons}" if buttons else "lost its buttons"
+            self.say(f"   [{where}] an earlier message {change}")
+        elif sent.kind in ("message", "edit"):
+            viewer = self.harness.name_of(sent.for_user or 0)
+            who = f" (only {viewer} sees this)" if sent.ephemeral else ""
+            verb = "edited" if sent.kind == "edit" else "bot"
+            body = self.plain(sent.content) or "(no text)"
+            lines = body.splitlines()
+            self.say(f"   [{where}] {verb}{who}: {lines[0]}")
+            for extra in lines[1:]:
+                self.say(f"      {extra}")
+            controls = [f"[{b}]" for b in sent.buttons] + [f"<{o}>" for o in _menus(sent)]
+            if controls:
+                self.say(f"      {' '.join(controls)}")
+            for name, data in sent.files:
+                self.say(f"      file: {self.save(name, data)}")
+
+    def save(self, name: str, data: bytes) -> Path:
+        self.saved += 1
+        path = self.images / name
+        path.write_bytes(data)
+        return path
+
+    def channel_name(self, channel_id: int) -> str:
+        channel = self.harness.channels.get(channel_id)
+        if channel is None:
+            return str(channel_id)
+        return ("#" if channel["type"] == 0 else "thread ") + str(channel["name"])
+
+    def plain(self, text: str) -> str:
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.harness.name_of(int(m[1])), text)
+        text = re.sub(r"<#(\d+)>", lambda m: self.channel_name(int(m[1])), text)
+        return text.replace("**", "").replace("-# ", "")
+
+
+def _same(label: str, wanted: str) -> bool:
+    return label.lower().startswith(wanted.strip().lower()) and bool(wanted.strip())
+
+
+def _options(sent: Sent) -> list[str]:
+    return [o["value"] for c in _components(sent) if c.get("type") == 3 for o in c["options"]]
+
+
+def _menus(sent: Sent) -> list[str]:
+    return [
+        ", ".join(o["value"] for o in c["options"]) for c in _components(sent) if c.get("type") == 3
+    ]
+
+
+def _components(sent: Sent) -> list[dict[str, Any]]:
+    return [c for row in sent.components for c in row.get("components", [])]
+
+
+async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = None) -> int:
+    """Play the lines of `source` (a prompt when it is a terminal); 0 at the end of input."""
+    out = out or sys.stdout
+    folder = settings.database_path.parent / "offline"
+    folder.mkdir(parents=True, exist_ok=True)
+    database = folder / "offline.sqlite3"
+    for stale in (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm"))):
+        stale.unlink(missing_ok=True)  # each session starts from an empty server
+    bot = create_bot(replace(settings, database_path=database, dev_guild_id=None))
+    harness = OfflineDiscord(bot)
+    session = Session(harness, folder, out)
+    interactive = source.isatty()
+    async with harness:
+        if interactive:
+            session.say(EXAMPLE)
+        while True:
+            if interactive:
+                try:
+                    text = await asyncio.to_thread(input, "> ")
+                except EOFError:
+                    break
+            else:
+                text = source.readline()
+                if not text:
+                    break
+            await session.line(text)
+    session.say(f"End of input; {session.saved} file(s) saved under {folder}.")
+    return 0

@@ -1,0 +1,204 @@
+"""The other commands through the offline Discord, and a smoke test of every registered game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rules
+from bot.harness import OfflineDiscord
+from rules import Record, get_game
+from tests.bot.support import new_bot, private, public, start_match
+
+COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
+GUILD = 1_200_000_000_000_000_001
+
+
+def test_command_sync_payload(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        guild_syncs = [r for r in h.requests if r[1].endswith("/guilds/{guild_id}/commands")]
+        assert not [r for r in h.requests if r[1] == "/applications/{application_id}/commands"]
+        ((method, _, body),) = guild_syncs
+        assert method == "PUT"
+        commands = {c["name"]: c for c in body}
+        assert set(commands) == COMMANDS
+        challenge = {o["name"]: o for o in commands["challenge"]["options"]}
+        assert list(challenge) == ["game", "opponent", "opponent2", "opponent3", "variant"]
+        assert [o["required"] for o in challenge.values()] == [True, True, False, False, False]
+        assert challenge["opponent"]["type"] == 6  # a user
+        assert [c["value"] for c in challenge["game"]["choices"]] == list(rules.GAMES)[:25]
+        assert challenge["variant"]["autocomplete"]
+        move = {o["name"]: o for o in commands["move"]["options"]}
+        assert move["move"]["autocomplete"] and move["match"]["autocomplete"]
+        assert not move["match"]["required"]
+        rules_options = {o["name"]: o for o in commands["rules"]["options"]}
+        assert rules_options["topic"]["autocomplete"]
+
+    offline(scenario, dev_guild_id=GUILD)
+
+
+def test_global_sync_only_on_request(database: Path) -> None:
+    async def main() -> list[tuple[str, str, Any]]:
+        bot = new_bot(database)
+        bot.sync_global = True
+        async with OfflineDiscord(bot) as h:
+            return h.requests
+
+    requests = asyncio.run(main())
+    (sync,) = [r for r in requests if r[1] == "/applications/{application_id}/commands"]
+    assert {c["name"] for c in sync[2]} == COMMANDS
+
+
+@pytest.mark.parametrize(
+    ("game", "topic"),
+    [(name, topic) for name, game in rules.GAMES.items() for topic in game.help_topics],
+)
+def test_rules_for_every_topic(offline: Any, game: str, topic: str) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        sent = await h.command(h.user("alice"), "rules", game=game, topic=topic)
+        (answer,) = private(sent)
+        assert get_game(game).help_topics[topic] in answer.content
+        assert bool(answer.pngs) == (topic in ("overview", "setup"))
+        choices = await h.autocomplete(h.user("alice"), "rules", "topic", game=game, topic="")
+        assert choices == list(get_game(game).help_topics)[:25]
+
+    offline(scenario)
+
+
+def test_rules_refuses_an_unknown_topic_and_help_lists_commands(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        sent = await h.command(h.user("alice"), "rules", game="quorum", topic="castling")
+        assert [s.kind for s in sent] == ["message"] and sent[0].ephemeral
+        assert "no rules topic 'castling'" in sent[0].content and "overview" in sent[0].content
+        sent = await h.command(h.user("alice"), "rules", game="quorum")
+        assert get_game("quorum").help_topics["overview"] in sent[-1].content
+        (answer,) = await h.command(h.user("alice"), "help")
+        assert answer.ephemeral
+        for name in COMMANDS - {"help"}:
+            assert f"/{name}" in answer.content
+        assert all(g.title in answer.content for g in rules.GAMES.values())
+
+    offline(scenario)
+
+
+def test_board_matches_and_record(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(h.user("carol"), "challenge", game="quorum", opponent=alice)
+
+        (board,) = private(await h.command(bob, "board"))
+        assert board.pngs and "bob to move (Black)" in board.content
+        assert board.buttons == ["Move"]
+        (board,) = private(await h.command(alice, "board"))
+        assert board.buttons == []
+
+        (listing,) = private(await h.command(alice, "matches"))
+        lines = listing.content.splitlines()
+        assert "waiting for your answer" in lines[0] and "Quorum #2" in lines[0]
+        assert "bob to move" in lines[1] and "/channels/" in lines[1]
+        (listing,) = private(await h.command(bob, "matches"))
+        assert "your move" in listing.content and "#2" not in listing.content
+
+        (record,) = private(await h.command(bob, "record"))
+        ((name, text),) = record.files
+        assert name == f"quorum-{match_id}.txt"
+        parsed = Record.from_text(text.decode())
+        assert parsed.turns == ("a1e3",) and parsed.tags["Seat1"] == "alice"
+        game = get_game("quorum")
+        stored = await h.bot.service.get(match_id)
+        assert game.dump(parsed.replay(game)) == game.dump(stored.state)
+
+    offline(scenario)
+
+
+def test_draw_offer_and_acceptance(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        sent = await h.command(alice, "draw")
+        assert "offers a draw" in public(sent)[0].content
+        assert "already offered" in private(await h.command(alice, "draw"))[0].content
+        await h.command(alice, "move", move="a1e3")  # the offer stands after her own move
+        sent = await h.command(bob, "draw")
+        assert "Draw (agreement)" in public(sent)[0].content
+        assert any(s.kind == "archive" for s in sent)
+        match = await h.bot.service.get(match_id)
+        assert match.status == "finished" and match.row.outcome == {
+            "winners": [],
+            "reason": "agreement",
+        }
+        assert await h.bot.service.check() == []
+
+    offline(scenario)
+
+
+def test_a_move_declines_a_draw_offer(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(bob, "draw")
+        await h.command(alice, "move", move="a1e3")
+        sent = await h.command(alice, "draw")
+        assert "offers a draw" in public(sent)[0].content  # a new offer, not an acceptance
+        assert (await h.bot.service.get(match_id)).status == "active"
+
+    offline(scenario)
+
+
+def test_resign_out_of_turn_ends_the_match(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        sent = await h.command(bob, "resign")
+        assert "bob resigned" in public(sent)[0].content
+        assert "alice wins (resignation)" in public(sent)[0].content
+        assert "no match in progress" in private(await h.command(bob, "resign"))[0].content
+        assert [m.notation for m in await h.bot.store.moves(match_id)] == ["resign 2"]
+        assert await h.bot.service.check() == []
+
+    offline(scenario)
+
+
+def _seats(game: rules.Game[Any, Any]) -> int:
+    return min(game.player_counts)
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_every_game_challenge_play_resign(offline: Any, name: str) -> None:
+    """Generic on purpose: every registered game must work through the bot unchanged."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        game = get_game(name)
+        match_id, users = await start_match(h, name, _seats(game))
+        for _ in range(3):
+            match = await h.bot.service.get(match_id)
+            if match.outcome is not None:
+                break
+            mover = users[match.game.to_move(match.state) - 1]
+            suggestions = await h.autocomplete(mover, "move", "move", move="")
+            assert suggestions, "no legal move suggested"
+            sent = await h.command(mover, "move", move=suggestions[0])
+            assert public(sent) and public(sent)[0].pngs
+        match = await h.bot.service.get(match_id)
+        if match.outcome is None:
+            sent = await h.command(users[0], "resign")
+            assert "resigned" in public(sent)[0].content
+        assert await h.bot.service.check() == []
+
+    offline(scenario)
+
+
+def test_four_seats_when_a_game_allows_them(offline: Any) -> None:
+    four = [n for n, g in rules.GAMES.items() if 4 in g.player_counts]
+    if not four:
+        pytest.skip("no registered game is played by 4")
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, users = await start_match(h, four[0], 4)
+        match = await h.bot.service.get(match_id)
+        assert match.status == "active" and [s.name for s in match.seats] == [u.name for u in users]
+        board = h.latest(lambda s: "Move" in s.buttons)
+        assert all(f"<@{u.id}>" in board.content for u in users)
+
+    offline(scenario)
