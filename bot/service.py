@@ -468,12 +468,14 @@ class MatchService:
         game, state = match.game, match.state
         tree = game.move_tree(state)
         typed = game.normalize(text)
-        for token, branch in tree.children.items():
-            if typed.startswith(game.normalize(token)):
-                moves = [game.format_move(state, m) for m in _leaves(branch)]
-                shown = ", ".join(moves[:MAX_CHOICES])
-                more = f" and {len(moves) - MAX_CHOICES} more" if len(moves) > MAX_CHOICES else ""
-                return f"legal moves from {token}: {shown}{more}"
+        # The longest matching token, so "e10..." is not taken for e1.
+        matching = [t for t in tree.children if typed.startswith(game.normalize(t))]
+        if matching:
+            token = max(matching, key=len)
+            moves = [game.format_move(state, m) for m in _leaves(tree.children[token])]
+            shown = ", ".join(moves[:MAX_CHOICES])
+            more = f" and {len(moves) - MAX_CHOICES} more" if len(moves) > MAX_CHOICES else ""
+            return f"legal moves from {token}: {shown}{more}"
         starts = ", ".join(list(tree.children)[:MAX_CHOICES])
         return f"moves can start with: {starts}" if starts else "there is no legal move"
 

@@ -241,3 +241,20 @@ def test_restart_keeps_buttons_and_matches_working(offline: Any, database: Path)
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3", "h8h4"]
 
     offline(scenario)
+
+
+def test_illegal_move_hint_picks_the_longest_matching_square(offline: Any) -> None:
+    """On a board with a rank 10, 'e10...' must hint the moves from e10, not from e1."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, game="boku")
+        service = h.bot.service
+        try:
+            await service.move(match_id, alice.id, "e10xe9")
+        except ServiceError as error:
+            assert error.hint == "legal moves from e10: e10"
+        else:
+            raise AssertionError("a removal on a non-capturing placement must be refused")
+        assert await h.bot.store.moves(match_id) == []
+
+    offline(scenario)
