@@ -62,17 +62,6 @@ LINES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     for f, r in map(_point, range(SIZE * SIZE))
 )
 
-# For each active square: (center, target) pairs with the center at most 2 files and ranks away.
-JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(
-        (_index((f + df, r + dr)), _index((f + 2 * df, r + 2 * dr)))
-        for df in range(-2, 3)
-        for dr in range(-2, 3)
-        if (df, dr) != (0, 0) and _on_board(f + 2 * df, r + 2 * dr)
-    )
-    for f, r in map(_point, range(SIZE * SIZE))
-)
-
 
 @dataclass(frozen=True, order=True)
 class Jump:
@@ -86,6 +75,21 @@ class Place:
 
 
 PLACE = Place()
+
+# For each active square: (center, target, move) with the center at most 2 files and ranks
+# away, listed by target file then rank; with the actives visited in the same order
+# (NOTATION_ORDER) the legal moves come out sorted without sorting.
+JUMPS: tuple[tuple[tuple[int, int, Jump], ...], ...] = tuple(
+    tuple(
+        (_index((f + df, r + dr)), target, Jump(_index((f, r)), target))
+        for df in range(-2, 3)
+        for dr in range(-2, 3)
+        if (df, dr) != (0, 0) and _on_board(f + 2 * df, r + 2 * dr)
+        for target in (_index((f + 2 * df, r + 2 * dr)),)
+    )
+    for f, r in map(_point, range(SIZE * SIZE))
+)
+NOTATION_ORDER = tuple(sorted(range(SIZE * SIZE), key=_point))
 QuorumMove = Jump | Place | Pass
 
 
@@ -183,13 +187,12 @@ class Quorum(Game[QuorumState, QuorumMove]):
         board = state.board
         mine = STONE[state.turn]
         jumps: list[QuorumMove] = []
-        for active in range(SIZE * SIZE):
+        for active in NOTATION_ORDER:
             if board[active] != mine:
                 continue
-            for center, target in JUMPS[active]:
+            for center, target, jump in JUMPS[active]:
                 if board[center] == mine and board[target] == EMPTY:
-                    jumps.append(Jump(active, target))
-        jumps.sort(key=_sort_key)
+                    jumps.append(jump)
         if any(board[h] == EMPTY for h in HOMES[state.turn]):
             jumps.append(PLACE)
         return tuple(jumps) if jumps else (PASS,)
@@ -392,9 +395,3 @@ class Quorum(Game[QuorumState, QuorumMove]):
         if state.turn not in (1, 2) or state.players != 2:
             raise ValueError("Quorum has seats 1 and 2")
         return state
-
-
-def _sort_key(move: QuorumMove) -> tuple[int, int, int, int]:
-    assert isinstance(move, Jump)
-    (af, ar), (tf, tr) = _point(move.active), _point(move.target)
-    return af, ar, tf, tr

@@ -330,8 +330,9 @@ def test_legal_moves_match_a_literal_reading_of_the_rule() -> None:
     for state in random_positions(150, seed=4):
         if GAME.outcome(state) is not None:
             continue
-        moves = {GAME.format_move(state, m) for m in GAME.legal_moves(state)}
-        assert moves - {"place", "pass"} == naive_jumps(state)
+        listed = [GAME.format_move(state, m) for m in GAME.legal_moves(state)]
+        assert listed == sorted(listed), "legal moves come sorted"
+        assert set(listed) - {"place", "pass"} == naive_jumps(state)
 
 
 def test_frozen_legal_move_counts() -> None:
