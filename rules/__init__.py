@@ -23,13 +23,14 @@ from rules.core import (
     UnknownVariant,
     Variant,
 )
+from rules.kyo import Kyo
 from rules.quorum import Quorum
 from rules.razzle import RazzleDazzle
 from rules.records import Record
 
 # The fixed order in which games are offered.
 GAMES: dict[str, Game[Any, Any]] = {
-    game.name: game for game in (Boost(), Quorum(), Boku(), RazzleDazzle())
+    game.name: game for game in (Boost(), Quorum(), Boku(), RazzleDazzle(), Kyo())
 }
 
 

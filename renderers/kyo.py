@@ -1,0 +1,155 @@
+"""Kyo's board: every stack drawn side-on, chips as bars from the bottom up, the pawn on top.
+
+A stack reads like the real thing: its bottom chip is the lowest bar. Each property has a cue
+that does not rely on hue alone, so the picture survives colour blindness and a phone screen:
+
+- side: Gold is light with dark outlines and square-ended bars; Red is dark with white
+  outlines and round-ended bars;
+- mana: dark mana is a solid bar, light mana a hollow one (pale inside, thick rim);
+- shields: narrower steel-grey bars with a white band, the same for both sides;
+- pawns: a shape and a letter per type (P circle, H square, T triangle, Q hexagon, K diamond).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from renderers.canvas import (
+    INK,
+    PAPER,
+    RGB,
+    Grid,
+    checkerboard,
+    cross_mark,
+    disc,
+    font,
+    game_header,
+    mark_effects,
+    mark_path,
+    paste_centered,
+)
+from rules import Highlight
+from rules.kyo import Kyo, KyoState
+from rules.kyo.board import SHIELD, SIZE, point
+
+GAME = Kyo()
+
+GOLD: RGB = (240, 192, 60)  # pawns
+GOLD_DARK: RGB = (206, 142, 14)  # dark mana
+GOLD_DEEP: RGB = (150, 98, 4)  # rims
+GOLD_PALE: RGB = (255, 247, 220)  # inside light mana
+RED: RGB = (172, 28, 48)
+RED_DARK: RGB = (150, 18, 38)
+RED_DEEP: RGB = (110, 10, 26)
+RED_PALE: RGB = (252, 222, 226)
+STEEL: RGB = (128, 144, 162)
+STEEL_EDGE: RGB = (58, 68, 82)
+
+SHAPES = {"P": "circle", "H": "square", "T": "triangle", "Q": "hexagon", "K": "diamond"}
+PAWN_SHARE = 0.52  # of a cell, for every pawn but the light pawn
+LIGHT_PAWN_SHARE = 0.42
+BAR_PITCH = 10  # pixels per chip when there is room
+MIN_PITCH = 6  # below this, only the top chips are drawn, under the stack's height
+
+
+def _pawn(item: str, size: int) -> Image.Image:
+    kind = item.upper()
+    if item.isupper():
+        return disc(size, GOLD, INK, letter=kind, letter_fill=INK, shape=SHAPES[kind])
+    return disc(size, RED, PAPER, letter=kind, letter_fill=PAPER, shape=SHAPES[kind])
+
+
+def _bar(canvas: ImageDraw.ImageDraw, item: str, box: tuple[int, int, int, int]) -> None:
+    """One chip as a bar: solid for dark mana, hollow for light, banded steel for a shield."""
+    left, top, right, bottom = box
+    height = bottom - top
+    if item == SHIELD:
+        inset = (right - left) // 8
+        canvas.rectangle((left + inset, top, right - inset, bottom), fill=STEEL, outline=STEEL_EDGE)
+        middle = (top + bottom) // 2
+        if height >= 5:
+            canvas.line((left + inset + 3, middle, right - inset - 3, middle), fill=PAPER)
+        return
+    gold = item.isupper()
+    radius = 0 if gold else max(1, height // 2)
+    deep = GOLD_DEEP if gold else RED_DEEP
+    if item in "Dd":
+        fill, outline, width = (GOLD_DARK if gold else RED_DARK), (INK if gold else PAPER), 1
+    else:
+        fill, outline, width = (GOLD_PALE if gold else RED_PALE), deep, max(1, min(3, height // 3))
+    canvas.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def _draw_stack(image: Image.Image, stack: str, origin: tuple[int, int], cell: int) -> None:
+    x, y = origin
+    canvas = ImageDraw.Draw(image)
+    pawn = stack[-1] if stack[-1].upper() in SHAPES else ""
+    chips = stack[:-1] if pawn else stack
+    share = LIGHT_PAWN_SHARE if pawn in ("P", "p") else PAWN_SHARE
+    pawn_size = int(cell * share) if pawn else 0
+    pad = max(2, cell // 16)
+    room = cell - 2 * pad - (pawn_size - pad if pawn else 0)
+    pitch = min(BAR_PITCH, room / len(chips)) if chips else BAR_PITCH
+    shown = chips
+    if pitch < MIN_PITCH:
+        badge = cell // 4
+        shown = chips[-int((room - (0 if pawn else badge)) // MIN_PITCH) :]
+        pitch = MIN_PITCH
+        canvas.rounded_rectangle((x + 2, y + 2, x + badge * 2, y + badge), radius=4, fill=PAPER)
+        label = str(len(chips))
+        canvas.text((x + 4, y + 2), label, fill=INK, font=font(badge - 2))
+    left, right = x + pad + cell // 12, x + cell - pad - cell // 12
+    bottom = y + cell - pad
+    for number, item in enumerate(shown):
+        low = bottom - number * pitch
+        _bar(canvas, item, (left, round(low - pitch + 1), right, round(low)))
+    top = bottom - len(shown) * pitch
+    if pawn:
+        centre = (x + cell / 2, min(y + cell / 2, top - pawn_size / 2 + pad))
+        paste_centered(image, _pawn(pawn, pawn_size), centre)
+
+
+@lru_cache(maxsize=4)
+def _background(grid: Grid) -> Image.Image:
+    return checkerboard(grid)
+
+
+def render(
+    state: KyoState,
+    *,
+    last_move: Highlight | None = None,
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    grid = Grid(SIZE, SIZE, flipped=perspective == 2)
+    image = _background(grid).copy()
+    cell = grid.cell
+    last = last_move or state.last
+    mark_path(image, last, lambda p: grid.center(*p), cell)
+    for index, stack in enumerate(state.board):
+        if stack:
+            _draw_stack(image, stack, grid.origin(*point(index)), cell)
+    if last is not None:
+        changed = Highlight(last.seat, "", changed=last.changed)
+        mark_effects(image, changed, lambda p: grid.center(*p), cell)
+        corner = cell * 0.22
+        for struck in last.captured:
+            x, y = grid.origin(*struck)
+            paste_centered(image, cross_mark(cell // 2), (x + cell - corner, y + corner))
+    pieces = [_pawn("K", 34), _pawn("k", 34)]
+    game_header(image, GAME, state, pieces, names, last=last)
+    return image
+
+
+def reference() -> Image.Image:
+    """A mid-game position with every item and mark, to build the palette from."""
+    rng = random.Random(3)
+    state = GAME.new()
+    for _ in range(24):
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    last = Highlight(1, "c3:2-c4:1-d5", ((2, 2), (2, 3), (3, 4)), ((4, 4),), ((5, 5),))
+    return render(state, last_move=last, names=["Reference Gold", "Reference Red"])

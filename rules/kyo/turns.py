@@ -1,0 +1,467 @@
+"""A Kyo turn as a walk through intermediate positions, shared by the search and the parser.
+
+A turn starts at one stack. While it goes on, the mover's *slice* is always the top of the
+stack it stands on: the pawn (if any) and the `c` chips under it. Re-slicing (putting chips
+down, lifting more) only changes `c`, so an intermediate position is a *node*:
+
+    (board, pos, c, phase, colour, way, lo, hi, deployed, seen, lifted)
+
+`phase` says what may still happen (below); `colour`/`way` are the mana colour ('d' or 'l')
+and direction of the last mana step, for the keep-your-direction rule; `lo:hi` are the
+indices, in the stack at `pos`, of the enemy chips the slice landed on last, which rule 13
+destroys if the turn ends there (nothing can lift through enemy mana, so they stay put);
+`deployed` is -1 until a tower deploys, then the tile its deploy went to (more shields
+may join them there while the deploy goes on, though shields normally need an empty or
+mana top), then CLOSED once another action follows (ruling: one deploy per turn); `seen` is
+a bit mask of the tiles the slice has stood on this turn (ruling: never twice); `lifted`
+counts the chips a pawn has lifted this turn, its first slice included (rule 5's limits are
+taken per turn: at most 5, so pick-ups on the way are bounded).
+
+Every action is a function from a node to either a new node, a finished board (the action
+ended the turn) or an error code. The search (`legal_turns`) tries every action from every
+node, in order of notation length, so each resulting position is reached first by its
+shortest notation; the parser (rules.kyo.replay) runs the actions a player typed through the
+same functions, so both always agree.
+
+Notation tokens (the picker's tokens too): the origin square, then
+`:n` slice of n chips for the next action, `e3` step, `xe3` strike, `>e3` chips only,
+`+e3` deploy one shield (tower), `=LDS` shuffle (new order of the lifted chips, bottom first).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from rules.kyo.board import (
+    DARK,
+    LIGHT,
+    LIGHT_PAWNS,
+    MANA,
+    MAX_CHIPS,
+    NAMES,
+    NEIGHBOUR_CELLS,
+    NEIGHBOURS,
+    QUEENS,
+    SHIELD,
+    TOWERS,
+    Side,
+    owner,
+)
+
+Board = tuple[str, ...]
+Node = tuple[Board, int, int, int, str, int, int, int, int, int, int]
+# What an action gives: (NODE, the next node), (FINAL or STRIKE, the board the turn leaves),
+# or (an error code, None).
+Result = tuple[int, Any]
+
+ORTHOGONAL = tuple(tuple(n for n in around if not n[2]) for around in NEIGHBOURS)
+DIAGONAL = tuple(tuple(n for n in around if n[2]) for around in NEIGHBOURS)
+
+# Phases of a pawn's turn.
+START = 0  # nothing done yet
+BEFORE = 1  # only a queen's shuffles or a tower's deploys so far: any first step may follow
+MANA_PATH = 2  # after a mana step: more mana steps, a queen's shuffles, a tower's deploys
+MOVED = 3  # a tower after its direct step: deploys only
+CHIPPED = 4  # a tower after moving chips: deploys only
+
+EMPTY = "."  # stands for the top of an empty tile: no item letter, unlike "" in every string
+
+# Outcomes of an action that did not fail.
+NODE, FINAL, STRIKE = 0, 1, 2
+
+# Error codes (negative), explained to players by rules.kyo.replay.
+E_OWN_PAWN = -1
+E_OUTNUMBERED = -2
+E_NEEDS_MANA = -3
+E_SAME_WAY = -4
+E_TURN_OVER = -5
+E_NOT_QUEEN = -6
+E_NOT_TOWER = -7
+E_NO_SHIELD = -8
+E_DEPLOY_TARGET = -9
+E_SHUFFLE_CHIPS = -10
+E_SHUFFLE_SHIELD = -11
+E_ONLY_ACTION = -12
+E_NO_CHIPS = -13
+E_SLICE_SIZE = -14
+E_NOT_NEXT = -15
+E_BEEN_THERE = -16
+E_DEPLOYED = -17
+E_LIFT_LIMIT = -18
+
+CLOSED = -2  # `deployed` once a tower's deploy is over (-1: not deployed yet)
+
+
+def liftable(stack: str, side: Side) -> int:
+    """How many chips the slice may hold here: never past enemy mana, at most 5 under a pawn
+    (none under a light pawn), any number without a pawn."""
+    top = stack[-1]
+    if top in LIGHT_PAWNS:
+        return 0
+    pawn = top not in MANA and top != SHIELD
+    limit = MAX_CHIPS if pawn else len(stack)
+    count = 0
+    i = len(stack) - 1 - pawn
+    enemy = side.enemy_mana
+    while i >= 0 and count < limit and stack[i] not in enemy:
+        count += 1
+        i -= 1
+    return count
+
+
+def lifted_after(node: Node, c: int) -> int:
+    """Chips lifted this turn once the pawn's slice holds c: the first slice, then every chip
+    picked up on the way (putting chips down gives nothing back)."""
+    if node[3] == START:
+        return c
+    return node[10] + max(0, c - node[2])
+
+
+def enemy_run(stack: str, end: int, enemy: str) -> int:
+    """Length of the unbroken run of enemy chips ending just below index `end`."""
+    k = end
+    while k and stack[k - 1] in enemy:
+        k -= 1
+    return end - k
+
+
+def outnumbers(board: Board, attacker: int, target: int, side: Side) -> tuple[int, int]:
+    """(tiles around the target topped by the attacker's colour, tiles around the attacker
+    topped by the defender's colour); a light pawn strikes only when the first is larger."""
+    mine = sum(1 for q in NEIGHBOUR_CELLS[target] if board[q] and owner(board[q][-1]) == side.seat)
+    theirs = sum(
+        1
+        for q in NEIGHBOUR_CELLS[attacker]
+        if board[q] and owner(board[q][-1]) not in (0, side.seat)
+    )
+    return mine, theirs
+
+
+def finish(cells: list[str], pos: int, lo: int, hi: int) -> Board:
+    """Rule 13: the enemy chips the pawn's slice landed on are destroyed when the turn ends."""
+    if lo >= 0:
+        stack = cells[pos]
+        cells[pos] = stack[:lo] + stack[hi:]
+    return tuple(cells)
+
+
+def end_node(node: Node) -> Board:
+    board, pos, _, _, _, _, lo, hi, _, _, _ = node
+    return finish(list(board), pos, lo, hi) if lo >= 0 else board
+
+
+def drop_chips(cells: list[str], target: int, chips: str) -> None:
+    """Chips alone go on top of an empty or mana-topped tile, else just under its top item."""
+    stack = cells[target]
+    if not stack or stack[-1] in MANA:
+        cells[target] = stack + chips
+    else:
+        cells[target] = stack[:-1] + chips + stack[-1]
+
+
+# --- the actions of a pawn's turn ----------------------------------------------------------
+
+
+def step(node: Node, side: Side, c: int, q: int, way: int, diagonal: bool) -> Result:
+    """The slice (pawn and c chips) steps to neighbour q: a move, a strike or a shield strike."""
+    board, pos, _, phase, colour, last_way, lo, hi, deployed, seen, _ = node
+    if phase > MANA_PATH:
+        return E_TURN_OVER, None
+    lifted = lifted_after(node, c)
+    if lifted > MAX_CHIPS:
+        return E_LIFT_LIMIT, None
+    stack = board[pos]
+    pawn = stack[-1]
+    rest = len(stack) - 1 - c
+    left = stack[rest - 1] if rest else EMPTY
+    mana = ""
+    if pawn not in LIGHT_PAWNS:
+        if left in DARK:
+            mana = "" if diagonal else "d"
+        elif left in LIGHT:
+            mana = "l" if diagonal else ""
+    if phase == MANA_PATH:
+        if not mana:
+            return E_NEEDS_MANA, None
+        if mana == colour and way != last_way:
+            return E_SAME_WAY, None
+    if seen >> q & 1:
+        return E_BEEN_THERE, None
+    target = board[q]
+    top = target[-1] if target else EMPTY
+    if top in side.pawns:
+        return E_OWN_PAWN, None
+    cells = list(board)
+    if top in side.enemy_pawns:
+        if pawn in LIGHT_PAWNS:
+            mine, theirs = outnumbers(board, pos, q, side)
+            if mine <= theirs:
+                return E_OUTNUMBERED, None
+        cells[pos] = stack[:rest]
+        below = len(target) - 1
+        cells[q] = target[: below - enemy_run(target, below, side.enemy_mana)] + stack[rest:]
+        return STRIKE, tuple(cells)
+    if top == SHIELD and pawn not in TOWERS:
+        cells[q] = target[:-1]
+        return STRIKE, finish(cells, pos, lo, hi)
+    cells[pos] = stack[:rest]
+    cells[q] = target + stack[rest:]
+    run = enemy_run(target, len(target), side.enemy_mana)
+    lo, hi = (len(target) - run, len(target)) if run else (-1, -1)
+    if mana:
+        closed = -1 if deployed == -1 else CLOSED
+        seen |= 1 << q
+        return NODE, (tuple(cells), q, c, MANA_PATH, mana, way, lo, hi, closed, seen, lifted)
+    if pawn in TOWERS:
+        closed = -1 if deployed == -1 else CLOSED
+        seen |= 1 << q
+        return NODE, (tuple(cells), q, c, MOVED, "", -1, lo, hi, closed, seen, lifted)
+    return FINAL, finish(cells, q, lo, hi)
+
+
+def shuffle(node: Node, side: Side, order: str) -> Result:
+    """The top len(order) chips under the pawn (or of a stack without one) are put in `order`
+    (bottom first, written D L S)."""
+    board, pos, _, phase, colour, way, lo, hi, deployed, seen, _ = node
+    stack = board[pos]
+    top = stack[-1]
+    queen = top in QUEENS
+    if phase > MANA_PATH:
+        return E_TURN_OVER, None
+    if phase != START and not queen:
+        return E_NOT_QUEEN, None
+    chips = own_letters(order, side)
+    above = 0 if top in MANA else 1
+    start = len(stack) - above - len(chips)
+    if start < 0 or sorted(stack[start : len(stack) - above]) != sorted(chips):
+        return E_SHUFFLE_CHIPS, None
+    if SHIELD in chips.rstrip(SHIELD):
+        return E_SHUFFLE_SHIELD, None
+    lifted = lifted_after(node, len(chips))
+    if lifted > MAX_CHIPS and top not in MANA:
+        return E_LIFT_LIMIT, None
+    cells = list(board)
+    cells[pos] = stack[:start] + chips + stack[len(stack) - above :]
+    if not queen:
+        return FINAL, tuple(cells)
+    after = max(phase, BEFORE)
+    closed = -1 if deployed == -1 else CLOSED
+    return NODE, (tuple(cells), pos, len(chips), after, colour, way, lo, hi, closed, seen, lifted)
+
+
+def deploy(node: Node, side: Side, c: int, q: int) -> Result:
+    """A tower puts the highest shield of its slice on neighbour q (empty or mana on top)."""
+    board, pos, _, phase, colour, way, lo, hi, deployed, seen, _ = node
+    stack = board[pos]
+    if stack[-1] not in TOWERS:
+        return E_NOT_TOWER, None
+    lifted = lifted_after(node, c)
+    if lifted > MAX_CHIPS:
+        return E_LIFT_LIMIT, None
+    if deployed != -1 and deployed != q:
+        return E_DEPLOYED, None
+    at = stack.rfind(SHIELD, len(stack) - 1 - c, len(stack) - 1)
+    if at < 0:
+        return E_NO_SHIELD, None
+    target = board[q]
+    if target and target[-1] not in MANA and q != deployed:
+        return E_DEPLOY_TARGET, None
+    cells = list(board)
+    cells[pos] = stack[:at] + stack[at + 1 :]
+    cells[q] = target + SHIELD
+    after = max(phase, BEFORE)
+    return NODE, (tuple(cells), pos, c - 1, after, colour, way, lo, hi, q, seen, lifted)
+
+
+def move_chips(node: Node, side: Side, c: int, q: int) -> Result:
+    """c chips step to q without a pawn (from under one, or a stack that has none): the
+    turn's only action, though a tower may still deploy."""
+    board, pos, _, phase, _, _, _, _, deployed, seen, _ = node
+    stack = board[pos]
+    top = stack[-1]
+    tower = top in TOWERS
+    if phase != START and not (tower and phase == BEFORE):
+        return E_ONLY_ACTION, None
+    if c < 1:
+        return E_NO_CHIPS, None
+    cells = list(board)
+    if top in MANA:
+        cells[pos] = stack[:-c]
+        drop_chips(cells, q, stack[-c:])
+        return FINAL, tuple(cells)
+    lifted = lifted_after(node, c)
+    if lifted > MAX_CHIPS:
+        return E_LIFT_LIMIT, None
+    first = len(stack) - 1 - c
+    cells[pos] = stack[:first] + top
+    drop_chips(cells, q, stack[first:-1])
+    if not tower:
+        return FINAL, tuple(cells)
+    closed = -1 if deployed == -1 else CLOSED
+    return NODE, (tuple(cells), pos, 0, CHIPPED, "", -1, -1, -1, closed, seen, lifted)
+
+
+def own_letters(order: str, side: Side) -> str:
+    """Shuffle orders are written D L S whoever moves; Red's chips are lower case."""
+    return order if side.seat == 1 else order.lower().replace("s", SHIELD)
+
+
+@lru_cache(maxsize=4096)
+def arrangements(chips: str) -> tuple[str, ...]:
+    """Every order a shuffle may leave `chips` in (upper case D L S): any order of the mana,
+    all shields on top."""
+    dark, light = chips.count("D"), chips.count("L")
+    shields = SHIELD * chips.count(SHIELD)
+    total = dark + light
+    found = []
+    for places in combinations(range(total), dark):
+        letters = ["L"] * total
+        for i in places:
+            letters[i] = "D"
+        found.append("".join(letters) + shields)
+    return tuple(found)
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
+@dataclass
+class Finals:
+    """Resulting positions of one side's turns, each with its best (shortest) notation."""
+
+    best: dict[Board, tuple[int, str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def offer(self, board: Board, text: str, tokens: tuple[str, ...]) -> None:
+        known = self.best.get(board)
+        if known is None or (len(text), text) < known[:2]:
+            self.best[board] = (len(text), text, tokens)
+
+
+def start_node(board: Board, pos: int, side: Side) -> Node:
+    """The default slice is the largest one the stack allows."""
+    return (board, pos, liftable(board[pos], side), START, "", -1, -1, -1, -1, 1 << pos, 0)
+
+
+def legal_turns(board: Board, side: Side) -> Finals:
+    """Every position one turn can reach, keyed by the board, with its shortest notation."""
+    finals = Finals()
+    for pos, stack in enumerate(board):
+        if stack and (stack[-1] in side.pawns or stack[-1] in side.mana):
+            _turns_from(board, pos, side, finals)
+    finals.best.pop(board, None)  # a turn must change the position
+    return finals
+
+
+def _turns_from(board: Board, pos: int, side: Side, finals: Finals) -> None:
+    """Dijkstra over nodes by notation (length, then text): the first time a node is taken
+    from the queue it carries its shortest notation, and so does every position it ends in."""
+    origin = NAMES[pos]
+    start = start_node(board, pos, side)
+    best = {start: origin}
+    queue: list[tuple[int, str, int, Node, tuple[str, ...]]] = [(len(origin), origin, 0, start, ())]
+    pushed = 0
+    while queue:
+        _, text, _, node, tokens = heapq.heappop(queue)
+        if best[node] != text:
+            continue
+        if node[3] != START:
+            finals.offer(end_node(node), text, (origin, *tokens))
+        for written, code, result in _actions(node, side):
+            after = text + written
+            if code != NODE:
+                finals.offer(result, after, (origin, *tokens, *_split(written)))
+                continue
+            known = best.get(result)
+            if known is None or (len(after), after) < (len(known), known):
+                best[result] = after
+                pushed += 1
+                entry = (len(after), after, pushed, result, (*tokens, *_split(written)))
+                heapq.heappush(queue, entry)
+
+
+def _split(written: str) -> tuple[str, ...]:
+    """'-e3' -> ('e3',); ':2xe4' -> (':2', 'xe4'): the written form of one action as tokens."""
+    if written[0] == ":":
+        cut = 1
+        while written[cut].isdigit():
+            cut += 1
+        return (written[:cut], *_split(written[cut:]))
+    return (written[1:],) if written[0] == "-" else (written,)
+
+
+def _actions(node: Node, side: Side) -> Iterator[tuple[str, int, Any]]:
+    """Every action possible from a node, as (written form, outcome code, node or board)."""
+    board, pos, c, phase, _, _, _, _, _, _, lifted = node
+    stack = board[pos]
+    top = stack[-1]
+    most = liftable(stack, side)
+    if phase != START and top not in MANA:
+        most = min(most, c + MAX_CHIPS - lifted)
+    if top in MANA:
+        for size in range(1, most + 1):
+            written = "" if size == c else f":{size}"
+            for q in NEIGHBOUR_CELLS[pos]:
+                code, result = move_chips(node, side, size, q)
+                yield f"{written}-{NAMES[q]}", code, result
+        yield from _shuffles(node, side, most)
+        return
+    if phase <= MANA_PATH:
+        for size in range(most + 1):
+            written = "" if size == c else f":{size}"
+            for q, way, diagonal in _step_candidates(node, stack, size):
+                code, result = step(node, side, size, q, way, diagonal)
+                if code >= 0:
+                    mark = "x" if code == STRIKE else "-"
+                    yield f"{written}{mark}{NAMES[q]}", code, result
+        if top in QUEENS or phase == START:
+            yield from _shuffles(node, side, most)
+    if top in TOWERS:
+        for size in range(1, most + 1):
+            if stack.rfind(SHIELD, len(stack) - 1 - size, len(stack) - 1) < 0:
+                continue
+            written = "" if size == c else f":{size}"
+            for q in NEIGHBOUR_CELLS[pos]:
+                code, result = deploy(node, side, size, q)
+                if code >= 0:
+                    yield f"{written}+{NAMES[q]}", code, result
+    if phase == START or (phase == BEFORE and top in TOWERS):
+        for size in range(1, most + 1):
+            written = "" if size == c else f":{size}"
+            for q in NEIGHBOUR_CELLS[pos]:
+                code, result = move_chips(node, side, size, q)
+                yield f"{written}>{NAMES[q]}", code, result
+
+
+def _step_candidates(node: Node, stack: str, size: int) -> tuple[tuple[int, int, bool], ...]:
+    """The neighbours a step with `size` chips might reach: on a mana road only those the
+    chip left behind allows (the search's hot spot; `step` still checks everything)."""
+    pos, phase = node[1], node[3]
+    if phase != MANA_PATH:
+        return NEIGHBOURS[pos]
+    rest = len(stack) - 1 - size
+    left = stack[rest - 1] if rest else EMPTY
+    if left in DARK:
+        colour, lines = "d", ORTHOGONAL[pos]
+    elif left in LIGHT:
+        colour, lines = "l", DIAGONAL[pos]
+    else:
+        return ()
+    if colour == node[4]:
+        return tuple(line for line in lines if line[1] == node[5])
+    return lines
+
+
+def _shuffles(node: Node, side: Side, most: int) -> Iterator[tuple[str, int, Any]]:
+    stack = node[0][node[1]]
+    above = 0 if stack[-1] in MANA else 1
+    for size in range(2, most + 1):
+        written = stack[len(stack) - above - size : len(stack) - above].upper()
+        for order in arrangements("".join(sorted(written))):
+            if order != written:
+                code, result = shuffle(node, side, order)
+                yield f"={order}", code, result

@@ -1,0 +1,820 @@
+"""Kyo: one diagram test per numbered rule of rules/kyo.md and per example of the seed, then
+notation, the picker, persistence, frozen move counts and random playouts."""
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rules import (
+    PASS,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    Outcome,
+    UnknownVariant,
+    get_game,
+)
+from rules.kyo import KyoState
+from rules.kyo.board import SIDES
+from rules.kyo.notation import join, tokenize
+from rules.kyo.replay import simulate
+from rules.kyo.turns import legal_turns
+from rules.records import Record
+
+GAME = get_game("kyo")
+
+# Both kings and some mana of each side stay on the board, so a test turn ends no game.
+EMPTY = """
+    a  b  c  d  e  f  g  h  i  j
+10  .  .  .  .  .  .  .  .  .  dk
+ 9  .  .  .  .  .  .  .  .  .  .
+ 8  .  .  .  .  .  .  .  .  .  .
+ 7  .  .  .  .  .  .  .  .  .  .
+ 6  .  .  .  .  .  .  .  .  .  .
+ 5  .  .  .  .  .  .  .  .  .  .
+ 4  .  .  .  .  .  .  .  .  .  .
+ 3  .  .  .  .  .  .  .  .  .  .
+ 2  .  .  .  .  .  .  .  .  .  .
+ 1  DK .  .  .  .  .  .  .  .  .
+"""
+
+
+def position(**stacks: str) -> str:
+    """The EMPTY diagram with some squares filled (`c3="DLLH"`) and `to_move="red"`."""
+    turn = stacks.pop("to_move", "gold")
+    state = GAME.parse_diagram(EMPTY)
+    board = list(state.board)
+    for name, stack in stacks.items():
+        file, rank = ord(name[0]) - ord("a"), int(name[1:]) - 1
+        board[rank * 10 + file] = "" if stack == "." else stack
+    text = GAME.format_diagram(KyoState(board=tuple(board)))
+    return text.replace("to move: gold", f"to move: {turn}")
+
+
+def play(diagram: str, move: str) -> KyoState:
+    state = GAME.parse_diagram(diagram)
+    return GAME.apply(state, GAME.parse_move(state, move))
+
+
+def same_position(state: KyoState, diagram: str) -> bool:
+    expected = GAME.parse_diagram(diagram)
+    return (state.board, state.turn) == (expected.board, expected.turn)
+
+
+def refused(diagram: str, move: str) -> str:
+    state = GAME.parse_diagram(diagram)
+    with pytest.raises(IllegalMove) as error:
+        GAME.parse_move(state, move)
+    return str(error.value)
+
+
+def random_positions(count: int, seed: int) -> list[KyoState]:
+    """Every third position of seeded random games of up to 60 plies."""
+    rng = random.Random(seed)
+    found: list[KyoState] = []
+    state = GAME.new(variant=rng.choice(list(GAME.variants)))
+    while len(found) < count:
+        if state.ply % 3 == 0:
+            found.append(state)
+        if GAME.outcome(state) is not None or state.ply >= 60:
+            state = GAME.new(variant=rng.choice(list(GAME.variants)))
+            continue
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    return found
+
+
+# --- the seed's examples --------------------------------------------------------------------
+
+
+def test_seed_mana_path_up_then_twice_diagonally() -> None:
+    before = """
+        a    b    c    d    e    f    g    h    i    j
+    10  .    .    .    .    .    .    .    .    .    dk
+     9  .    .    .    .    .    .    .    .    .    .
+     8  .    .    .    .    .    .    .    .    .    .
+     7  .    .    .    .    .    .    .    .    .    .
+     6  .    .    .    .    .    .    .    .    .    .
+     5  .    .    .    .    .    .    .    .    .    .
+     4  .    .    .    .    .    .    .    .    .    .
+     3  .    .    DLLH .    .    .    .    .    .    .
+     2  .    .    .    .    .    .    .    .    .    .
+     1  DK   .    .    .    .    .    .    .    .    .
+    to move: gold
+    """
+    after = """
+        a    b    c    d    e    f    g    h    i    j
+    10  .    .    .    .    .    .    .    .    .    dk
+     9  .    .    .    .    .    .    .    .    .    .
+     8  .    .    .    .    .    .    .    .    .    .
+     7  .    .    .    .    .    .    .    .    .    .
+     6  .    .    .    .    H    .    .    .    .    .
+     5  .    .    .    L    .    .    .    .    .    .
+     4  .    .    L    .    .    .    .    .    .    .
+     3  .    .    D    .    .    .    .    .    .    .
+     2  .    .    .    .    .    .    .    .    .    .
+     1  DK   .    .    .    .    .    .    .    .    .
+    to move: red
+    """
+    state = play(before, "c3:2-c4:1-d5:0-e6")
+    assert same_position(state, after)
+    assert GAME.last(state).path == ((2, 2), (2, 3), (3, 4), (4, 5))
+
+
+def test_seed_direction_changes_legal_when_the_colour_changes() -> None:
+    dark_dark_light = position(e3="DDLH")
+    assert same_position(
+        play(dark_dark_light, "e3:2-e4:1-e5:0-d6"),
+        position(e3="D", e4="D", e5="L", d6="H", to_move="red"),
+    )
+    light_then_dark = position(e3="LDH")
+    assert same_position(
+        play(light_then_dark, "e3:1-f4:0-f5"), position(e3="L", f4="D", f5="H", to_move="red")
+    )
+    assert same_position(
+        play(light_then_dark, "e3:1-f4:0-g4"), position(e3="L", f4="D", g4="H", to_move="red")
+    )
+
+
+def test_seed_direction_changes_illegal_over_one_colour() -> None:
+    turning_on_dark = refused(position(e3="DDLH"), "e3:2-e4:1-f4")
+    assert "keep their direction" in turning_on_dark and "up" in turning_on_dark
+    assert "keep their direction" in refused(position(e3="LLH"), "e3:1-f4:0-e5")
+    assert "keep their direction" in refused(position(e3="DDH"), "e3:1-e4:0-e3")
+
+
+def test_seed_enemy_mana_is_used_but_not_lifted() -> None:
+    before = """
+        a   b   c   d   e   f   g   h   i   j
+    10  .   .   .   .   .   .   .   .   .   dk
+     9  .   .   .   .   .   .   .   .   .   .
+     8  .   .   .   .   .   .   .   .   .   .
+     7  .   .   .   .   .   .   llh .   .   .
+     6  .   .   .   .   .   L   .   .   .   .
+     5  .   .   .   .   .   .   .   .   .   .
+     4  .   .   .   .   .   .   .   .   .   .
+     3  .   .   .   .   .   .   .   .   .   .
+     2  .   .   .   .   .   .   .   .   .   .
+     1  DK  .   .   .   .   .   .   .   .   .
+    to move: red
+    """
+    after = """
+        a   b   c   d   e   f   g   h   i   j
+    10  .   .   .   .   .   .   .   .   .   dk
+     9  .   .   .   .   .   .   .   .   .   .
+     8  .   .   .   .   .   .   .   .   .   .
+     7  .   .   .   .   .   .   l   .   .   .
+     6  .   .   .   .   .   L   .   .   .   .
+     5  .   .   .   .   l   .   .   .   .   .
+     4  .   .   .   h   .   .   .   .   .   .
+     3  .   .   .   .   .   .   .   .   .   .
+     2  .   .   .   .   .   .   .   .   .   .
+     1  DK  .   .   .   .   .   .   .   .   .
+    to move: gold
+    """
+    assert same_position(play(before, "g7:1-f6-e5:0-d4"), after)
+    assert "at most 1 chip" in refused(before, "g7:1-f6:2-e5")
+
+
+def test_seed_enemy_light_mana_covering_your_own_blocks_the_road() -> None:
+    before = """
+        a   b   c   d   e   f   g   h   i   j
+    10  .   .   .   .   .   .   .   .   .   dk
+     9  .   .   .   .   .   .   .   .   .   .
+     8  .   .   .   .   .   .   .   .   .   .
+     7  .   .   .   .   .   .   .   .   .   .
+     6  .   .   .   .   .   .   .   .   .   .
+     5  .   .   .   .   lLh .   .   .   .   .
+     4  .   .   .   .   .   .   .   .   .   .
+     3  .   .   .   .   .   .   .   .   .   .
+     2  .   .   .   .   .   .   .   .   .   .
+     1  DK  .   .   .   .   .   .   .   .   .
+    to move: red
+    """
+    assert "at most 0 chips" in refused(before, "e5:1-d4")
+    assert "only mana steps may follow" in refused(before, "e5-d4-c3")
+    after = play(before, "e5-d4")
+    assert after.board[44] == "lL" and after.board[33] == "h"
+    assert not any(
+        str(m).startswith("e5-d4-") for m in GAME.legal_moves(GAME.parse_diagram(before))
+    )
+
+
+OUTNUMBERING_EVEN = """
+    a   b   c   d   e   f   g   h   i   j
+10  .   .   .   .   .   .   .   .   .   dk
+ 9  .   .   .   .   .   .   .   .   .   .
+ 8  .   .   .   .   .   .   .   .   .   .
+ 7  .   .   .   .   .   .   .   .   .   .
+ 6  .   .   .   .   .   .   .   .   .   .
+ 5  .   .   .   .   p   .   .   .   .   .
+ 4  .   .   .   P   .   .   .   .   .   .
+ 3  .   .   .   .   .   .   .   .   .   .
+ 2  .   .   .   .   .   .   .   .   .   .
+ 1  DK  .   .   .   .   .   .   .   .   .
+"""
+
+
+def test_seed_outnumbering_one_against_one_cannot_strike() -> None:
+    message = refused(OUTNUMBERING_EVEN, "d4xe5")
+    assert "does not outnumber" in message and "1 tile(s) around e5" in message
+    red = OUTNUMBERING_EVEN + "to move: red\n"
+    assert "does not outnumber" in refused(red, "e5xd4")
+
+
+def test_seed_outnumbering_two_against_one_strikes() -> None:
+    before = position(d4="P", f5="P", e5="p")
+    after = play(before, "d4xe5")
+    assert same_position(after, position(e5="P", f5="P", to_move="red"))
+    assert GAME.last(after).captured == ((4, 4),)
+
+
+def test_seed_outnumbering_two_against_two_fails_but_mana_needs_none() -> None:
+    before = position(d4="P", f5="P", e5="p", c3="d")
+    message = refused(before, "d4xe5")
+    assert "2 tile(s) around e5" in message and "2 around d4" in message
+    after = play(before, "d4-c3")
+    assert same_position(after, position(c3="P", f5="P", e5="p", to_move="red"))
+    assert GAME.last(after).captured == ((2, 2),)
+
+
+# --- 1-2. board and setup ---------------------------------------------------------------------
+
+START = """
+    a    b    c    d    e    f    g    h    i    j
+10  dddh ddlh dllh lllh SSSk dlSq lllh dllh ddlh dddh
+ 9  .    .    .    .    SSt  SSt  .    .    .    .
+ 8  .    .    .    .    .    .    .    .    .    .
+ 7  p    p    p    p    .    .    p    p    p    p
+ 6  .    .    .    .    .    .    .    .    .    .
+ 5  .    .    .    .    .    .    .    .    .    .
+ 4  P    P    P    P    .    .    P    P    P    P
+ 3  .    .    .    .    .    .    .    .    .    .
+ 2  .    .    .    .    SST  SST  .    .    .    .
+ 1  DDDH DDLH DLLH LLLH SSSK DLSQ LLLH DLLH DDLH DDDH
+to move: gold
+"""
+
+
+def test_rule_1_a_10x10_board_gold_first_and_the_diagram_round_trips() -> None:
+    state = GAME.new()
+    assert GAME.board_size == (10, 10) and GAME.to_move(state) == 1
+    assert GAME.seat_name(1) == "Gold" and GAME.seat_name(2) == "Red"
+    assert GAME.format_diagram(state) == START.strip("\n")
+    assert GAME.parse_diagram(GAME.format_diagram(state)).board == state.board
+
+
+@pytest.mark.parametrize(("variant", "gold_rank"), [("trench", 4), ("open", 2), ("deadlock", 5)])
+def test_rule_2_setup_counts_per_side(variant: str, gold_rank: int) -> None:
+    board = GAME.new(variant=variant).board
+    for side, rows in ((SIDES[1], range(0, 5)), (SIDES[2], range(5, 10))):
+        items = Counter("".join(board[r * 10 + f] for r in rows for f in range(10)))
+        pawns, mana = side.pawns, side.mana
+        assert [items[p] for p in pawns] == [8, 8, 2, 1, 1]  # light, heavy, tower, queen, king
+        assert [items[m] for m in mana] == [13, 13]
+        assert items["S"] == 8
+    light = [i for i, stack in enumerate(board) if stack == "P"]
+    assert {i // 10 + 1 for i in light} == {gold_rank}
+    assert {i % 10 for i in light} == {0, 1, 2, 3, 6, 7, 8, 9}
+
+
+def test_rule_2_the_start_position() -> None:
+    assert GAME.parse_diagram(START).board == GAME.new().board
+    assert GAME.parse_diagram(START + "variant: open").variant == "open"
+
+
+def test_rule_3_a_stack_holds_one_pawn_on_top() -> None:
+    with pytest.raises(InvalidDiagram, match="at most one pawn, on top"):
+        GAME.parse_diagram(position(c3="HD"))
+    with pytest.raises(InvalidDiagram, match="at most one pawn"):
+        GAME.parse_diagram(position(c3="DHK"))
+
+
+# --- 3. a turn ---------------------------------------------------------------------------------
+
+
+def test_rule_4_the_stack_must_be_yours_and_a_turn_needs_an_action() -> None:
+    before = position(c3="DLH", e5="dh", f5="DLh")
+    assert "not yours" in refused(before, "e5-e4")
+    assert "not yours" in refused(before, "f5:0-f4")
+    assert "is empty" in refused(before, "d4-d5")
+    assert "say what c3 does" in refused(before, "c3")
+    assert same_position(
+        play(before, "c3=LD"), position(c3="LDH", e5="dh", f5="DLh", to_move="red")
+    )
+
+
+def test_rule_5_lift_limits() -> None:
+    light = position(c3="DP")
+    assert "light pawn lifts only itself" in refused(light, "c3:1-c4")
+    assert same_position(play(light, "c3-c4"), position(c3="D", c4="P", to_move="red"))
+    heavy = position(c3="DDDDDDDH")
+    assert "at most 5 chips" in refused(heavy, "c3:6-c4")
+    assert same_position(play(heavy, "c3-c4"), position(c3="DD", c4="DDDDDH", to_move="red"))
+    chips = position(c3="DLDLDLDL")
+    assert same_position(play(chips, "c3-c4"), position(c4="DLDLDLDL", to_move="red"))
+    assert same_position(play(chips, "c3:3-c4"), position(c3="DLDLD", c4="LDL", to_move="red"))
+    under_enemy = position(c3="DdDDH")
+    assert "enemy mana cannot be lifted" in refused(under_enemy, "c3:3-c4")
+    assert same_position(play(under_enemy, "c3-c4"), position(c3="Dd", c4="DDH", to_move="red"))
+
+
+def test_rule_5_the_slice_lifts_more_on_the_way() -> None:
+    before = position(c3="DH", c4="LD")
+    after = play(before, "c3:0-c4:1-d5")
+    assert same_position(after, position(c3="D", c4="L", d5="DH", to_move="red"))
+    assert GAME.last(after).notation == "c3:0-c4:1-d5"
+
+
+def test_rule_5_a_pawn_lifts_at_most_5_chips_in_a_whole_turn() -> None:
+    road = position(c3="DDH", c4="DDDDD", c5="DDDDD", c6="DD")
+    message = refused(road, "c3:1-c4:5-c5:4-c6:5-c7")
+    assert "at most 5 chips in a whole turn" in message and "lifted 5 so far" in message
+    after = play(road, "c3:1-c4:5-c5:4-c6-c7")
+    assert same_position(
+        after, position(c3="D", c4="D", c5="DDDDDD", c6="DD", c7="DDDDH", to_move="red")
+    )
+
+
+# --- 4. actions ------------------------------------------------------------------------------
+
+
+def test_rule_6_steps_onto_empty_and_mana_tiles_land_on_top() -> None:
+    before = position(c3="H", c4="DL", b4="SL")
+    assert same_position(play(before, "c3-c4"), position(c4="DLH", b4="SL", to_move="red"))
+    assert same_position(play(before, "c3-d4"), position(d4="H", c4="DL", b4="SL", to_move="red"))
+    assert "your own heavy pawn" in refused(position(c3="H", c4="H"), "c3-c4")
+
+
+def test_rule_6_a_strike_removes_the_pawn_and_its_unbroken_run_of_chips() -> None:
+    shield_below = position(e4="DH", e5="dSddh")
+    after = play(shield_below, "e4xe5")
+    assert same_position(after, position(e5="dSDH", to_move="red"))
+    own_chip_below = position(e4="H", e5="ddDdh")
+    assert same_position(play(own_chip_below, "e4-e5"), position(e5="ddDH", to_move="red"))
+    assert GAME.last(after).captured == ((4, 4),)
+
+
+def test_rule_6_shields_a_tower_steps_on_anyone_else_strikes() -> None:
+    before = position(e4="DH", e5="SS", d4="T")
+    struck = play(before, "e4xe5")
+    assert same_position(struck, position(e4="DH", e5="S", d4="T", to_move="red"))
+    assert GAME.last(struck).captured == ((4, 4),) and GAME.last(struck).path == ((4, 3),)
+    climbed = play(before, "d4-e5")
+    assert same_position(climbed, position(e4="DH", e5="SST", to_move="red"))
+    lifted = play(position(d4="DT", d5="LSS"), "d4:0-d5:2-e6")
+    assert same_position(lifted, position(d4="D", d5="L", e6="SST", to_move="red"))
+
+
+def test_rule_7_a_direct_step_ends_the_turn() -> None:
+    before = position(c3="DDH")
+    assert "the turn is over after the move to c4" in refused(before, "c3-c4-c5")
+    assert "only mana steps may follow" in refused(before, "c3:1-c4:0-d5")
+    assert same_position(
+        play(before, "c3:1-c4:0-c5"), position(c3="D", c4="D", c5="H", to_move="red")
+    )
+
+
+def test_rule_7_a_strike_ends_the_turn_even_on_a_mana_road() -> None:
+    before = position(c3="DDH", c5="h")
+    assert "the turn is over after the strike on c5" in refused(before, "c3:1-c4:0-c5-c6")
+    assert same_position(
+        play(before, "c3:1-c4:0-c5"), position(c3="D", c4="D", c5="H", to_move="red")
+    )
+
+
+def test_rule_8_light_pawns_never_use_mana_and_take_enemy_mana_freely() -> None:
+    before = position(c3="DP", c4="d", d5="lld")
+    assert "the turn is over" in refused(before, "c3-c4-c5")
+    assert same_position(play(before, "c3-c4"), position(c3="D", c4="P", d5="lld", to_move="red"))
+    after = play(before, "c3-d4")
+    assert same_position(after, position(c3="D", c4="d", d4="P", d5="lld", to_move="red"))
+
+
+def test_rule_9_chip_moves_leave_the_pawn_and_slide_under_pawns_and_shields() -> None:
+    before = position(e1="SSSK", e2="SST", d2="SS", f2="h", d1="L")
+    assert same_position(
+        play(before, "e1:1>d1"),
+        position(e1="SSK", e2="SST", d2="SS", f2="h", d1="LS", to_move="red"),
+    )
+    assert same_position(
+        play(before, "e1:2>e2"),
+        position(e1="SK", e2="SSSST", d2="SS", f2="h", d1="L", to_move="red"),
+    )
+    assert same_position(
+        play(before, "e1>d2"), position(e1="K", e2="SST", d2="SSSSS", f2="h", d1="L", to_move="red")
+    )
+    assert same_position(
+        play(before, "e1:1>f2"),
+        position(e1="SSK", e2="SST", d2="SS", f2="Sh", d1="L", to_move="red"),
+    )
+    assert "the turn is over after the move to d1" in refused(before, "e1:1>d1-e1")
+    assert "no chips to move" in refused(before, "e1:0>d1")
+
+
+def test_rule_10_a_tower_deploys_before_between_and_after_its_steps() -> None:
+    tower = position(e3="SST")
+    assert same_position(play(tower, "e3+e4-f3"), position(e4="S", f3="ST", to_move="red"))
+    assert same_position(play(tower, "e3-e4+e5"), position(e4="ST", e5="S", to_move="red"))
+    assert same_position(play(tower, "e3+d4"), position(e3="ST", d4="S", to_move="red"))
+    road = position(e3="DDSST")
+    between = play(road, "e3:3-e4+d5:1-e5")
+    assert same_position(between, position(e3="D", e4="D", d5="S", e5="ST", to_move="red"))
+    assert GAME.last(between).changed == ((3, 4),)
+
+
+def test_rule_10_several_shields_at_once_and_for_other_pawns_a_chip_move() -> None:
+    tower = position(e3="SST", e4="h")
+    state = GAME.parse_diagram(tower)
+    both = GAME.parse_move(state, "e3+d4+d4")
+    assert str(both) == "e3>d4"
+    assert same_position(GAME.apply(state, both), position(e3="T", d4="SS", e4="h", to_move="red"))
+    assert "empty tile or on mana" in refused(tower, "e3+e4")
+    assert "only a tower deploys" in refused(position(e1="SSSK"), "e1+e2")
+    assert same_position(
+        play(position(e1="SSSK"), "e1:2>e2"), position(e1="SK", e2="SS", to_move="red")
+    )
+
+
+def test_ruling_a_tower_deploys_once_per_turn() -> None:
+    tower = position(e3="SST")
+    assert "deploys once per turn" in refused(tower, "e3+e4+d4")
+    assert "deploys once per turn" in refused(tower, "e3+e4-f3+f4")
+
+
+def test_rule_11_a_queen_shuffles_between_mana_steps() -> None:
+    before = position(c3="DLDQ")
+    assert same_position(
+        play(before, "c3:2-c4=DL:1-c5:0-d6"),
+        position(c3="D", c4="D", c5="L", d6="Q", to_move="red"),
+    )
+    assert "only mana steps may follow" in refused(before, "c3:2-c4:1-c5")
+    assert "only a queen shuffles" in refused(position(c3="DLDH"), "c3:2-c4=DL:1-c5")
+    picked_up = position(c3="DQ", c4="DL")
+    after = play(picked_up, "c3:0-c4:2=LD:1-d5:0-d6")
+    assert same_position(after, position(c3="D", c4="L", d5="D", d6="Q", to_move="red"))
+    assert GAME.last(after).notation == "c3:0-c4=LD:1-d5:0-d6"
+
+
+def test_rule_11_a_queen_may_shuffle_then_take_a_direct_step() -> None:
+    before = position(f1="DLSQ")
+    assert same_position(play(before, "f1=LDS-g2"), position(g2="LDSQ", to_move="red"))
+    assert same_position(play(before, "f1=LDS:2-g2"), position(f1="L", g2="DSQ", to_move="red"))
+
+
+def test_rule_11_no_shuffle_leaves_a_shield_under_mana() -> None:
+    queen = position(f1="DLSQ")
+    assert "shield under a mana chip" in refused(queen, "f1=SDL")
+    assert "shield under a mana chip" in refused(queen, "f1=LSD")
+    moves = {str(m) for m in GAME.legal_moves(GAME.parse_diagram(queen)) if "=" in str(m)}
+    assert "f1=LDS" in moves and not any("=S" in m or "SD" in m or "SL" in m for m in moves)
+    chips = position(c3="SD")
+    assert same_position(play(chips, "c3=DS"), position(c3="DS", to_move="red"))
+
+
+def test_rule_11_for_other_stacks_a_shuffle_is_the_whole_turn() -> None:
+    before = position(c3="DLH")
+    assert same_position(play(before, "c3=LD"), position(c3="LDH", to_move="red"))
+    assert "the turn is over after the shuffle" in refused(before, "c3=LD-c4")
+    assert "a shuffle reorders the lifted chips" in refused(before, "c3=DD")
+
+
+def test_rule_12_outnumbering_counts_tops_shields_for_no_one_and_the_edge() -> None:
+    shielded = position(d4="P", f5="P", e5="p", c3="dS")
+    assert same_position(play(shielded, "d4xe5"), position(e5="P", f5="P", c3="dS", to_move="red"))
+    corner = position(a1=".", b1="DK", a2="P", b3="P", a3="p", b2="d")
+    assert "does not outnumber" in refused(corner, "a2xa3")
+    edge = position(a1=".", b1="DK", a2="P", b2="P", a3="p")
+    assert same_position(
+        play(edge, "a2xa3"), position(a1=".", b1="DK", a3="P", b2="P", to_move="red")
+    )
+
+
+def test_rule_13_landing_destroys_enemy_mana_down_to_your_chip_or_a_shield() -> None:
+    own_chip = position(e4="H", e5="dDdld")
+    after = play(own_chip, "e4-e5")
+    assert same_position(after, position(e5="dDH", to_move="red"))
+    assert GAME.last(after).captured == ((4, 4),)
+    shield = position(e4="H", e5="dSld")
+    assert same_position(play(shield, "e4-e5"), position(e5="dSH", to_move="red"))
+
+
+def test_rule_13_passed_over_mana_survives_and_chips_alone_destroy_nothing() -> None:
+    road = position(e3="DH", e4="d")
+    after = play(road, "e3:0-e4-e5")
+    assert same_position(after, position(e3="D", e4="d", e5="H", to_move="red"))
+    assert GAME.last(after).captured == ()
+    chips = position(e3="DD", e4="d")
+    assert same_position(play(chips, "e3-e4"), position(e4="dDD", to_move="red"))
+
+
+# --- 5. end of the game ------------------------------------------------------------------------
+
+
+def test_rule_14_taking_the_king_wins() -> None:
+    after = play(position(j10="d", j9="k", j8="H"), "j8xj9")
+    assert GAME.outcome(after) == Outcome((1,), "king")
+    assert GAME.legal_moves(after) == ()
+    with pytest.raises(IllegalMove, match="game is over"):
+        GAME.parse_move(after, "a1-a2")
+
+
+def test_rule_14_destroying_the_last_enemy_mana_wins() -> None:
+    after = play(position(j10="k", e5="d", e4="H"), "e4-e5")
+    assert GAME.outcome(after) == Outcome((1,), "mana")
+    still = play(position(j10="k", e5="d", e6="l", e4="H"), "e4-e5")
+    assert GAME.outcome(still) is None
+
+
+def test_rule_15_the_third_repetition_draws() -> None:
+    state = GAME.parse_diagram(position(a4="H", j7="h"))
+    turns = ["a4-a5", "j7-j6", "a5-a4", "j6-j7"] * 2
+    for number, turn in enumerate(turns, start=1):
+        assert GAME.outcome(state) is None, number
+        state = GAME.apply(state, GAME.parse_move(state, turn))
+    assert GAME.outcome(state) == Outcome((), "repetition")
+
+
+def test_rule_15_a_player_without_a_legal_turn_passes() -> None:
+    boxed = position(a1="K", a2="P", b1="P", b2="DP", a3="p", b3="p", c3="p", c2="p", c1="p")
+    state = GAME.parse_diagram(boxed)
+    assert GAME.legal_moves(state) == (PASS,)
+    assert "you must pass" in refused(boxed, "a2-a3")
+    after = GAME.apply(state, GAME.parse_move(state, "pass"))
+    assert GAME.to_move(after) == 2 and GAME.outcome(after) is None
+    assert GAME.format_move(state, PASS) == "pass"
+
+
+def test_ruling_a_slice_never_stands_on_a_tile_twice_in_one_turn() -> None:
+    before = position(c3="DLDLH")
+    assert "already stood on c3" in refused(before, "c3:3-c4:2-d5:1-d4:0-c3")
+    assert same_position(
+        play(before, "c3:3-c4:2-d5:1-d4:0-e3"),
+        position(c3="D", c4="L", d5="D", d4="L", e3="H", to_move="red"),
+    )
+
+
+# --- 6. what a move is -------------------------------------------------------------------------
+
+
+def test_rule_16_turns_leaving_the_same_position_are_one_move() -> None:
+    state = GAME.parse_diagram(position(c3="DDH"))
+    assert GAME.parse_move(state, "c3:2-c4") == GAME.parse_move(state, "c3-c4")
+    assert str(GAME.parse_move(state, "c3:2-c4")) == "c3-c4"
+    finals = legal_turns(state.board, SIDES[1]).best
+    assert len(finals) == len(GAME.legal_moves(state))
+    assert state.board not in finals
+    assert "leaves every stack as it was" in refused(position(c3="DDH"), "c3=DD")
+
+
+# --- 17. notation --------------------------------------------------------------------------
+
+
+def test_rule_17_a_plain_step_is_short_and_input_is_forgiving() -> None:
+    state = GAME.new()
+    step = GAME.parse_move(state, "a4-a5")
+    assert str(step) == "a4-a5" and GAME.move_tokens(state, step) == ("a4", "a5")
+    for typed in ("A4-A5", "a4 a5", "a4a5", " a4 – a5 ", "a4,a5"):
+        assert GAME.parse_move(state, typed) == step
+    road = GAME.parse_move(state, "b1:2-b2:1-b3:0-c2")
+    for typed in ("B1/2 b2/1 b3/0 c2", "b1(2) b2 (1) b3(0) c2", "b1 :2 - b2 :1 - b3 :0 - c2"):
+        assert GAME.parse_move(state, typed) == road
+    assert GAME.parse_move(state, "f1 = lds") == GAME.parse_move(state, "f1=LDS")
+    assert GAME.parse_move(state, "E2 + E3") == GAME.parse_move(state, "e2+e3")
+    assert GAME.parse_move(state, "e1 : 1 > d2") == GAME.parse_move(state, "e1:1>d2")
+
+
+def test_rule_17_a_strike_may_be_typed_with_a_dash_and_prints_with_x() -> None:
+    state = GAME.parse_diagram(position(e4="H", e5="h"))
+    move = GAME.parse_move(state, "e4-e5")
+    assert move == GAME.parse_move(state, "e4xe5") == GAME.parse_move(state, "e4 x e5")
+    assert str(move) == "e4xe5" and GAME.move_tokens(state, move) == ("e4", "xe5")
+
+
+def test_rule_17_every_kind_of_turn_is_written_canonically() -> None:
+    written = {
+        "step": (position(c3="DDH"), "c3-c4"),
+        "slice size": (position(c3="DDH"), "c3:0-c4"),
+        "chips left on the way": (position(c3="DLLH"), "c3:2-c4:1-d5:0-e6"),
+        "pick-up": (position(c3="DH", c4="LD"), "c3:0-c4:1-d5"),
+        "strike": (position(e4="H", e5="h"), "e4xe5"),
+        "strike ending a road": (position(c3="DDH", c5="h"), "c3:1-c4:0xc5"),
+        "road over enemy mana": (position(g7="llh", f6="L", to_move="red"), "g7:1-f6-e5:0-d4"),
+        "tower deploys first": (GAME.format_diagram(GAME.new()), "e2+d3-e3"),
+        "tower deploys last": (GAME.format_diagram(GAME.new()), "e2-e3+e4"),
+        "shield strike": (position(e4="H", e5="S"), "e4xe5"),
+        "shuffle": (position(f1="DLSQ"), "f1=LDS"),
+        "queen shuffle on the way": (position(c3="DQ", c4="DL"), "c3:0-c4=LD:1-d5:0-d6"),
+        "chip move": (position(e1="SSSK"), "e1:1>d2"),
+        "tower deploy": (position(e3="DDSST"), "e3:3-e4+d5:1-e5"),
+        "chips without a pawn": (position(c3="DLD"), "c3:2-c4"),
+    }
+    for kind, (where, text) in written.items():
+        state = GAME.parse_diagram(where)
+        move = GAME.parse_move(state, text)
+        assert str(move) == text, kind
+        assert join(GAME.move_tokens(state, move)) == text, kind
+
+
+def test_rule_17_bad_input_gets_a_helpful_message() -> None:
+    state = GAME.new()
+    with pytest.raises(InvalidMove, match="start with the square"):
+        GAME.parse_move(state, "hello")
+    with pytest.raises(InvalidMove, match="off the board"):
+        GAME.parse_move(state, "k1-k2")
+    with pytest.raises(InvalidMove, match="cannot read"):
+        GAME.parse_move(state, "a4-a5 please")
+    with pytest.raises(InvalidMove, match="for example"):
+        GAME.parse_move(state, "  ")
+    message = str(GAME.diagnose(state, "a4-a6"))
+    assert "a6 is not next to a4" in message
+    assert "you may pass only when" in str(GAME.diagnose(state, "pass"))
+    assert "is legal here" in str(GAME.diagnose(state, "a4-a5"))
+
+
+@pytest.mark.parametrize(
+    ("stacks", "typed", "reason"),
+    [
+        ({"e3": "SST"}, "e3-e4-e5", "the direct step to e4 ended the turn"),
+        ({"e3": "DST"}, "e3:1>e4-d4", "moving chips is the turn's only action"),
+        ({"e3": "DT"}, "e3+e4", "holds no shield to deploy"),
+        ({"c3": "DDH"}, "c3:1-c4:0>c5", "must be the turn's only action"),
+        ({"c3": "DDDDDDDH"}, "c3=DDDDDDD", "at most 5 chips (a pawn lifts at most 5 chips)"),
+        ({"c3": "DDH"}, "c3:3-c4", "at most 2 chips (there are no more chips there)"),
+        ({"c3": "dDDH"}, "c3:3-c4", "(enemy mana cannot be lifted, nor anything under it)"),
+        ({"c3": "DDH"}, "c3:1-c4:0-c5:0-c6", "leaves nothing on top"),
+        ({"c3": "DDH"}, "c3:1", "must be followed by what the slice does"),
+        ({"a2": "DH"}, "a2:0-a1", "holds your own king"),
+    ],
+)
+def test_every_refusal_says_why(stacks: dict[str, str], typed: str, reason: str) -> None:
+    assert reason in refused(position(**stacks), typed)
+
+
+def test_rule_17_notation_round_trips_over_every_legal_move_of_random_positions() -> None:
+    """Canonical text -> tokens -> the same move, and replaying the tokens through the parser's
+    side of the rules reaches a different position for every move (rule 16)."""
+    checked = 0
+    for state in random_positions(100, seed=5):
+        side = SIDES[state.turn]
+        reached = {state.board}
+        for move in GAME.legal_moves(state):
+            if move is PASS:
+                continue
+            text = GAME.format_move(state, move)
+            assert tokenize(text) == move.tokens == GAME.move_tokens(state, move)
+            assert GAME.parse_move(state, text) == move
+            reached.add(simulate(state.board, side, move.tokens).board)
+            checked += 1
+        assert len(reached) == len(GAME.legal_moves(state)) + 1
+    assert checked > 10_000
+
+
+def test_rule_17_the_picker_builds_multi_step_turns_token_by_token() -> None:
+    state = GAME.new()
+    tree = GAME.move_tree(state)
+    assert {"a1", "e2", "f1", "a4"} <= set(tree.children)
+    node = tree.walk(["b1", ":2", "b2", ":1", "b3"])
+    assert node is not None and node.move == GAME.parse_move(state, "b1:2-b2:1-b3")
+    assert set(node.children) == {":0"}
+    assert set(node.children[":0"].children) == {"a2", "c2"}
+    queen = tree.walk(["f1", "=LDS", ":2", "g2", ":1"])
+    assert queen is not None and set(queen.children) == {"g3", "h2"}
+    tower = tree.walk(["e2", "+e3"])
+    assert tower is not None and tower.move is not None and "e4" not in tower.children
+    assert "-e3" not in tree.children["e2"].children and "e3" in tree.children["e2"].children
+
+
+def test_rule_18_three_variants_and_no_cannon_or_knight() -> None:
+    assert list(GAME.variants) == ["trench", "open", "deadlock"]
+    assert GAME.default_variant == "trench" and GAME.new().variant == "trench"
+    for name in ("cannon", "knight"):
+        with pytest.raises(UnknownVariant, match="no variant"):
+            GAME.new(variant=name)
+    with pytest.raises(InvalidDiagram, match="write a stack bottom to top"):
+        GAME.parse_diagram(position(c3="DDC"))
+    with pytest.raises(InvalidDiagram, match="unknown variant"):
+        GAME.parse_diagram(START + "variant: knights")
+
+
+# --- persistence, records, counts, playouts ----------------------------------------------------
+
+
+def test_dump_and_load_round_trip_through_json() -> None:
+    for state in random_positions(12, seed=8):
+        again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
+        assert again == state
+
+
+def test_load_refuses_corrupt_states() -> None:
+    data = GAME.dump(GAME.new())
+    data["state"]["board"][0] = "DDXH"
+    with pytest.raises(Exception, match="corrupt"):
+        GAME.load(data)
+
+
+def test_a_record_replays_to_the_same_state() -> None:
+    rng = random.Random(4)
+    state = GAME.new(variant="open")
+    turns = []
+    for _ in range(30):
+        move = rng.choice(GAME.legal_moves(state))
+        turns.append(GAME.format_move(state, move))
+        state = GAME.apply(state, move)
+    record = Record("kyo", "open", 2, 0, tuple(turns))
+    assert Record.from_text(record.to_text()).replay(GAME) == state
+
+
+FROZEN = {
+    "trench start": (GAME.new(variant="trench"), 565),
+    "open start": (GAME.new(variant="open"), 357),
+    "deadlock start": (GAME.new(variant="deadlock"), 583),
+    "a heavy on two dark chips": (GAME.parse_diagram(position(c3="DDH")), 53),
+}
+
+QUEEN_FIELD = """
+    a     b     c     d     e     f     g     h     i     j
+10  dddh  ddlh  dllh  h     SSSk  dlq   ll    llh   ddldh ddd
+ 9  .     .     .     lllS  S     S     .     lh    .     h
+ 8  p     .     S     t     .     .     .     .     .     p
+ 7  .     p     p     p     t     .     p     p     .     p
+ 6  .     .     .     .     S     .     .     .     .     .
+ 5  .     .     .     P     .     .     .     .     .     .
+ 4  P     H     P     .     S     .     P     P     P     P
+ 3  .     DLD   P     H     LH    T     SS    .     .     .
+ 2  .     L     L     D     .     T     .     LLL   .     .
+ 1  D     D     D     LLH   SSSK  DLSQ  H     DLLH  DDLH  DDDH
+to move: gold
+"""
+
+TOWER_ROAD = """
+    a     b     c     d     e     f     g     h     i     j
+10  dddd  .     h     lh    t     lllS  h     l     h     d
+ 9  dh    ld    l     t     .     l     dS    Slk   ddl   dh
+ 8  .     lh    p     S     S     l     .     .     h     d
+ 7  p     .     p     p     .     S     p     p     p     ldq
+ 6  .     .     .     .     .     .     .     .     .     .
+ 5  .     .     P     .     H     T     P     .     p     P
+ 4  P     P     P     L     .     .     .     P     P     .
+ 3  H     .     .     D     S     S     LH    DH    DQ    .
+ 2  L     DDDH  L     SLLLL D     D     LS    S     LH    .
+ 1  D     H     D     H     SSK   LT    L     LD    D     D
+to move: gold
+"""
+
+
+@pytest.mark.parametrize("name", list(FROZEN))
+def test_frozen_legal_move_counts(name: str) -> None:
+    state, count = FROZEN[name]
+    moves = GAME.legal_moves(state)
+    assert len(moves) == count == len(set(moves))
+
+
+def test_frozen_counts_of_busy_mid_game_positions() -> None:
+    queen = GAME.parse_diagram(QUEEN_FIELD)
+    assert len(GAME.legal_moves(queen)) == 758
+    tower = GAME.parse_diagram(TOWER_ROAD)
+    moves = GAME.legal_moves(tower)
+    assert len(moves) == 6284
+    assert Counter(m.tokens[0] for m in moves).most_common(1) == [("f1", 5627)]
+
+
+def test_random_playouts_end_cleanly_and_keep_the_invariants() -> None:
+    rng = random.Random(11)
+    for variant in GAME.variants:
+        state = GAME.new(variant=variant)
+        while GAME.outcome(state) is None and state.ply < 80:
+            moves = GAME.legal_moves(state)
+            assert moves and len(set(moves)) == len(moves)
+            before = Counter("".join(state.board))
+            state = GAME.apply(state, rng.choice(moves))
+            after = Counter("".join(state.board))
+            assert all(after[item] <= before[item] for item in "PHTQKphtqkDLdlS")
+            for stack in state.board:
+                assert sum(ch.upper() in "PHTQK" for ch in stack) <= 1
+                assert not stack or stack[:-1].upper().strip("DLS") == ""
+        assert GAME.outcome(state) is not None or state.ply == 80
+
+
+def test_help_topics_cover_the_rules() -> None:
+    expected = ["overview", "setup", "stacks", "direct", "mana", "light-pawn", "heavy-pawn"]
+    expected += ["tower", "queen", "king", "shields", "shuffles", "striking", "outnumbering"]
+    assert list(GAME.help_topics) == [*expected, "winning", "notation"]
+    assert all(80 < len(text) < 1500 for text in GAME.help_topics.values())
+
+
+def test_the_help_examples_are_legal_from_the_start() -> None:
+    text = GAME.help_topics["notation"].split("Examples from the start: ", 1)[1]
+    examples = text.split(". ", 1)[0].split(", ")
+    state = GAME.new()
+    assert len(examples) == 5
+    assert [str(GAME.parse_move(state, example)) for example in examples] == examples
+
+
+def test_the_documented_diagram_is_the_starting_position() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")
+    section = text.split("## Kyo", 1)[1]
+    block = section.split("```", 2)[1]
+    assert GAME.parse_diagram(block) == GAME.new()
