@@ -383,7 +383,19 @@ class Game(ABC, Generic[S, M]):
             raise IllegalMove("the game is over")
         if move not in self.legal_moves(state):
             raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
-        return self._play(state, move)
+        after = self._play(state, move)
+        if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
+            after = self.end(after, Outcome((), "no-moves"))
+        return after
+
+    def _all_stuck(self, after_pass: S) -> bool:
+        """Whether each other player, in turn, could only pass too: then nobody can act."""
+        probe = after_pass
+        for _ in range(self.players(after_pass) - 1):
+            if self.legal_moves(probe) != (PASS,):
+                return False
+            probe = self._play(probe, PASS)  # type: ignore[arg-type]
+        return True
 
     def _describe(self, state: S, move: M) -> str:
         try:

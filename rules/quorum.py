@@ -229,7 +229,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
             tuple(map(_point, captured)),
             tuple(map(_point, changed)),
         )
-        after = replace(
+        return replace(
             state,
             board=board,
             turn=following,
@@ -238,9 +238,6 @@ class Quorum(Game[QuorumState, QuorumMove]):
             last=highlight,
             history=history,
         )
-        if result is None and isinstance(move, Pass) and self.legal_moves(after) == (PASS,):
-            after = replace(after, result=Outcome((), "no-moves"))
-        return after
 
     @staticmethod
     def _suffocate(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:

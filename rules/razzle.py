@@ -373,7 +373,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             result = Outcome((), "repetition")
         elif result is None and state.ply + 1 >= TURN_LIMIT:
             result = Outcome((), "move-limit")
-        after = replace(
+        return replace(
             state,
             board=board,
             turn=opponent,
@@ -384,9 +384,6 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             forced=forced,
             history=history,
         )
-        if result is None and isinstance(move, Pass) and self.legal_moves(after) == (PASS,):
-            after = replace(after, result=Outcome((), "no-moves"))
-        return after
 
     # -- notation --------------------------------------------------------------------------
 

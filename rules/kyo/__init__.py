@@ -155,7 +155,7 @@ class Kyo(Game[KyoState, KyoMove]):
         result = _winner(board, seat)
         if result is None and history.count(key) >= 3:
             result = Outcome((), "repetition")
-        after = replace(
+        return replace(
             state,
             board=board,
             turn=following,
@@ -164,9 +164,6 @@ class Kyo(Game[KyoState, KyoMove]):
             last=highlight,
             history=history,
         )
-        if result is None and isinstance(move, Pass) and self.legal_moves(after) == (PASS,):
-            after = replace(after, result=Outcome((), "no-moves"))
-        return after
 
     # -- notation --------------------------------------------------------------------------
 
