@@ -475,6 +475,7 @@ class OfflineDiscord:
         flags: int,
         message_id: int | None = None,
     ) -> dict[str, Any]:
+        self._check_limits(body, files)
         message_id = message_id or self.next_id()
         message = {
             "id": str(message_id),
@@ -499,6 +500,29 @@ class OfflineDiscord:
         self.messages[message_id] = message
         return message
 
+    def _check_limits(self, body: Mapping[str, Any], files: list[tuple[str, bytes]]) -> None:
+        """Refuse what Discord refuses (400), so tests catch a message Discord would reject."""
+        problems = []
+        if len(body.get("content") or "") > 2000:
+            problems.append("content is longer than 2000 characters")
+        rows = body.get("components") or []
+        if len(rows) > 5:
+            problems.append("more than 5 component rows")
+        for row in rows:
+            if len(row.get("components", [])) > 5:
+                problems.append("more than 5 components in a row")
+        for component in _flat(rows):
+            if len(component.get("custom_id", "")) > 100:
+                problems.append("a custom_id is longer than 100 characters")
+            if len(component.get("options", [])) > 25:
+                problems.append("a select menu has more than 25 options")
+            if len(component.get("label", "")) > 80:
+                problems.append("a label is longer than 80 characters")
+        if any(len(data) > 10 * 1024 * 1024 for _, data in files):
+            problems.append("a file is larger than 10 MiB")
+        if problems:
+            raise self._http_error(400, "; ".join(problems))
+
     def _attachments(self, files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
         return [
             {
@@ -514,6 +538,7 @@ class OfflineDiscord:
     def _apply_edit(
         self, message_id: int, body: Mapping[str, Any], files: list[tuple[str, bytes]]
     ) -> dict[str, Any]:
+        self._check_limits(body, files)
         message = self.messages[message_id]
         for key in ("content", "components", "embeds"):
             if key in body:
@@ -556,7 +581,10 @@ class OfflineDiscord:
         resource: dict[str, Any] | None = None
         message_id: int | None = None
         if kind == 8:
-            self.autocompleted[info.id] = data.get("choices", [])
+            choices = data.get("choices", [])
+            if len(choices) > 25 or any(len(c["name"]) > 100 for c in choices):
+                raise self._http_error(400, "at most 25 choices of at most 100 characters")
+            self.autocompleted[info.id] = choices
         elif kind in (4, 5):
             info.ephemeral = ephemeral
             info.deferred = kind == 5
