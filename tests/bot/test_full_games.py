@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bot.harness import OfflineDiscord
-from rules import PASS, get_game
-from tests.bot.support import public, start_match
+from rules import GAMES, PASS, get_game
+from tests.bot.support import private, public, start_match
 
 
 def greedy_capture(game: Any, state: Any, rng: random.Random) -> Any:
@@ -48,5 +50,44 @@ def test_a_three_player_boost_game_is_played_to_its_end(offline: Any) -> None:
         assert any("Game over" in s.content for s in public(h.sent)), "the result is announced"
         assert any(s.kind == "archive" for s in h.sent)
         assert await h.bot.service.check() == []
+
+    offline(scenario)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_guided_picker_builds_the_longest_turn_of_each_game(offline: Any, name: str) -> None:
+    """Token by token through the select menus, for the legal move with the most tokens
+    (a pass chain, a capture with its removal, a multi-step Kyo turn)."""
+    game = get_game(name)
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, users = await start_match(h, name, min(game.player_counts))
+        match = await h.bot.service.get(match_id)
+        state = match.state
+
+        def tokens(move: Any) -> int:
+            return len(game.move_tokens(state, move))
+
+        for _ in range(6):  # a few opening turns, so captures and chains become possible
+            moves = game.legal_moves(state)
+            if max(map(tokens, moves)) > 2:
+                break
+            mover = users[game.to_move(state) - 1]
+            await h.command(mover, "move", move=game.format_move(state, moves[len(moves) // 2]))
+            state = (await h.bot.service.get(match_id)).state
+        longest = max(game.legal_moves(state), key=tokens)
+        mover = users[game.to_move(state) - 1]
+        board = h.latest(lambda s: "Move" in s.buttons)
+        (picker,) = private(await h.click(mover, board.message_id or 0, "Move"))
+        for token in game.move_tokens(state, longest):
+            edits = [s for s in await h.choose(mover, picker.message_id or 0, token)]
+            assert edits, f"choosing {token} changed nothing"
+        notation = game.format_move(state, longest)
+        play = [b for b in h.latest(lambda s: s.message_id == picker.message_id).buttons]
+        assert any(notation in label for label in play), play
+        label = next(label for label in play if notation in label)
+        (posted,) = public(await h.click(mover, picker.message_id or 0, label))
+        assert notation in posted.content and posted.pngs
+        assert (await h.bot.store.moves(match_id))[-1].notation == notation
 
     offline(scenario)
