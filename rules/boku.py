@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import compress
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from rules.core import (
@@ -84,6 +85,10 @@ WINDOWS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple((max(0, p - WIN_LENGTH + 1), p, p + WIN_LENGTH) for p in positions)
     for positions in POSITIONS
 )
+# Per cell: the layout around its three appearances, so that writing it is one join.
+AROUND: tuple[tuple[slice, slice, slice, slice], ...] = tuple(
+    (slice(0, a), slice(a + 1, b), slice(b + 1, c), slice(c + 1, None)) for a, b, c in POSITIONS
+)
 FIVES = {mark: mark * WIN_LENGTH for mark in MARBLE.values()}
 # A capture seen along a line: the empty cell to place on, then the pair, then the closer.
 CAPTURE_PATTERNS = {
@@ -93,15 +98,19 @@ CAPTURE_PATTERNS = {
 FREE = bytes(1 if byte == ord(EMPTY) else 0 for byte in range(256))
 
 
+PICK_LAYOUT = itemgetter(*LAYOUT)
+
+
 def _lines(board: str) -> str:
-    """The layout string of a board."""
-    return "".join(SEPARATOR if cell < 0 else board[cell] for cell in LAYOUT)
+    """The layout string of a board, picked in one call: the separator put after the board
+    is what LAYOUT's -1 picks."""
+    return "".join(PICK_LAYOUT(board + SEPARATOR))
 
 
 def _put(lines: str, cell: int, mark: str) -> str:
     """The layout string with `mark` written on all three appearances of `cell`."""
-    a, b, c = POSITIONS[cell]
-    return lines[:a] + mark + lines[a + 1 : b] + mark + lines[b + 1 : c] + mark + lines[c + 1 :]
+    first, second, third, rest = AROUND[cell]
+    return mark.join((lines[first], lines[second], lines[third], lines[rest]))
 
 
 def _wins(lines: str, cell: int, mine: str) -> bool:
@@ -114,18 +123,6 @@ def _wins(lines: str, cell: int, mine: str) -> bool:
         ):
             return True
     return False
-
-
-def _captures(lines: str, mine: str) -> dict[int, list[int]]:
-    """Empty cells where a marble of `mine` would enclose pairs, with the enclosed marbles."""
-    found: dict[int, list[int]] = {}
-    before, after = CAPTURE_PATTERNS[mine]
-    for pattern, offset in ((before, 0), (after, 3)):
-        at = lines.find(pattern)
-        while at >= 0:
-            found.setdefault(LAYOUT[at + offset], []).extend((LAYOUT[at + 1], LAYOUT[at + 2]))
-            at = lines.find(pattern, at + 1)
-    return found
 
 
 @dataclass(frozen=True)
@@ -147,6 +144,60 @@ CAPTURES: dict[tuple[int, int], Place] = {
     for end in (0, 3)
     for taken in (1, 2)
 }
+# The moves above live as long as the module, so their ids tell them apart for good.
+SHARED = frozenset(map(id, (*PLACES, *CAPTURES.values())))
+REMOVED = attrgetter("removed")
+
+
+def _hits(end: int) -> dict[int, tuple[int, tuple[Place, ...]]]:
+    """Per layout place where four cells of a line start: the cell at `end` (0 or 3) and the
+    placements there that capture one of the middle two, ordered by the marble removed."""
+    return {
+        at: (cell, tuple(CAPTURES[cell, taken] for taken in sorted(LAYOUT[at + 1 : at + 3])))
+        for at in range(len(LAYOUT) - 3)
+        if min(LAYOUT[at : at + 4]) >= 0
+        for cell in (LAYOUT[at + end],)
+    }
+
+
+# A capture seen along a line, for the marble to place: the pattern and its hits by place.
+CAPTURE_HITS = {
+    mine: ((before, _hits(0)), (after, _hits(3)))
+    for mine, (before, after) in CAPTURE_PATTERNS.items()
+}
+
+
+def _captures(lines: str, mine: str) -> dict[int, tuple[Place, ...]]:
+    """Empty cells where a marble of `mine` would enclose pairs, with the capturing placements
+    there in order."""
+    found: dict[int, tuple[Place, ...]] = {}
+    for pattern, hits in CAPTURE_HITS[mine]:
+        at = lines.find(pattern)
+        while at >= 0:
+            cell, options = hits[at]
+            if cell in found:  # pairs closed along several lines all offer their marbles
+                options = tuple(sorted((*found[cell], *options), key=REMOVED))
+            found[cell] = options
+            at = lines.find(pattern, at + 1)
+    return found
+
+
+# What each seat's turn shows, per (cell, removed), made once like the moves themselves.
+MARKS: dict[int, dict[tuple[int, int | None], Highlight]] = {
+    seat: {
+        **{
+            (cell, None): Highlight(seat, NAMES[cell], (POINTS[cell],))
+            for cell in range(CELL_COUNT)
+        },
+        **{
+            (cell, taken): Highlight(
+                seat, f"{NAMES[cell]}x{NAMES[taken]}", (POINTS[cell],), (POINTS[taken],)
+            )
+            for cell, taken in CAPTURES
+        },
+    }
+    for seat in MARBLE
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +205,7 @@ class BokuState:
     """A position: `board` holds the 80 cells in notation order ('.', '1' or '2'), `blocked`
     the cell closed to the player to move, `history` the repetition keys since the last plain
     placement. Make positions with the game (or a diagram), not by replacing `board`: the
-    derived `lines` would go stale."""
+    derived fields would go stale."""
 
     board: str
     variant: str = "standard"
@@ -165,17 +216,26 @@ class BokuState:
     last: Highlight | None = None
     blocked: int | None = None
     history: tuple[str, ...] = ()
-    # Derived, never compared: the board in layout order (see _layout), passed in by `_play`
-    # (it must match `board`) or worked out here, and the legal moves, worked out once
-    # because every turn needs them twice (to choose one, then to check it).
+    # Derived, never compared: the board in layout order (see _layout) and the plain placement
+    # on every empty cell, passed in by `_play` (updated from the previous position, they must
+    # match `board`) or worked out here; the legal moves, worked out once because every turn
+    # needs them twice (to choose one, then to check it), and `taking`, the empty cells where a
+    # plain placement is not legal, with the marbles a placement there removes (none for the
+    # blocked cell), which lets `apply` check a move without searching the moves.
     lines: str = field(default="", compare=False, repr=False)
+    places: tuple[Place, ...] = field(default=(), compare=False, repr=False)
     moves: tuple[BokuMove, ...] = field(init=False, compare=False, repr=False)
+    taking: dict[int, tuple[Place, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.lines:
             object.__setattr__(self, "lines", _lines(self.board))
-        moves = () if self.result is not None else _legal_moves(self)
+        if not self.places:  # also when no cell is empty: working out () again is cheap
+            places = tuple(compress(PLACES, self.board.encode().translate(FREE)))
+            object.__setattr__(self, "places", places)
+        moves, taking = ((), {}) if self.result is not None else _legal_moves(self)
         object.__setattr__(self, "moves", moves)
+        object.__setattr__(self, "taking", taking)
 
 
 def _key(board: str, blocked: int | None, turn: int) -> str:
@@ -183,23 +243,41 @@ def _key(board: str, blocked: int | None, turn: int) -> str:
     return f"{board}:{'-' if blocked is None else NAMES[blocked]}:{turn}"
 
 
-def _legal_moves(state: BokuState) -> tuple[BokuMove, ...]:
-    """Every placement on a free cell, a capturing one once per marble it may remove."""
-    lines, blocked = state.lines, state.blocked
+def _legal_moves(
+    state: BokuState,
+) -> tuple[tuple[BokuMove, ...], dict[int, tuple[Place, ...]]]:
+    """Every placement on a free cell, a capturing one once per marble it may remove; and the
+    state's `taking`."""
+    lines, places, blocked = state.lines, state.places, state.blocked
     mine = MARBLE[state.turn]
-    free = state.board.encode().translate(FREE)
+    taking = _captures(lines, mine)
+    if not taking and blocked is None:
+        return places or (PASS,), taking  # the usual case, with nothing to patch
+    for cell in [cell for cell in taking if _wins(lines, cell, mine)]:
+        del taking[cell]  # the win comes first: just a plain placement
     if blocked is not None:
-        free = free[:blocked] + b"\0" + free[blocked + 1 :]
-    captures = _captures(lines, mine)
-    if not captures:
-        return tuple(compress(PLACES, free)) or (PASS,)
-    moves: list[BokuMove] = list(compress(PLACES, free))
-    # Going backwards keeps the places of the capture cells still to patch where they were.
-    for cell in sorted(captures, reverse=True):
-        if cell != blocked and not _wins(lines, cell, mine):
-            at = free.count(1, 0, cell)
-            moves[at : at + 1] = [CAPTURES[cell, taken] for taken in sorted(captures[cell])]
-    return tuple(moves) or (PASS,)
+        taking[blocked] = ()
+    board = state.board
+    moves: list[BokuMove] = list(places)
+    # Going backwards keeps the places of the cells still to patch where they were.
+    for cell in sorted(taking, reverse=True):
+        at = board.count(EMPTY, 0, cell)
+        moves[at : at + 1] = taking[cell]
+    return tuple(moves) or (PASS,), taking
+
+
+def _listed(state: BokuState, move: BokuMove) -> bool:
+    """Whether `move` is one of the shared move objects legal in `state`, found without a
+    search: a plain placement is legal on an empty cell that `taking` does not hold, a
+    capturing one when `taking` lists it."""
+    if move is PASS:
+        return state.moves[0] is PASS
+    if not isinstance(move, Place) or id(move) not in SHARED:
+        return False  # a move made elsewhere may hold anything: the usual path judges it
+    cell, removed = move.cell, move.removed
+    if removed is None:
+        return state.board[cell] == EMPTY and cell not in state.taking
+    return any(move is legal for legal in state.taking.get(cell, ()))
 
 
 def winning_line(state: BokuState) -> tuple[Point, ...]:
@@ -320,57 +398,64 @@ class Boku(Game[BokuState, BokuMove]):
         return state.moves
 
     def apply(self, state: BokuState, move: BokuMove) -> BokuState:
-        # Legal moves are shared objects, so finding the very object among them is an exact
-        # check that skips comparing dataclasses field by field; anything else takes the
-        # usual path, which also explains a refusal.
-        if state.result is None and id(move) in map(id, self.legal_moves(state)):
+        # Legal moves are shared objects, so telling one of them by identity is an exact check
+        # that skips comparing dataclasses field by field; anything else takes the usual
+        # path, which also explains a refusal.
+        if state.result is None and _listed(state, move):
             return self._play(state, move)
         return super().apply(state, move)
 
     def _play(self, state: BokuState, move: BokuMove) -> BokuState:
         seat = state.turn
         following = 3 - seat
-        board, lines = state.board, state.lines
+        board, lines, places = state.board, state.lines, state.places
         result: Outcome | None = None
         blocked: int | None = None
         if isinstance(move, Place):
             mine = MARBLE[seat]
             cell, removed = move.cell, move.removed
+            plain = removed is None
+            at = board.count(EMPTY, 0, cell)
+            places = places[:at] + places[at + 1 :]
             board = board[:cell] + mine + board[cell + 1 :]
             lines = _put(lines, cell, mine)
-            if removed is None:
-                highlight = Highlight(seat, NAMES[cell], (POINTS[cell],))
-            else:
+            highlight = MARKS[seat][cell, removed]
+            if removed is not None:
                 board = board[:removed] + EMPTY + board[removed + 1 :]
                 lines = _put(lines, removed, EMPTY)
+                at = board.count(EMPTY, 0, removed)
+                places = (*places[:at], PLACES[removed], *places[at:])
                 blocked = removed
-                notation = f"{NAMES[cell]}x{NAMES[removed]}"
-                highlight = Highlight(seat, notation, (POINTS[cell],), (POINTS[removed],))
-            if _wins(lines, cell, mine):
+            # A five anywhere is rare, so looking for one first spares the exact check.
+            if FIVES[mine] in lines and _wins(lines, cell, mine):
                 result = Outcome((seat,), "five")
-            elif EMPTY not in board:
+            elif not places:
                 result = Outcome((), "board-full")
         else:
-            removed = None
+            plain = False
             highlight = Highlight(seat, "pass")
         key = _key(board, blocked, following)
         # Marbles only multiply except when one is captured, so a position can only recur
         # after captures and passes: a plain placement starts the history afresh.
-        grows = isinstance(move, Place) and removed is None
-        history = (key,) if grows else (*state.history, key)
-        if result is None and history.count(key) >= 3:
-            result = Outcome((), "repetition")
+        if plain:
+            history: tuple[str, ...] = (key,)
+        else:
+            history = (*state.history, key)
+            if result is None and history.count(key) >= 3:
+                result = Outcome((), "repetition")
+        # In field order: positional arguments are noticeably quicker on this hot path.
         return BokuState(
-            board=board,
-            variant=state.variant,
-            players=2,
-            turn=following,
-            ply=state.ply + 1,
-            result=result,
-            last=highlight,
-            blocked=blocked,
-            history=history,
-            lines=lines,
+            board,
+            state.variant,
+            2,
+            following,
+            state.ply + 1,
+            result,
+            highlight,
+            blocked,
+            history,
+            lines,
+            places,
         )
 
     # -- notation --------------------------------------------------------------------------
@@ -429,8 +514,8 @@ class Boku(Game[BokuState, BokuMove]):
                 "anywhere else (it is free again next turn)"
             )
         # The cell is free, so the placement itself is legal and only the removal is wrong.
-        taken = sorted(_captures(state.lines, mine).get(cell, ()))
-        choices = " or ".join(f"{name}x{NAMES[t]}" for t in taken)
+        options = _captures(state.lines, mine).get(cell, ())
+        choices = " or ".join(self.format_move(state, option) for option in options)
         if removed is None:
             return IllegalMove(
                 f"{name} encloses {opponent} marbles, so you must also remove one of them: "
@@ -441,7 +526,7 @@ class Boku(Game[BokuState, BokuMove]):
                 f"{name} makes five in a row and wins at once, before any capture: write just "
                 f"{name}"
             )
-        if not taken:
+        if not options:
             return IllegalMove(
                 f"{name} encloses no pair of {opponent} marbles, so nothing can be removed: "
                 f"write just {name}"
