@@ -11,7 +11,7 @@ the set of points it crosses, so checking a path is a single AND against the occ
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rules.core import square_name
@@ -262,46 +262,9 @@ def action_keys(geo: Geometry, masks: Masks, seat: int) -> list[int]:
     own = pawns | knights | towers
     keys: list[int] = []
     append = keys.append
-    near = geo.neighbour_mask
-    cache = geo.reach
-    walks = geo.walks
-    movers = pawns | (masks[DRAGONS] & geo.adjacent(own))
-    while movers:
-        low = movers & -movers
-        start = low.bit_length() - 1
-        movers ^= low
-        steps = (near[start] & occ).bit_count() + 1
-        table = cache.get(start * 8 + steps) or walks(start, steps)
-        head = start << 8
-        for end, end_bit, union, paths in table:
-            if occ & end_bit:
-                continue
-            if not occ & union:
-                append(head | end)
-                continue
-            for path in paths:
-                if not occ & path:
-                    append(head | end)
-                    break
-    blocked = own | masks[DRAGONS]
-    mask = knights
-    while mask:
-        low = mask & -mask
-        start = low.bit_length() - 1
-        mask ^= low
-        steps = (near[start] & occ).bit_count() + 1
-        table = cache.get(start * 8 + steps) or walks(start, steps)
-        head = start << 8
-        for end, end_bit, union, paths in table:
-            if blocked & end_bit:
-                continue
-            if not occ & union:
-                append(head | end)
-                continue
-            for path in paths:
-                if not occ & path:
-                    append(head | end)
-                    break
+    # Pawns and dragons end on an empty point; knights may end on another player's piece.
+    _add_walks(append, geo, pawns | (masks[DRAGONS] & geo.adjacent(own)), occ, occ)
+    _add_walks(append, geo, knights, occ, own | masks[DRAGONS])
     if towers.bit_count() < MAX_TOWERS:
         for point in bits(geo.surrounded(own) & ~occ):
             append(point << 8 | BUILD_CODE)
@@ -310,6 +273,31 @@ def action_keys(geo: Geometry, masks: Masks, seat: int) -> list[int]:
             append(point << 8 | PROMOTE_CODE)
     keys.sort()
     return keys
+
+
+def _add_walks(
+    append: Callable[[int], None], geo: Geometry, movers: int, occ: int, end_blocked: int
+) -> None:
+    """Append the step keys of every mover: an end point not in `end_blocked`, reached by a
+    path of empty points of the mover's exact length."""
+    near, cache, walks = geo.neighbour_mask, geo.reach, geo.walks
+    while movers:
+        low = movers & -movers
+        start = low.bit_length() - 1
+        movers ^= low
+        steps = (near[start] & occ).bit_count() + 1
+        table = cache.get(start * 8 + steps) or walks(start, steps)
+        head = start << 8
+        for end, end_bit, union, paths in table:
+            if end_blocked & end_bit:
+                continue
+            if not occ & union:
+                append(head | end)
+                continue
+            for path in paths:
+                if not occ & path:
+                    append(head | end)
+                    break
 
 
 # --- resolving a move ---------------------------------------------------------------------
