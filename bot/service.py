@@ -21,7 +21,8 @@ from typing import Any
 
 import rules
 from bot.store import STATUSES, CorruptMatch, MatchRow, SeatRow, StaleWrite, Store
-from rules import PASS, Game, MoveTree, Outcome, Record, RulesError
+from rules import PASS, Game, Outcome, Record, RulesError
+from rules.core import outcome_from_json, outcome_to_json
 
 log = logging.getLogger(__name__)
 
@@ -472,7 +473,7 @@ class MatchService:
         matching = [t for t in tree.children if typed.startswith(game.normalize(t))]
         if matching:
             token = max(matching, key=len)
-            moves = [game.format_move(state, m) for m in _leaves(tree.children[token])]
+            moves = [game.format_move(state, m) for m in tree.children[token].moves()]
             shown = ", ".join(moves[:MAX_CHOICES])
             more = f" and {len(moves) - MAX_CHOICES} more" if len(moves) > MAX_CHOICES else ""
             return f"legal moves from {token}: {shown}{more}"
@@ -504,7 +505,7 @@ class MatchService:
         outcome = match.game.outcome(state)
         fields: dict[str, Any] = {
             "status": "finished" if outcome is not None else match.status,
-            "outcome": None if outcome is None else _outcome_json(outcome),
+            "outcome": outcome_to_json(outcome),
             "draw_offer": draw_offer,
         }
         snapshot = json.dumps(match.game.dump(state))
@@ -556,7 +557,7 @@ class MatchService:
                     expected_status="active",
                     snapshot=json.dumps(match.game.dump(state)),
                     status="finished",
-                    outcome=_outcome_json(outcome),
+                    outcome=outcome_to_json(outcome),
                     draw_offer=None,
                 )
             else:
@@ -586,7 +587,7 @@ class MatchService:
         moves = await self.store.moves(match_id)
         tags = {f"Seat{s.seat}": s.name for s in match.seats} | {"Match": str(match_id)}
         stored = match.row.outcome
-        outcome = None if stored is None else Outcome(tuple(stored["winners"]), stored["reason"])
+        outcome = outcome_from_json(stored)
         return Record(
             game=match.game.name,
             variant=match.row.variant,
@@ -637,14 +638,3 @@ def _waits_for(match: Match, user_id: int) -> bool:
         return any(s.user_id == user_id for s in match.waiting_for)
     mover = match.to_move
     return mover is not None and mover.user_id == user_id
-
-
-def _outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"winners": list(outcome.winners), "reason": outcome.reason}
-
-
-def _leaves(tree: MoveTree) -> Iterator[Any]:
-    if tree.move is not None:
-        yield tree.move
-    for child in tree.children.values():
-        yield from _leaves(child)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -154,6 +154,13 @@ class MoveTree:
 
     children: Mapping[str, MoveTree] = field(default_factory=dict)
     move: Hashable | None = None
+
+    def moves(self) -> Iterator[Hashable]:
+        """Every complete move at or below this node."""
+        if self.move is not None:
+            yield self.move
+        for child in self.children.values():
+            yield from child.moves()
 
     def walk(self, tokens: Sequence[str]) -> MoveTree | None:
         node: MoveTree | None = self
