@@ -16,7 +16,8 @@ import statistics
 import time
 from typing import Any
 
-from benchmarks.positions import mid_game_positions, playout
+from benchmarks.positions import mid_game_positions
+from rules.playout import random_playout
 from rules import GAMES
 from rules.core import Game
 
@@ -45,7 +46,7 @@ def main() -> None:
         sizes = [len(game.legal_moves(s)) for s in positions]
         start, playouts = time.perf_counter(), 0
         while time.perf_counter() - start < args.seconds or playouts == 0:
-            playout(game, rng)
+            random_playout(game, rng)
             playouts += 1
         rate = playouts / (time.perf_counter() - start)
         print(

@@ -385,11 +385,18 @@ class Game(ABC, Generic[S, M]):
     def last(self, state: S) -> Highlight | None:
         return state.last  # type: ignore[attr-defined, no-any-return]
 
-    def apply(self, state: S, move: M) -> S:
-        if self.outcome(state) is not None:
-            raise IllegalMove("the game is over")
-        if move not in self.legal_moves(state):
-            raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
+    def apply(self, state: S, move: M, *, check: bool = True) -> S:
+        """The state after `move`.
+
+        With `check=False` the move is trusted: it must come from `legal_moves(state)` (search,
+        playouts, replaying a stored log). Nothing is regenerated or re-checked, so a move that
+        is not legal gives an undefined state. Anything a person typed goes through the check.
+        """
+        if check:
+            if self.outcome(state) is not None:
+                raise IllegalMove("the game is over")
+            if move not in self.legal_moves(state):
+                raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
         after = self._play(state, move)
         if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
             after = self.end(after, Outcome((), "no-moves"))
