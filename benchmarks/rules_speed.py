@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 from benchmarks.positions import mid_game_positions
-from rules.playout import random_playout
 from rules import GAMES
 from rules.core import Game
+from rules.playout import random_playout
 
 
 def cold_microseconds(game: Game[Any, Any], method: str, *args: Any) -> float:

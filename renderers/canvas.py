@@ -409,7 +409,5 @@ def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.
         _PALETTES[key] = palette
     buffer = io.BytesIO()
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(
-        buffer, "PNG", compress_level=3
-    )
+    rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()

@@ -27,7 +27,8 @@ def random_playout(
     game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
 ) -> Any:
     """The last state of one random game (see `random_states`)."""
-    last = state
-    for last in random_states(game, rng, state, bound):
-        pass
+    states = random_states(game, rng, state, bound)
+    last = next(states)
+    for last in states:  # noqa: B007 (the loop only runs the game to its end)
+        continue
     return last
