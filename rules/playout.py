@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,8 +28,4 @@ def random_playout(
     game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
 ) -> Any:
     """The last state of one random game (see `random_states`)."""
-    states = random_states(game, rng, state, bound)
-    last = next(states)
-    for last in states:  # noqa: B007 (the loop only runs the game to its end)
-        continue
-    return last
+    return deque(random_states(game, rng, state, bound), maxlen=1)[0]
