@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter, itemgetter
@@ -23,6 +23,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    owned_pieces,
     parse_seat,
     split_diagram,
 )
@@ -467,6 +468,15 @@ class Boku(Game[BokuState, BokuMove]):
             return NAMES[move.cell]
         return f"{NAMES[move.cell]}x{NAMES[move.removed]}"
 
+    def describe_move(
+        self, state: BokuState, move: BokuMove, names: Sequence[str] | None = None
+    ) -> str:
+        if not isinstance(move, Place) or move.removed is None:
+            return super().describe_move(state, move, names)
+        owner = self.player_name(3 - state.turn, names)
+        taken = owned_pieces(owner, "marble", [NAMES[move.removed]])
+        return f"{self.format_move(state, move)}, taking {taken}"
+
     def move_tokens(self, state: BokuState, move: BokuMove) -> tuple[str, ...]:
         if isinstance(move, Place) and move.removed is not None:
             return (NAMES[move.cell], f"x{NAMES[move.removed]}")
@@ -476,7 +486,9 @@ class Boku(Game[BokuState, BokuMove]):
         cleaned = _LEADING_ZERO.sub("", super().normalize(text))
         return _CAPTURE_MARK.sub(r"\1x\2", cleaned)
 
-    def diagnose(self, state: BokuState, text: str) -> RulesError:
+    def diagnose(
+        self, state: BokuState, text: str, names: Sequence[str] | None = None
+    ) -> RulesError:
         cleaned = self.normalize(text)
         legal = self.legal_moves(state)
         if cleaned == "pass":
@@ -497,17 +509,19 @@ class Boku(Game[BokuState, BokuMove]):
                 "there is no cell you may place on (the only empty one is blocked for you), "
                 "so you must pass"
             )
-        return self._why_illegal(state, cell, removed)
+        return self._why_illegal(state, cell, removed, names)
 
-    def _why_illegal(self, state: BokuState, cell: int, removed: int | None) -> RulesError:
+    def _why_illegal(
+        self, state: BokuState, cell: int, removed: int | None, names: Sequence[str] | None
+    ) -> RulesError:
         board = state.board
         name = NAMES[cell]
         mine = MARBLE[state.turn]
-        opponent = self.seat_name(3 - state.turn)
+        opponent = self.player_name(3 - state.turn, names)
         if board[cell] == mine:
             return IllegalMove(f"{name} already holds one of your marbles; pick an empty cell")
         if board[cell] != EMPTY:
-            return IllegalMove(f"{name} already holds a {opponent} marble; pick an empty cell")
+            return IllegalMove(f"{name} already holds {opponent}'s marble; pick an empty cell")
         if cell == state.blocked:
             return IllegalMove(
                 f"{name} was just emptied by a capture and is blocked for this turn; place "
@@ -518,7 +532,7 @@ class Boku(Game[BokuState, BokuMove]):
         choices = " or ".join(self.format_move(state, option) for option in options)
         if removed is None:
             return IllegalMove(
-                f"{name} encloses {opponent} marbles, so you must also remove one of them: "
+                f"{name} encloses {opponent}'s marbles, so you must also remove one of them: "
                 f"write {choices}"
             )
         if _wins(state.lines, cell, mine):
@@ -528,7 +542,7 @@ class Boku(Game[BokuState, BokuMove]):
             )
         if not options:
             return IllegalMove(
-                f"{name} encloses no pair of {opponent} marbles, so nothing can be removed: "
+                f"{name} encloses no pair of {opponent}'s marbles, so nothing can be removed: "
                 f"write just {name}"
             )
         return IllegalMove(

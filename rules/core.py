@@ -237,6 +237,22 @@ def split_squares(text: str) -> list[str]:
     return [m.group(0) for m in _SQUARE.finditer(text.lower())]
 
 
+# --- words for players ----------------------------------------------------------------------
+
+
+def join_words(words: Sequence[str]) -> str:
+    """'a3', 'a3 and b4', 'a3, b4 and c5': a list the way a sentence names it."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def owned_pieces(owner: str, noun: str, squares: Sequence[str]) -> str:
+    """Whose pieces, and where: `bob's stone on a3`, `bob's stones on a3 and b4`."""
+    plural = "" if len(squares) == 1 else "s"
+    return f"{owner}'s {noun}{plural} on {join_words(squares)}"
+
+
 # --- diagrams ------------------------------------------------------------------------------
 
 _KEY_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9 _-]*?)\s*:\s*(.*?)$")
@@ -320,8 +336,11 @@ class Game(ABC, Generic[S, M]):
     def format_move(self, state: S, move: M) -> str: ...
 
     @abstractmethod
-    def diagnose(self, state: S, text: str) -> RulesError:
-        """Why `text` (which matches no legal move) is wrong: InvalidMove or IllegalMove."""
+    def diagnose(self, state: S, text: str, names: Sequence[str] | None = None) -> RulesError:
+        """Why `text` (which matches no legal move) is wrong: InvalidMove or IllegalMove.
+
+        `names` are the players' display names by seat, for messages about their pieces.
+        """
 
     @abstractmethod
     def parse_diagram(self, text: str) -> S: ...
@@ -344,6 +363,14 @@ class Game(ABC, Generic[S, M]):
     def move_tokens(self, state: S, move: M) -> tuple[str, ...]:
         """A move's notation split for a square-by-square picker."""
         return tuple(self.format_move(state, move).split("-"))
+
+    def describe_move(self, state: S, move: M, names: Sequence[str] | None = None) -> str:
+        """What a legal `move` does in `state`, as the words after "<name> played", so a post
+        says what happened: `f8b4, taking bob's stone on a3 and turning c5`. Games add their
+        events to the notation; `names[seat - 1]` is a player's display name."""
+        if isinstance(move, Pass):
+            return "pass, having no legal move"
+        return self.format_move(state, move)
 
     # -- shared behaviour ------------------------------------------------------------------
 
@@ -369,6 +396,12 @@ class Game(ABC, Generic[S, M]):
         if 1 <= seat <= len(self.seat_names):
             return self.seat_names[seat - 1]
         return f"Player {seat}"
+
+    def player_name(self, seat: int, names: Sequence[str] | None = None) -> str:
+        """How text names a player: the display name if given (case kept), else the seat's."""
+        if names and 1 <= seat <= len(names):
+            return names[seat - 1]
+        return self.seat_name(seat)
 
     def players(self, state: S) -> int:
         return int(state.players)  # type: ignore[attr-defined]
@@ -417,7 +450,9 @@ class Game(ABC, Generic[S, M]):
         except Exception:  # a foreign object cannot be formatted; say what it was
             return repr(move)
 
-    def parse_move(self, state: S, text: str) -> M:
+    def parse_move(self, state: S, text: str, names: Sequence[str] | None = None) -> M:
+        """The legal move `text` means. Raises InvalidMove if it is not a move, IllegalMove if
+        it is not allowed here; `names` (display names by seat) go into those messages."""
         if self.outcome(state) is not None:
             raise IllegalMove("the game is over")
         wanted = self.normalize(text)
@@ -426,7 +461,7 @@ class Game(ABC, Generic[S, M]):
         for move in self.legal_moves(state):
             if self.normalize(self.format_move(state, move)) == wanted:
                 return move
-        raise self.diagnose(state, text)
+        raise self.diagnose(state, text, names)
 
     def _example(self, state: S) -> str:
         moves = self.legal_moves(state)

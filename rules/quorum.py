@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +21,9 @@ from rules.core import (
     common_from_json,
     common_to_json,
     grid_rows,
+    join_words,
     next_seat,
+    owned_pieces,
     parse_seat,
     parse_square,
     split_diagram,
@@ -268,6 +270,32 @@ class Quorum(Game[QuorumState, QuorumMove]):
             return _name(move.active) + _name(move.target)
         return "place" if isinstance(move, Place) else "pass"
 
+    def describe_move(
+        self, state: QuorumState, move: QuorumMove, names: Sequence[str] | None = None
+    ) -> str:
+        notation = self.format_move(state, move)
+        if isinstance(move, Place):
+            filled = [
+                _name(h) for h in sorted(HOMES[state.turn], key=_point) if state.board[h] == EMPTY
+            ]
+            stones = "a stone" if len(filled) == 1 else "stones"
+            return f"{notation}, adding {stones} on {join_words(filled)}"
+        if not isinstance(move, Jump):
+            return super().describe_move(state, move, names)
+        last = self._play(state, move).last
+        assert last is not None
+        events = []
+        if last.captured:
+            owner = self.player_name(next_seat(state.turn, 2), names)
+            taken = [square_name(p) for p in sorted(last.captured)]
+            events.append(f"taking {owned_pieces(owner, 'stone', taken)}")
+        if last.changed:
+            events.append(f"turning {join_words([square_name(p) for p in sorted(last.changed)])}")
+        if not events:
+            return notation
+        joint = ", and " if " and " in events[0] and len(events) > 1 else " and "
+        return f"{notation}, {joint.join(events)}"
+
     def move_tokens(self, state: QuorumState, move: QuorumMove) -> tuple[str, ...]:
         if isinstance(move, Jump):
             return (_name(move.active), _name(move.target))
@@ -277,7 +305,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
         cleaned = super().normalize(text)
         return "place" if cleaned in {"++", "+", "place", "placement"} else cleaned
 
-    def diagnose(self, state: QuorumState, text: str) -> RulesError:
+    def diagnose(
+        self, state: QuorumState, text: str, names: Sequence[str] | None = None
+    ) -> RulesError:
         cleaned = self.normalize(text)
         seat = state.turn
         if cleaned == "place":
@@ -295,16 +325,21 @@ class Quorum(Game[QuorumState, QuorumMove]):
             active, target = (_index(parse_square(s, SIZE, SIZE)) for s in squares)
         except RulesError as error:
             return error
-        return self._why_illegal(state, active, target)
+        return self._why_illegal(state, active, target, names)
 
-    def _why_illegal(self, state: QuorumState, active: int, target: int) -> RulesError:
+    def _why_illegal(
+        self, state: QuorumState, active: int, target: int, names: Sequence[str] | None
+    ) -> RulesError:
         mine = STONE[state.turn]
         board = state.board
         you = _seat_name(state.turn)
+        opponent = self.player_name(next_seat(state.turn, 2), names)
         if board[active] == EMPTY:
             return IllegalMove(f"{_name(active)} has no stone")
         if board[active] != mine:
-            return IllegalMove(f"{_name(active)} is not your stone (you play {you})")
+            return IllegalMove(
+                f"{_name(active)} holds {opponent}'s stone, not yours (you play {you})"
+            )
         if active == target:
             return IllegalMove("the stone has to land somewhere else")
         (af, ar), (tf, tr) = _point(active), _point(target)
@@ -323,7 +358,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
         if board[center] == EMPTY:
             return IllegalMove(f"there is no stone on {_name(center)} to jump over")
         if board[center] != mine:
-            return IllegalMove(f"the center stone on {_name(center)} is not yours")
+            return IllegalMove(
+                f"the center stone on {_name(center)} is {opponent}'s: jump over one of yours"
+            )
         if board[target] != EMPTY:
             return IllegalMove(f"the target {_name(target)} is occupied")
         return IllegalMove(f"{_name(active)}{_name(target)} is not legal here")

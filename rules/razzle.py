@@ -1,14 +1,18 @@
-"""Razzle Dazzle: knights that pass a ball, racing it to the opponent's back row.
+"""Razzle Dazzle: knights that throw a ball, racing it to the opponent's back row.
 
-A turn is one knight move or a whole chain of passes. Pieces that passed or received the
-ball stay ineligible receivers until they make a knight move, so that memory travels in the
-state; so does the forced-pass condition left by the opponent's last knight move.
+A turn is one knight move or a whole chain of throws. Pieces that threw or caught the ball
+stay ineligible receivers until they make a knight move, so that memory travels in the
+state; so does the forced-throw condition left by the opponent's last knight move.
+
+Words players read: the ball is *thrown* (a throw, a chain of throws) and *caught*; a turn
+that must include a throw is a *forced throw*; *pass* is only the move of a player with no
+legal turn at all. The seed calls a throw a "pass"; that word stays out of players' texts.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
@@ -60,7 +64,7 @@ BY_NAME = tuple(sorted(SQUARES, key=ORDINAL.__getitem__))
 DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
-# Squares outward from each square in each of the 8 directions, for passes.
+# Squares outward from each square in each of the 8 directions, for throws.
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
         ray
@@ -92,7 +96,7 @@ class Knight:
 
 @dataclass(frozen=True)
 class Chain:
-    """One or more passes, as the squares the ball visits (the holder's square first)."""
+    """One or more throws, as the squares the ball visits (the holder's square first)."""
 
     path: tuple[int, ...]
 
@@ -175,7 +179,7 @@ def _segments(text: str) -> list[list[str]]:
     """Typed text -> its comma-separated segments as squares ([['pass']] for a pass).
 
     The path form `d1-e1-e5` is one segment; the seed's step form `d1-e1, e1-e5, end` has one
-    per pass. InvalidMove when the text is not squares at all.
+    per throw. InvalidMove when the text is not squares at all.
     """
     parts = [_FILLER.sub("", s) for s in _STEP_SEPARATORS.split(text.strip().lower())]
     ended = bool(parts) and parts[-1].endswith("end")
@@ -186,12 +190,13 @@ def _segments(text: str) -> list[list[str]]:
         return [["pass"]]
     if not parts and ended:
         raise InvalidMove(
-            "'end' only closes a pass chain written step by step; write the passes first, "
+            "'end' only closes a chain of throws written step by step; write the throws "
+            "first, "
             "like d1-e1, e1-e5, end"
         )
     garbled = InvalidMove(
         f"{text.strip()!r} is not a Razzle Dazzle move: write a knight move as two squares "
-        "(b1-c3) or a pass chain as the squares the ball visits (d1-e1-e5)"
+        "(b1-c3) or a throw as the squares the ball visits (d1-e1, or d1-e1-e5 for two)"
     )
     if not parts and text.strip():
         raise garbled
@@ -244,14 +249,14 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             "Moving means one knight jump: two squares along a rank or file and then one square "
             "sideways, leaping over anything in between. The landing square must be empty; "
             "nothing is ever captured. The piece holding the ball cannot jump. A jump is the "
-            "whole turn: you cannot also pass in it."
+            "whole turn: you cannot also throw in it."
         ),
-        "passing": (
-            "Instead of moving you may pass. The ball flies in a straight line (along a rank, a "
+        "throwing": (
+            "Instead of moving you may throw. The ball flies in a straight line (along a rank, a "
             "file or a diagonal) and stops at the first piece on that line. It must be one of "
             "your own, eligible pieces; any piece in the way, yours or your opponent's, blocks "
-            "the throw. The receiver may pass on at once, so one turn can be a chain of passes; "
-            "the chain ends whenever you want. Passing is the whole turn: no jump after it."
+            "the throw. The catcher may throw on at once, so one turn can be a chain of throws; "
+            "the chain ends whenever you want. Throwing is the whole turn: no jump after it."
         ),
         "ineligible": (
             "Every piece that throws or catches the ball becomes ineligible: it cannot catch "
@@ -260,27 +265,28 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             "and e1 are ineligible and stay so, turn after turn, until each of them jumps. "
             "In the picture an ineligible piece wears a no-entry badge (a disc with a bar)."
         ),
-        "forced-pass": (
+        "forced-throw": (
             "If your opponent's last turn was a knight jump that landed right next to your ball "
-            "(any of the 8 surrounding squares), your turn must include a pass whenever a pass "
-            "is possible. Only a fresh jump triggers this, not a piece that was already "
-            "standing there. If no pass is possible you may jump instead."
+            "(any of the 8 surrounding squares), you must throw the ball this turn whenever a "
+            "throw is possible: a forced throw. Only a fresh jump triggers this, not a piece "
+            "that was already standing there. If no throw is possible you may jump instead."
         ),
         "winning": (
-            "Player 1 wins the moment a pass puts the ball on a piece on rank 8, player 2 the "
-            "moment a pass puts it on a piece on rank 1. The chain stops there. A piece merely "
+            "Player 1 wins the moment a throw puts the ball on a piece on rank 8, player 2 the "
+            "moment a throw puts it on a piece on rank 1. The chain stops there. A piece merely "
             "standing on that row without the ball wins nothing."
         ),
         "draws": (
             "The game is drawn when the same position comes up for the third time at the start "
-            "of a turn (same pieces, balls, ineligible pieces, forced-pass situation and player "
+            "of a turn (same pieces, balls, ineligible pieces, forced-throw situation and player "
             "to move), or when 200 turns have been played without a winner."
         ),
         "notation": (
-            "A knight jump is its start and landing square: b1-c3. A pass chain lists every "
-            "square the ball visits, starting with the holder: d1-e1 is one pass, d1-e1-e5 two. "
+            "A knight jump is its start and landing square: b1-c3. A throw lists every square "
+            "the ball visits, starting with the holder: d1-e1 is one throw, d1-e1-e5 two. "
             "The step-by-step form d1-e1, e1-e5, end is understood too. Case, spaces and dashes "
-            "do not matter. 'pass' is only for a player who has no legal turn at all."
+            "do not matter. 'pass' is only for a player who has no legal turn at all: it skips "
+            "the turn and has nothing to do with the ball."
         ),
     }
 
@@ -316,7 +322,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     def _chains(
         board: str, holder: int, piece: str, ineligible: frozenset[int], goal_rank: int
     ) -> list[Chain]:
-        """Every pass chain from the holder, in notation order; a chain stops at the goal."""
+        """Every chain of throws from the holder, in notation order; one stops at the goal."""
         receivers: dict[int, list[int]] = {}
 
         def catchers(square: int) -> list[int]:
@@ -390,6 +396,24 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     def format_move(self, state: RazzleState, move: RazzleMove) -> str:
         return "-".join(self.move_tokens(state, move))
 
+    def describe_move(
+        self, state: RazzleState, move: RazzleMove, names: Sequence[str] | None = None
+    ) -> str:
+        notation = self.format_move(state, move)
+        if isinstance(move, Chain):
+            *hops, last = [_name(square) for square in move.path[1:]]
+            route = f"{', '.join(hops)} and then {last}" if hops else last
+            return f"{notation}, throwing the ball to {route}"
+        if isinstance(move, Knight):
+            after = self._play(state, move)
+            if after.forced and after.result is None:
+                opponent = self.player_name(after.turn, names)
+                if isinstance(self.legal_moves(after)[0], Chain):
+                    return f"{notation}, landing next to {opponent}'s ball: {opponent} must throw"
+                return f"{notation}, landing next to {opponent}'s ball"
+            return notation
+        return super().describe_move(state, move, names)
+
     def move_tokens(self, state: RazzleState, move: RazzleMove) -> tuple[str, ...]:
         if isinstance(move, Knight):
             return (_name(move.origin), _name(move.target))
@@ -406,12 +430,14 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             return "?" + super().normalize(text)
         return "".join(_join(segments))
 
-    def diagnose(self, state: RazzleState, text: str) -> RulesError:
+    def diagnose(
+        self, state: RazzleState, text: str, names: Sequence[str] | None = None
+    ) -> RulesError:
         try:
             segments = _segments(text)
             if segments == [["pass"]]:
                 return IllegalMove(
-                    "you can only pass when you have no knight move and no pass of the ball"
+                    "you can only pass when you have no knight move and no throw of the ball"
                 )
             squares = _join(segments)
             path = [_index(parse_square(s, WIDTH, HEIGHT)) for s in squares]
@@ -430,34 +456,37 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         start = path[0]
         cell = board[start]
         holder = _ball_of(board, seat)
+        opponent = self.player_name(3 - seat, names)
         if cell == EMPTY:
             return IllegalMove(f"{_name(start)} is empty")
         if cell in (PIECE[3 - seat], BALL[3 - seat]):
-            return IllegalMove(f"the piece on {_name(start)} belongs to your opponent")
+            return IllegalMove(f"the piece on {_name(start)} is {opponent}'s, not yours")
         if cell == PIECE[seat]:
-            return self._why_not_knight(state, path, holder)
+            return self._why_not_knight(state, path, holder, opponent)
         if len(path) == 2 and _is_knight_step(start, path[1]):
             return IllegalMove(
-                f"the piece on {_name(start)} holds the ball and cannot move; pass the ball "
+                f"the piece on {_name(start)} holds the ball and cannot move; throw the ball "
                 "or move another piece"
             )
-        return self._why_not_chain(state, path)
+        return self._why_not_chain(state, path, opponent)
 
     def _why_broken(self, state: RazzleState, segments: list[list[str]], broken: int) -> RulesError:
-        """Step form whose passes do not connect: a move mixed with passes, or a slip."""
+        """Step form whose throws do not connect: a move mixed with throws, or a slip."""
         piece = PIECE[state.turn]
         if any(state.board[_index(parse_square(s[0], WIDTH, HEIGHT))] == piece for s in segments):
             return IllegalMove(
-                "a turn is either one knight move or a chain of passes, never both: a knight "
-                "move ends the turn, and after passing no piece may move"
+                "a turn is either one knight move or a chain of throws, never both: a knight "
+                "move ends the turn, and after throwing no piece may move"
             )
         previous, wrong = segments[broken - 1][-1], segments[broken][0]
         return InvalidMove(
-            f"each pass starts where the ball is: after reaching {previous} the next pass "
+            f"each throw starts where the ball is: after reaching {previous} the next throw "
             f"starts at {previous}, not at {wrong}"
         )
 
-    def _why_not_knight(self, state: RazzleState, path: list[int], holder: int) -> RulesError:
+    def _why_not_knight(
+        self, state: RazzleState, path: list[int], holder: int, opponent: str
+    ) -> RulesError:
         origin, target = path[0], path[1]
         route = f"{_name(origin)}-{_name(target)}"
         if len(path) > 2:
@@ -468,7 +497,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         if not _is_knight_step(origin, target):
             if _between(origin, target) is not None:
                 return IllegalMove(
-                    f"{route} is not a knight move, and a pass starts from the ball, which is "
+                    f"{route} is not a knight move, and a throw starts from the ball, which is "
                     f"on {_name(holder)}"
                 )
             return IllegalMove(
@@ -480,12 +509,12 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         if state.forced:
             example = self.format_move(state, self.legal_moves(state)[0])
             return IllegalMove(
-                "your opponent's last knight move landed next to your ball, so this turn you "
-                f"must pass (for example {example})"
+                f"{opponent}'s last knight move landed next to your ball, so this turn you "
+                f"must throw it (for example {example})"
             )
         return IllegalMove(f"{route} is not legal here")
 
-    def _why_not_chain(self, state: RazzleState, path: list[int]) -> RulesError:
+    def _why_not_chain(self, state: RazzleState, path: list[int], opponent: str) -> RulesError:
         seat = state.turn
         board = state.board
         own = (PIECE[seat], BALL[seat])
@@ -493,7 +522,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             here, there = _name(passer), _name(receiver)
             if passer // WIDTH == GOAL_RANK[seat] and step:
                 return IllegalMove(
-                    f"the ball reached your opponent's back row on {here} and won the game; "
+                    f"the ball reached {opponent}'s back row on {here} and won the game; "
                     "the chain ends there"
                 )
             between = _between(passer, receiver)
@@ -505,22 +534,22 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             blockers = [s for s in between if board[s] != EMPTY]
             if blockers:
                 return IllegalMove(
-                    f"the pass {here}-{there} is blocked by the piece on {_name(blockers[0])}"
+                    f"the throw {here}-{there} is blocked by the piece on {_name(blockers[0])}"
                 )
             if board[receiver] == EMPTY:
                 return IllegalMove(
-                    f"{there} is empty: the ball can only be passed to one of your pieces"
+                    f"{there} is empty: the ball can only be thrown to one of your pieces"
                 )
             if board[receiver] not in own:
-                return IllegalMove(f"{there} holds your opponent's piece: pass to your own pieces")
+                return IllegalMove(f"{there} holds {opponent}'s piece: throw to your own pieces")
             if receiver in path[: step + 1]:
                 return IllegalMove(
                     f"the piece on {there} already handled the ball this turn and cannot "
-                    "receive it again"
+                    "catch it again"
                 )
             if receiver in state.ineligible:
                 return IllegalMove(
-                    f"the piece on {there} is ineligible: it passed or received the ball and has "
+                    f"the piece on {there} is ineligible: it threw or caught the ball and has "
                     "not made a knight move since"
                 )
         return IllegalMove(f"{'-'.join(map(_name, path))} is not legal here")
@@ -594,7 +623,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         return squares
 
     def _read_last(self, board: str, turn: int, value: str) -> tuple[Highlight | None, bool]:
-        """The opponent's last turn (for the picture) and whether it forces a pass now."""
+        """The opponent's last turn (for the picture) and whether it forces a throw now."""
         if not value.strip():
             return None, False
         mover = 3 - turn
@@ -606,7 +635,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         except RulesError as error:
             raise InvalidDiagram(f"last move: {error}") from error
         if _break(segments) is not None:
-            raise InvalidDiagram("last move: each pass must start where the previous one ended")
+            raise InvalidDiagram("last move: each throw must start where the previous one ended")
         if len(path) < 2:
             raise InvalidDiagram("last move: name at least two squares, like b1-c3 or d1-e1")
         notation = "-".join(map(_name, path))
@@ -621,7 +650,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             return highlight, _ball_of(board, turn) in NEIGHBOURS[path[1]]
         if board[path[-1]] != BALL[mover]:
             raise InvalidDiagram(
-                f"last move: after the pass chain {notation} the ball ({BALL[mover]}) of player "
+                f"last move: after the throw {notation} the ball ({BALL[mover]}) of player "
                 f"{mover} must be on {_name(path[-1])}"
             )
         return highlight, False

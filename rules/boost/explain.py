@@ -29,14 +29,14 @@ from rules.core import IllegalMove, InvalidMove, RulesError, parse_square, split
 
 
 class Explainer:
-    """One explanation: the position, and how the game names seats and suggests a move."""
+    """One explanation: the position, and how the game names players and suggests a move."""
 
     def __init__(
-        self, state: BoostState, seat_name: Callable[[int], str], example: Callable[[], str]
+        self, state: BoostState, player_name: Callable[[int], str], example: Callable[[], str]
     ) -> None:
         self.state = state
         self.geo = GEOMETRIES[state.size]
-        self.seat_name = seat_name
+        self.player_name = player_name
         self.example = example
 
     def explain(self, text: str, cleaned: str) -> RulesError:
@@ -62,13 +62,13 @@ class Explainer:
         return self.step(points[0], points[1])
 
     def holder(self, index: int | None) -> str:
-        """'nothing', 'a dragon', 'your pawn', "Player 2's tower"."""
+        """'nothing', 'a dragon', 'your pawn', "bob's tower"."""
         if index is None:
             return "nothing"
         if index == DRAGONS:
             return "a dragon"
         owner, kind = slot_seat(index), KIND_NAMES[slot_kind(index)]
-        return f"your {kind}" if owner == self.state.turn else f"{self.seat_name(owner)}'s {kind}"
+        return f"your {kind}" if owner == self.state.turn else f"{self.player_name(owner)}'s {kind}"
 
     def point(self, point: int) -> RulesError:
         """A single point: a build on an empty point, or a promotion of a pawn."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -12,6 +12,7 @@ from rules.boost.board import (
     BUILD_CODE,
     DRAGONS,
     GEOMETRIES,
+    KIND_NAMES,
     KNIGHT,
     MAX_SEATS,
     PAWN,
@@ -32,6 +33,8 @@ from rules.boost.board import (
     owner_slot,
     resolve,
     slot,
+    slot_kind,
+    slot_seat,
     step_count,
 )
 from rules.boost.explain import Explainer
@@ -55,6 +58,8 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    join_words,
+    owned_pieces,
 )
 
 BoostMove = Step | Build | Promote | Pass
@@ -223,6 +228,52 @@ class Boost(Game[BoostState, BoostMove]):
             return names[move.point]
         return "pass"
 
+    def describe_move(
+        self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None
+    ) -> str:
+        notation = self.format_move(state, move)
+        if isinstance(move, Build):
+            return f"{notation}, building a tower"
+        if isinstance(move, Promote):
+            return f"{notation}, promoting a pawn to a knight"
+        if not isinstance(move, Step):
+            return super().describe_move(state, move, names)
+        events = []
+        if owner_slot(state.masks, move.start) == DRAGONS:
+            events.append("moving a dragon")
+        _, captured = resolve(GEOMETRIES[state.size], state.masks, state.turn, move)
+        if captured:
+            events.append(f"taking {self._victims(state, captured, names)}")
+        after = self._play(state, move)
+        if after.result is None:
+            fallen = [s for s in self.defeated(after) if s not in self.defeated(state)]
+            if fallen:
+                out = join_words([self.player_name(s, names) for s in fallen])
+                events.append(f"knocking {out} out of the game")
+        return ", ".join([notation, join_words(events)] if events else [notation])
+
+    def _victims(
+        self, state: BoostState, captured: Sequence[int], names: Sequence[str] | None
+    ) -> str:
+        """'bob's pawns on c8 and e8 and carol's knight on d7': captures grouped by owner
+        and kind, in the order of the points."""
+        geo = GEOMETRIES[state.size]
+        groups: dict[int, list[str]] = {}
+        for point in sorted(captured, key=geo.point):
+            victim = owner_slot(state.masks, point)
+            assert victim is not None
+            groups.setdefault(victim, []).append(geo.names[point])
+        return join_words(
+            [
+                owned_pieces(
+                    self.player_name(slot_seat(victim), names),
+                    KIND_NAMES[slot_kind(victim)],
+                    points,
+                )
+                for victim, points in groups.items()
+            ]
+        )
+
     def move_tokens(self, state: BoostState, move: BoostMove) -> tuple[str, ...]:
         names = GEOMETRIES[state.size].names
         if isinstance(move, Step):
@@ -232,7 +283,9 @@ class Boost(Game[BoostState, BoostMove]):
     def normalize(self, text: str) -> str:
         return super().normalize(text).replace("x", "")
 
-    def parse_move(self, state: BoostState, text: str) -> BoostMove:
+    def parse_move(
+        self, state: BoostState, text: str, names: Sequence[str] | None = None
+    ) -> BoostMove:
         """The shared matching, with one shortcut: canonical Boost notation is already in
         normalized form, so each legal move is formatted but not normalized again."""
         if state.result is None:
@@ -240,10 +293,14 @@ class Boost(Game[BoostState, BoostMove]):
             for move in self.legal_moves(state):
                 if self.format_move(state, move) == wanted:
                     return move
-        return super().parse_move(state, text)
+        return super().parse_move(state, text, names)
 
-    def diagnose(self, state: BoostState, text: str) -> RulesError:
-        explainer = Explainer(state, self.seat_name, lambda: self._example(state))
+    def diagnose(
+        self, state: BoostState, text: str, names: Sequence[str] | None = None
+    ) -> RulesError:
+        explainer = Explainer(
+            state, lambda seat: self.player_name(seat, names), lambda: self._example(state)
+        )
         return explainer.explain(text, self.normalize(text))
 
     # -- diagrams and persistence ----------------------------------------------------------

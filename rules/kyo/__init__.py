@@ -185,7 +185,7 @@ class Kyo(Game[KyoState, KyoMove]):
             raise found
         return found
 
-    def diagnose(self, state: KyoState, text: str) -> RulesError:
+    def diagnose(self, state: KyoState, text: str, names: Any = None) -> RulesError:
         found = self._read(state, text)
         if isinstance(found, RulesError):
             return found

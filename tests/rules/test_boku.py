@@ -388,10 +388,10 @@ ERRORS = {
     "g1": (InvalidMove, "g1 is off the board: column g runs from g2 to g10"),
     "c6xc11": (InvalidMove, "c11 is off the board: column c runs from c1 to c8"),
     "e8": (IllegalMove, "e8 already holds one of your marbles; pick an empty cell"),
-    "a1": (IllegalMove, "a1 already holds a Light marble; pick an empty cell"),
+    "a1": (IllegalMove, "a1 already holds Light's marble; pick an empty cell"),
     "d7xe7": (
         IllegalMove,
-        "d7 encloses no pair of Light marbles, so nothing can be removed: write just d7",
+        "d7 encloses no pair of Light's marbles, so nothing can be removed: write just d7",
     ),
     "e5xe6": (
         IllegalMove,
@@ -399,7 +399,7 @@ ERRORS = {
     ),
     "d3": (
         IllegalMove,
-        "d3 encloses Light marbles, so you must also remove one of them: write d3xb3 or d3xc3",
+        "d3 encloses Light's marbles, so you must also remove one of them: write d3xb3 or d3xc3",
     ),
     "d3xa1": (IllegalMove, "a1 is not one of the marbles d3 encloses: write d3xb3 or d3xc3"),
     "pass": (IllegalMove, "you can only pass when there is no cell you may place on"),

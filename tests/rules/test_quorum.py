@@ -251,7 +251,7 @@ def test_the_third_occurrence_of_a_position_draws() -> None:
     ("text", "error", "message"),
     [
         ("e4e6", IllegalMove, "e4 has no stone"),
-        ("h8f6", IllegalMove, "h8 is not your stone"),
+        ("h8f6", IllegalMove, "h8 holds Black's stone, not yours"),
         ("a1a7", IllegalMove, "center a4 is too far from a1"),
         ("a1a3", IllegalMove, "target a3 is occupied"),
         ("d1d5", IllegalMove, "no stone on d3"),

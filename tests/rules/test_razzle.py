@@ -156,7 +156,7 @@ def test_moving_and_passing_in_the_same_turn_is_impossible() -> None:
     # A pass chain hands the turn over, so the same player cannot move afterwards.
     after = play(start, "d1-e1")
     assert after.turn == 2
-    with pytest.raises(IllegalMove, match="belongs to your opponent"):
+    with pytest.raises(IllegalMove, match="is Player 1's, not yours"):
         GAME.parse_move(after, "b1-c3")
 
 
@@ -282,7 +282,7 @@ def test_a_knight_move_next_to_the_ball_forces_a_pass() -> None:
     state = play(GAME.parse_diagram(FORCING), "c4-d2")
     assert state.forced
     assert names(state) == ["d1-c1", "d1-c1-b1", "d1-e1", "d1-e1-f1"]
-    with pytest.raises(IllegalMove, match=r"must pass \(for example d1-c1\)"):
+    with pytest.raises(IllegalMove, match=r"must throw it \(for example d1-c1\)"):
         GAME.parse_move(state, "b1-c3")
     # The obligation lasts one turn: after the pass, nobody is forced.
     assert not play(state, "d1-e1").forced
@@ -448,27 +448,27 @@ def test_a_player_without_any_turn_passes_and_nobody_moving_draws() -> None:
 @pytest.mark.parametrize(
     ("position", "text", "error", "message"),
     [
-        ("start", "end", InvalidMove, "'end' only closes a pass chain"),
+        ("start", "end", InvalidMove, "'end' only closes a chain of throws"),
         ("start", "jump!", InvalidMove, "not a Razzle Dazzle move"),
         ("start", ",", InvalidMove, "not a Razzle Dazzle move"),
         ("start", "   ", InvalidMove, "type a move, for example b1-a3"),
         ("start", "pass", IllegalMove, "only pass when you have no knight move"),
         ("start", "h1-g3", InvalidMove, "h1 is off the board"),
-        ("start", "b1-c3, d1-e1", IllegalMove, "one knight move or a chain of passes"),
-        ("start", "d1-e1, e5-e8", InvalidMove, "after reaching e1 the next pass starts at e1"),
+        ("start", "b1-c3, d1-e1", IllegalMove, "one knight move or a chain of throws"),
+        ("start", "d1-e1, e5-e8", InvalidMove, "after reaching e1 the next throw starts at e1"),
         ("start", "d1", InvalidMove, "d1 alone is not a turn"),
         ("start", "d4-d5", IllegalMove, "d4 is empty"),
-        ("start", "b8-c6", IllegalMove, "piece on b8 belongs to your opponent"),
+        ("start", "b8-c6", IllegalMove, "piece on b8 is Player 2's, not yours"),
         ("start", "b1-c3-d5", IllegalMove, "one knight move per turn; only the ball"),
-        ("start", "b1-b4", IllegalMove, "b1-b4 is not a knight move, and a pass starts"),
+        ("start", "b1-b4", IllegalMove, "b1-b4 is not a knight move, and a throw starts"),
         ("start", "b1-c4", IllegalMove, "jumps two squares one way and one square to the side"),
         ("example", "e1-d3", IllegalMove, "d3 is occupied"),
-        ("forced", "b1-c3", IllegalMove, "must pass"),
+        ("forced", "b1-c3", IllegalMove, "must throw it"),
         ("start", "d1-c3", IllegalMove, "holds the ball and cannot move"),
         ("start", "d1-e4", IllegalMove, "d1 to e4 is not a straight line"),
         ("blocked", "d1-d6", IllegalMove, "blocked by the piece on d3"),
-        ("start", "d1-d2", IllegalMove, "d2 is empty: the ball can only be passed"),
-        ("start", "d1-d8", IllegalMove, "d8 holds your opponent's piece"),
+        ("start", "d1-d2", IllegalMove, "d2 is empty: the ball can only be thrown"),
+        ("start", "d1-d8", IllegalMove, "d8 holds Player 2's piece"),
         ("start", "d1-e1-d1", IllegalMove, "already handled the ball this turn"),
         ("blocked", "d1-b3", IllegalMove, "b3 is ineligible"),
         ("goal", "c5-f8-f2", IllegalMove, "the chain ends there"),
@@ -739,9 +739,9 @@ def test_registered_resign_and_help_topics() -> None:
         "overview",
         "setup",
         "moving",
-        "passing",
+        "throwing",
         "ineligible",
-        "forced-pass",
+        "forced-throw",
         "winning",
         "draws",
         "notation",
