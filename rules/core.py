@@ -247,6 +247,14 @@ def join_words(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def join_clauses(clauses: Sequence[str]) -> str:
+    """Like `join_words`, with a comma before the last 'and' when a clause has an 'and' of its
+    own, so that the lists stay apart: `taking a3 and b4, and turning c5`."""
+    if len(clauses) > 1 and any(" and " in clause for clause in clauses):
+        return f"{', '.join(clauses[:-1])}, and {clauses[-1]}"
+    return join_words(clauses)
+
+
 def owned_pieces(owner: str, noun: str, squares: Sequence[str]) -> str:
     """Whose pieces, and where: `bob's stone on a3`, `bob's stones on a3 and b4`."""
     plural = "" if len(squares) == 1 else "s"

@@ -21,6 +21,7 @@ from rules.core import (
     common_from_json,
     common_to_json,
     grid_rows,
+    join_clauses,
     join_words,
     next_seat,
     owned_pieces,
@@ -291,10 +292,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
             events.append(f"taking {owned_pieces(owner, 'stone', taken)}")
         if last.changed:
             events.append(f"turning {join_words([square_name(p) for p in sorted(last.changed)])}")
-        if not events:
-            return notation
-        joint = ", and " if " and " in events[0] and len(events) > 1 else " and "
-        return f"{notation}, {joint.join(events)}"
+        return f"{notation}, {join_clauses(events)}" if events else notation
 
     def move_tokens(self, state: QuorumState, move: QuorumMove) -> tuple[str, ...]:
         if isinstance(move, Jump):

@@ -408,9 +408,10 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             after = self._play(state, move)
             if after.forced and after.result is None:
                 opponent = self.player_name(after.turn, names)
+                landing = f"{notation}, landing next to {opponent}'s ball"
                 if isinstance(self.legal_moves(after)[0], Chain):
-                    return f"{notation}, landing next to {opponent}'s ball: {opponent} must throw"
-                return f"{notation}, landing next to {opponent}'s ball"
+                    return f"{landing}, so {opponent} must throw"
+                return landing
             return notation
         return super().describe_move(state, move, names)
 
@@ -509,8 +510,8 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         if state.forced:
             example = self.format_move(state, self.legal_moves(state)[0])
             return IllegalMove(
-                f"{opponent}'s last knight move landed next to your ball, so this turn you "
-                f"must throw it (for example {example})"
+                f"this turn you must throw the ball, because {opponent}'s last knight move "
+                f"landed next to it (for example {example})"
             )
         return IllegalMove(f"{route} is not legal here")
 

@@ -58,6 +58,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    join_clauses,
     join_words,
     owned_pieces,
 )
@@ -250,20 +251,20 @@ class Boost(Game[BoostState, BoostMove]):
             if fallen:
                 out = join_words([self.player_name(s, names) for s in fallen])
                 events.append(f"knocking {out} out of the game")
-        return ", ".join([notation, join_words(events)] if events else [notation])
+        return f"{notation}, {join_clauses(events)}" if events else notation
 
     def _victims(
         self, state: BoostState, captured: Sequence[int], names: Sequence[str] | None
     ) -> str:
-        """'bob's pawns on c8 and e8 and carol's knight on d7': captures grouped by owner
-        and kind, in the order of the points."""
+        """Captures grouped by owner and kind, in the order of the points: `bob's pawns on c8
+        and e8, and carol's knight on d7`."""
         geo = GEOMETRIES[state.size]
         groups: dict[int, list[str]] = {}
         for point in sorted(captured, key=geo.point):
             victim = owner_slot(state.masks, point)
             assert victim is not None
             groups.setdefault(victim, []).append(geo.names[point])
-        return join_words(
+        return join_clauses(
             [
                 owned_pieces(
                     self.player_name(slot_seat(victim), names),

@@ -263,7 +263,7 @@ def test_no_piece_touches_the_ball_twice_in_one_turn() -> None:
                 assert not set(move.path[1:]) & state.ineligible
 
 
-# -- the forced pass -------------------------------------------------------------------------
+# -- the forced throw ------------------------------------------------------------------------
 
 FORCING = """
 8  . o o O o o .
@@ -278,13 +278,14 @@ to move: 2
 """
 
 
-def test_a_knight_move_next_to_the_ball_forces_a_pass() -> None:
+def test_a_knight_move_next_to_the_ball_forces_a_throw() -> None:
     state = play(GAME.parse_diagram(FORCING), "c4-d2")
     assert state.forced
     assert names(state) == ["d1-c1", "d1-c1-b1", "d1-e1", "d1-e1-f1"]
-    with pytest.raises(IllegalMove, match=r"must throw it \(for example d1-c1\)"):
+    expected = "must throw the ball, because Player 2's last knight move landed next to it"
+    with pytest.raises(IllegalMove, match=expected + r" \(for example d1-c1\)"):
         GAME.parse_move(state, "b1-c3")
-    # The obligation lasts one turn: after the pass, nobody is forced.
+    # The obligation lasts one turn: after the throw, nobody is forced.
     assert not play(state, "d1-e1").forced
 
 
@@ -463,7 +464,7 @@ def test_a_player_without_any_turn_passes_and_nobody_moving_draws() -> None:
         ("start", "b1-b4", IllegalMove, "b1-b4 is not a knight move, and a throw starts"),
         ("start", "b1-c4", IllegalMove, "jumps two squares one way and one square to the side"),
         ("example", "e1-d3", IllegalMove, "d3 is occupied"),
-        ("forced", "b1-c3", IllegalMove, "must throw it"),
+        ("forced", "b1-c3", IllegalMove, "you must throw the ball"),
         ("start", "d1-c3", IllegalMove, "holds the ball and cannot move"),
         ("start", "d1-e4", IllegalMove, "d1 to e4 is not a straight line"),
         ("blocked", "d1-d6", IllegalMove, "blocked by the piece on d3"),
