@@ -8,6 +8,7 @@ from rules.boku import Boku
 from rules.boost import Boost
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -44,6 +45,7 @@ def get_game(name: str) -> Game[Any, Any]:
 __all__ = [
     "GAMES",
     "PASS",
+    "CommonState",
     "Game",
     "Highlight",
     "IllegalMove",

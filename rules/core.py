@@ -1,7 +1,7 @@
 """What every game shares: errors, outcomes, seats, the pass move, diagrams, records.
 
-A game is a subclass of `Game` whose states are frozen dataclasses carrying the common
-fields `variant`, `players`, `turn` (seat to move, 1-based), `ply`, `result` and `last`.
+A game is a subclass of `Game` whose states are frozen dataclasses built on `CommonState`,
+which declares the fields every game shares.
 Legal moves are the single source of truth: parsing matches typed text against the
 canonical notation of the legal moves, and only when nothing matches does the game's
 `diagnose` explain, in a player's words, why the text is wrong.
@@ -186,7 +186,27 @@ def build_move_tree(entries: Iterable[tuple[Sequence[str], Hashable]]) -> MoveTr
     return freeze(root)
 
 
-S = TypeVar("S")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CommonState:
+    """The fields every game's state carries, declared once so the shared code can read them.
+
+    Keyword-only, so a game's own fields (its board first) keep their positions in the
+    constructor; frozen, so they read as read-only properties.
+    """
+
+    variant: str = "standard"
+    players: int = 2
+    turn: int = 1
+    """The seat to move, 1-based."""
+    ply: int = 0
+    """Turns played so far, passes included."""
+    result: Outcome | None = None
+    """None while the game goes on."""
+    last: Highlight | None = None
+    """What the last turn did, for renderers."""
+
+
+S = TypeVar("S", bound=CommonState)
 M = TypeVar("M", bound=Hashable)
 
 
@@ -371,19 +391,19 @@ class Game(ABC, Generic[S, M]):
         return f"Player {seat}"
 
     def players(self, state: S) -> int:
-        return int(state.players)  # type: ignore[attr-defined]
+        return state.players
 
     def to_move(self, state: S) -> int:
-        return int(state.turn)  # type: ignore[attr-defined]
+        return state.turn
 
     def ply(self, state: S) -> int:
-        return int(state.ply)  # type: ignore[attr-defined]
+        return state.ply
 
     def outcome(self, state: S) -> Outcome | None:
-        return state.result  # type: ignore[attr-defined, no-any-return]
+        return state.result
 
     def last(self, state: S) -> Highlight | None:
-        return state.last  # type: ignore[attr-defined, no-any-return]
+        return state.last
 
     def apply(self, state: S, move: M, *, check: bool = True) -> S:
         """The state after `move`.
@@ -439,7 +459,7 @@ class Game(ABC, Generic[S, M]):
         """Finish the game from outside the rules (agreement, timeout)."""
         if self.outcome(state) is not None:
             raise IllegalMove("the game is already over")
-        return dataclasses.replace(state, result=outcome)  # type: ignore[type-var]
+        return dataclasses.replace(state, result=outcome)
 
     def resign(self, state: S, seat: int) -> S:
         if not 1 <= seat <= self.players(state):
@@ -490,7 +510,7 @@ def highlight_from_json(data: Mapping[str, Any] | None) -> Highlight | None:
     return None if data is None else Highlight.from_json(data)
 
 
-def common_to_json(state: Any) -> dict[str, Any]:
+def common_to_json(state: CommonState) -> dict[str, Any]:
     """The fields every state has, for a game's `_encode`."""
     return {
         "variant": state.variant,

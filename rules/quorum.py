@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -94,14 +95,8 @@ QuorumMove = Jump | Place | Pass
 
 
 @dataclass(frozen=True)
-class QuorumState:
+class QuorumState(CommonState):
     board: str
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     history: tuple[str, ...] = ()
 
     @property

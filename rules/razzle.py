@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -113,14 +114,8 @@ KNIGHT_MOVES: tuple[tuple[tuple[int, Knight], ...], ...] = tuple(
 
 
 @dataclass(frozen=True)
-class RazzleState:
+class RazzleState(CommonState):
     board: str
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     ineligible: frozenset[int] = frozenset()
     forced: bool = False
     history: tuple[str, ...] = ()

@@ -7,22 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Masks, slot, zobrist
-from rules.core import Highlight, Outcome, next_seat
+from rules.core import CommonState, Outcome, next_seat
 
 
 @dataclass(frozen=True)
-class BoostState:
+class BoostState(CommonState):
     """A position. `masks`: dragons, then pawns, knights and towers of each seat, as bit masks
     (see rules.boost.board). `history`: the arrangements since the last pawn or knight left
     the board or was promoted (earlier ones can never recur), the current one last."""
 
     masks: Masks
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     resigned: tuple[int, ...] = ()
     history: tuple[Masks, ...] = ()
     # Derived from `masks` and `history`, kept to make the repetition test two XORs per move.
