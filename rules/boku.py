@@ -20,6 +20,7 @@ from rules.core import (
     Outcome,
     Pass,
     Point,
+    Reason,
     RulesError,
     Variant,
     common_from_json,
@@ -277,7 +278,7 @@ def _listed(state: BokuState, move: BokuMove) -> bool:
 
 def winning_line(state: BokuState) -> tuple[Point, ...]:
     """The cells of the line of five or more that won the game, end to end; () if none did."""
-    if state.result is None or state.result.reason != "five" or state.last is None:
+    if state.result is None or state.result.reason != Reason.FIVE or state.last is None:
         return ()
     (q, r), mine = state.last.path[0], MARBLE[state.last.seat]
     for dq, dr in DIRECTIONS[::2]:
@@ -423,9 +424,9 @@ class Boku(Game[BokuState, BokuMove]):
                 blocked = removed
             # A five anywhere is rare, so looking for one first spares the exact check.
             if FIVES[mine] in lines and _wins(lines, cell, mine):
-                result = Outcome((seat,), "five")
+                result = Outcome((seat,), Reason.FIVE)
             elif not places:
-                result = Outcome((), "board-full")
+                result = Outcome((), Reason.BOARD_FULL)
         else:
             plain = False
             highlight = Highlight(seat, "pass")
@@ -437,7 +438,7 @@ class Boku(Game[BokuState, BokuMove]):
         else:
             history = (*state.history, key)
             if result is None and history.count(key) >= 3:
-                result = Outcome((), "repetition")
+                result = Outcome((), Reason.REPETITION)
         # Boku's own fields by position: positional arguments are quicker on this hot path.
         return BokuState(
             board,

@@ -14,6 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 FORMAT_VERSION = 1
@@ -51,34 +52,54 @@ class InvalidRecord(RulesError):
     pass
 
 
-REASONS = frozenset(
-    {
-        "tower",
-        "capture",
-        "quorum",
-        "five",
-        "goal",
-        "king",
-        "mana",
-        "repetition",
-        "board-full",
-        "move-limit",
-        "no-moves",
-        "resignation",
-        "timeout",
-        "agreement",
-    }
-)
+class Reason(StrEnum):
+    """Why a game ended: the fixed vocabulary of outcomes, stored as these strings."""
+
+    TOWER = "tower"
+    """Boost: a player's tower stands ringed by dragons."""
+    CAPTURE = "capture"
+    """Boost: every other player has been beaten on the board."""
+    QUORUM = "quorum"
+    """Quorum: one player holds all four centre squares."""
+    FIVE = "five"
+    """Boku: five or more of one player's marbles in a row."""
+    GOAL = "goal"
+    """Razzle Dazzle: the ball reached the far rank."""
+    KING = "king"
+    """Kyo: the opponent's king was taken."""
+    MANA = "mana"
+    """Kyo: both of the opponent's mana pieces were taken."""
+    REPETITION = "repetition"
+    """A position recurred as often as the game's repetition rule allows: a draw."""
+    BOARD_FULL = "board-full"
+    """Boku: no empty cell is left: a draw."""
+    MOVE_LIMIT = "move-limit"
+    """The game ran past its longest allowed length: a draw."""
+    NO_MOVES = "no-moves"
+    """Nobody can act (everyone could only pass), or nobody is left standing: a draw."""
+    RESIGNATION = "resignation"
+    """A player resigned; the others win."""
+    TIMEOUT = "timeout"
+    """A player ran out of time."""
+    AGREEMENT = "agreement"
+    """The players agreed to a draw."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Outcome:
-    winners: tuple[int, ...]
-    reason: str
+    """Who won (`winners`, empty for a draw) and why."""
 
-    def __post_init__(self) -> None:
-        if self.reason not in REASONS:
-            raise ValueError(f"unknown outcome reason {self.reason!r}")
+    winners: tuple[int, ...]
+    reason: Reason
+
+    def __init__(self, winners: tuple[int, ...], reason: Reason | str) -> None:
+        """`reason` may be given as its string; anything outside `Reason` is a ValueError."""
+        try:
+            known = Reason(reason)
+        except ValueError:
+            raise ValueError(f"unknown outcome reason {reason!r}") from None
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "reason", known)
 
     @property
     def is_draw(self) -> bool:
@@ -419,7 +440,7 @@ class Game(ABC, Generic[S, M]):
                 raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
         after = self._play(state, move)
         if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
-            after = self.end(after, Outcome((), "no-moves"))
+            after = self.end(after, Outcome((), Reason.NO_MOVES))
         return after
 
     def _all_stuck(self, after_pass: S) -> bool:
@@ -465,7 +486,7 @@ class Game(ABC, Generic[S, M]):
         if not 1 <= seat <= self.players(state):
             raise IllegalMove(f"there is no seat {seat} in this game")
         others = tuple(s for s in range(1, self.players(state) + 1) if s != seat)
-        return self.end(state, Outcome(others, "resignation"))
+        return self.end(state, Outcome(others, Reason.RESIGNATION))
 
     def dump(self, state: S) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "game": self.name, "state": self._encode(state)}
@@ -493,7 +514,9 @@ def next_seat(seat: int, players: int) -> int:
 
 
 def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    return None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason}
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "reason": outcome.reason.value}
 
 
 def outcome_from_json(data: Mapping[str, Any] | None) -> Outcome | None:

@@ -16,6 +16,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     Pass,
+    Reason,
     Rect,
     RulesError,
     Variant,
@@ -214,9 +215,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
         history = (*state.history, key)
         result: Outcome | None = None
         if all(board[o] == STONE[seat] for o in OBJECTIVES):
-            result = Outcome((seat,), "quorum")
+            result = Outcome((seat,), Reason.QUORUM)
         elif history.count(key) >= 3:
-            result = Outcome((), "repetition")
+            result = Outcome((), Reason.REPETITION)
         highlight = Highlight(
             seat,
             self.format_move(state, move),

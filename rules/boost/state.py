@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Masks, slot, zobrist
-from rules.core import CommonState, Outcome, next_seat
+from rules.core import CommonState, Outcome, Reason, next_seat
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def alive_seats(masks: Masks, players: int, resigned: Sequence[int]) -> tuple[in
 
 
 def verdict(
-    masks: Masks, size: int, players: int, resigned: Sequence[int], reason: str
+    masks: Masks, size: int, players: int, resigned: Sequence[int], reason: Reason
 ) -> Outcome | None:
     """Tower victory first, then the last player standing (`reason` says how the others fell),
     then a draw when nobody is left."""
@@ -66,12 +66,12 @@ def verdict(
             if seat not in resigned and masks[slot(seat, TOWER)] & ringed
         )
         if winners:
-            return Outcome(winners, "tower")
+            return Outcome(winners, Reason.TOWER)
     alive = alive_seats(masks, players, resigned)
     if len(alive) == 1:
         return Outcome(alive, reason)
     if not alive:
-        return Outcome((), "no-moves")
+        return Outcome((), Reason.NO_MOVES)
     return None
 
 
@@ -87,7 +87,7 @@ def following(seat: int, alive: Sequence[int], players: int) -> int:
 
 def settle(state: BoostState) -> BoostState:
     """A position as if a move had just led to it: decided, or a live seat to move."""
-    result = verdict(state.masks, state.size, state.players, state.resigned, "capture")
+    result = verdict(state.masks, state.size, state.players, state.resigned, Reason.CAPTURE)
     alive = alive_seats(state.masks, state.players, state.resigned)
     turn = state.turn
     if result is None and turn not in alive:
