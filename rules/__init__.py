@@ -8,6 +8,7 @@ from rules.boku import Boku
 from rules.boost import Boost
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -18,6 +19,7 @@ from rules.core import (
     MoveTree,
     Outcome,
     Pass,
+    Reason,
     RulesError,
     UnknownGame,
     UnknownVariant,
@@ -44,6 +46,7 @@ def get_game(name: str) -> Game[Any, Any]:
 __all__ = [
     "GAMES",
     "PASS",
+    "CommonState",
     "Game",
     "Highlight",
     "IllegalMove",
@@ -54,6 +57,7 @@ __all__ = [
     "MoveTree",
     "Outcome",
     "Pass",
+    "Reason",
     "Record",
     "RulesError",
     "UnknownGame",

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -19,6 +20,7 @@ from rules.core import (
     Outcome,
     Pass,
     Point,
+    Reason,
     RulesError,
     Variant,
     common_from_json,
@@ -202,19 +204,13 @@ MARKS: dict[int, dict[tuple[int, int | None], Highlight]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class BokuState:
+class BokuState(CommonState):
     """A position: `board` holds the 80 cells in notation order ('.', '1' or '2'), `blocked`
     the cell closed to the player to move, `history` the repetition keys since the last plain
     placement. Make positions with the game (or a diagram), not by replacing `board`: the
     derived fields would go stale."""
 
     board: str
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     blocked: int | None = None
     history: tuple[str, ...] = ()
     # Derived, never compared: the board in layout order (see _layout) and the plain placement
@@ -283,7 +279,7 @@ def _listed(state: BokuState, move: BokuMove) -> bool:
 
 def winning_line(state: BokuState) -> tuple[Point, ...]:
     """The cells of the line of five or more that won the game, end to end; () if none did."""
-    if state.result is None or state.result.reason != "five" or state.last is None:
+    if state.result is None or state.result.reason != Reason.FIVE or state.last is None:
         return ()
     (q, r), mine = state.last.path[0], MARBLE[state.last.seat]
     for dq, dr in DIRECTIONS[::2]:
@@ -429,9 +425,9 @@ class Boku(Game[BokuState, BokuMove]):
                 blocked = removed
             # A five anywhere is rare, so looking for one first spares the exact check.
             if FIVES[mine] in lines and _wins(lines, cell, mine):
-                result = Outcome((seat,), "five")
+                result = Outcome((seat,), Reason.FIVE)
             elif not places:
-                result = Outcome((), "board-full")
+                result = Outcome((), Reason.BOARD_FULL)
         else:
             plain = False
             highlight = Highlight(seat, "pass")
@@ -443,20 +439,19 @@ class Boku(Game[BokuState, BokuMove]):
         else:
             history = (*state.history, key)
             if result is None and history.count(key) >= 3:
-                result = Outcome((), "repetition")
-        # In field order: positional arguments are noticeably quicker on this hot path.
+                result = Outcome((), Reason.REPETITION)
+        # Boku's own fields by position: positional arguments are quicker on this hot path.
         return BokuState(
             board,
-            state.variant,
-            2,
-            following,
-            state.ply + 1,
-            result,
-            highlight,
             blocked,
             history,
             lines,
             places,
+            variant=state.variant,
+            turn=following,
+            ply=state.ply + 1,
+            result=result,
+            last=highlight,
         )
 
     # -- notation --------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What every game shares: errors, outcomes, seats, the pass move, diagrams, records.
 
-A game is a subclass of `Game` whose states are frozen dataclasses carrying the common
-fields `variant`, `players`, `turn` (seat to move, 1-based), `ply`, `result` and `last`.
+A game is a subclass of `Game` whose states are frozen dataclasses built on `CommonState`,
+which declares the fields every game shares.
 Legal moves are the single source of truth: parsing matches typed text against the
 canonical notation of the legal moves, and only when nothing matches does the game's
 `diagnose` explain, in a player's words, why the text is wrong.
@@ -14,6 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 FORMAT_VERSION = 1
@@ -51,34 +52,54 @@ class InvalidRecord(RulesError):
     pass
 
 
-REASONS = frozenset(
-    {
-        "tower",
-        "capture",
-        "quorum",
-        "five",
-        "goal",
-        "king",
-        "mana",
-        "repetition",
-        "board-full",
-        "move-limit",
-        "no-moves",
-        "resignation",
-        "timeout",
-        "agreement",
-    }
-)
+class Reason(StrEnum):
+    """Why a game ended: the fixed vocabulary of outcomes, stored as these strings."""
+
+    TOWER = "tower"
+    """Boost: a player's tower stands ringed by dragons."""
+    CAPTURE = "capture"
+    """Boost: every other player has been beaten on the board."""
+    QUORUM = "quorum"
+    """Quorum: one player holds all four centre squares."""
+    FIVE = "five"
+    """Boku: five or more of one player's marbles in a row."""
+    GOAL = "goal"
+    """Razzle Dazzle: the ball reached the far rank."""
+    KING = "king"
+    """Kyo: the opponent's king was taken."""
+    MANA = "mana"
+    """Kyo: both of the opponent's mana pieces were taken."""
+    REPETITION = "repetition"
+    """A position recurred as often as the game's repetition rule allows: a draw."""
+    BOARD_FULL = "board-full"
+    """Boku: no empty cell is left: a draw."""
+    MOVE_LIMIT = "move-limit"
+    """The game ran past its longest allowed length: a draw."""
+    NO_MOVES = "no-moves"
+    """Nobody can act (everyone could only pass), or nobody is left standing: a draw."""
+    RESIGNATION = "resignation"
+    """A player resigned; the others win."""
+    TIMEOUT = "timeout"
+    """A player ran out of time."""
+    AGREEMENT = "agreement"
+    """The players agreed to a draw."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Outcome:
-    winners: tuple[int, ...]
-    reason: str
+    """Who won (`winners`, empty for a draw) and why."""
 
-    def __post_init__(self) -> None:
-        if self.reason not in REASONS:
-            raise ValueError(f"unknown outcome reason {self.reason!r}")
+    winners: tuple[int, ...]
+    reason: Reason
+
+    def __init__(self, winners: tuple[int, ...], reason: Reason | str) -> None:
+        """`reason` may be given as its string; anything outside `Reason` is a ValueError."""
+        try:
+            known = Reason(reason)
+        except ValueError:
+            raise ValueError(f"unknown outcome reason {reason!r}") from None
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "reason", known)
 
     @property
     def is_draw(self) -> bool:
@@ -186,7 +207,27 @@ def build_move_tree(entries: Iterable[tuple[Sequence[str], Hashable]]) -> MoveTr
     return freeze(root)
 
 
-S = TypeVar("S")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CommonState:
+    """The fields every game's state carries, declared once so the shared code can read them.
+
+    Keyword-only, so a game's own fields (its board first) keep their positions in the
+    constructor; frozen, so they read as read-only properties.
+    """
+
+    variant: str = "standard"
+    players: int = 2
+    turn: int = 1
+    """The seat to move, 1-based."""
+    ply: int = 0
+    """Turns played so far, passes included."""
+    result: Outcome | None = None
+    """None while the game goes on."""
+    last: Highlight | None = None
+    """What the last turn did, for renderers."""
+
+
+S = TypeVar("S", bound=CommonState)
 M = TypeVar("M", bound=Hashable)
 
 
@@ -412,19 +453,19 @@ class Game(ABC, Generic[S, M]):
         return self.seat_name(seat)
 
     def players(self, state: S) -> int:
-        return int(state.players)  # type: ignore[attr-defined]
+        return state.players
 
     def to_move(self, state: S) -> int:
-        return int(state.turn)  # type: ignore[attr-defined]
+        return state.turn
 
     def ply(self, state: S) -> int:
-        return int(state.ply)  # type: ignore[attr-defined]
+        return state.ply
 
     def outcome(self, state: S) -> Outcome | None:
-        return state.result  # type: ignore[attr-defined, no-any-return]
+        return state.result
 
     def last(self, state: S) -> Highlight | None:
-        return state.last  # type: ignore[attr-defined, no-any-return]
+        return state.last
 
     def apply(self, state: S, move: M, *, check: bool = True) -> S:
         """The state after `move`.
@@ -440,7 +481,7 @@ class Game(ABC, Generic[S, M]):
                 raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
         after = self._play(state, move)
         if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
-            after = self.end(after, Outcome((), "no-moves"))
+            after = self.end(after, Outcome((), Reason.NO_MOVES))
         return after
 
     def _all_stuck(self, after_pass: S) -> bool:
@@ -482,13 +523,13 @@ class Game(ABC, Generic[S, M]):
         """Finish the game from outside the rules (agreement, timeout)."""
         if self.outcome(state) is not None:
             raise IllegalMove("the game is already over")
-        return dataclasses.replace(state, result=outcome)  # type: ignore[type-var]
+        return dataclasses.replace(state, result=outcome)
 
     def resign(self, state: S, seat: int) -> S:
         if not 1 <= seat <= self.players(state):
             raise IllegalMove(f"there is no seat {seat} in this game")
         others = tuple(s for s in range(1, self.players(state) + 1) if s != seat)
-        return self.end(state, Outcome(others, "resignation"))
+        return self.end(state, Outcome(others, Reason.RESIGNATION))
 
     def dump(self, state: S) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "game": self.name, "state": self._encode(state)}
@@ -516,7 +557,9 @@ def next_seat(seat: int, players: int) -> int:
 
 
 def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    return None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason}
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "reason": outcome.reason.value}
 
 
 def outcome_from_json(data: Mapping[str, Any] | None) -> Outcome | None:
@@ -533,7 +576,7 @@ def highlight_from_json(data: Mapping[str, Any] | None) -> Highlight | None:
     return None if data is None else Highlight.from_json(data)
 
 
-def common_to_json(state: Any) -> dict[str, Any]:
+def common_to_json(state: CommonState) -> dict[str, Any]:
     """The fields every state has, for a game's `_encode`."""
     return {
         "variant": state.variant,

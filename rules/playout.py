@@ -1,4 +1,9 @@
-"""Random play through the trusted-move path: the one copy for tests, benchmarks and the AI."""
+"""Random play through the trusted-move path: the one copy for tests, benchmarks and the AI.
+
+Moves come from `legal_moves`, so they are applied unchecked (`apply(..., check=False)`).
+A game runs until it ends or reaches ply `bound`; with no starting state, a new game is made
+with a seed drawn from `rng`.
+"""
 
 from __future__ import annotations
 
@@ -12,20 +17,34 @@ from rules.core import Game
 PLY_BOUND = 400
 
 
+def _start(game: Game[Any, Any], rng: random.Random, state: Any | None) -> Any:
+    return game.new(seed=rng.randrange(1 << 30)) if state is None else state
+
+
+def random_turns(
+    game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
+) -> Iterator[tuple[Any, Any, Any]]:
+    """Each turn of one uniformly random game as (position, move chosen, position after)."""
+    state = _start(game, rng, state)
+    while game.outcome(state) is None and game.ply(state) < bound:
+        move = rng.choice(game.legal_moves(state))
+        after = game.apply(state, move, check=False)
+        yield state, move, after
+        state = after
+
+
 def random_states(
     game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
 ) -> Iterator[Any]:
-    """Every state of one uniformly random game, from `state` (a new game if None) until it
-    ends or reaches ply `bound`. Moves come from `legal_moves`, so they are applied unchecked."""
-    state = game.new(seed=rng.randrange(1 << 30)) if state is None else state
+    """Every state of one uniformly random game, the first and the last included."""
+    state = _start(game, rng, state)
     yield state
-    while game.outcome(state) is None and game.ply(state) < bound:
-        state = game.apply(state, rng.choice(game.legal_moves(state)), check=False)
-        yield state
+    for _, _, after in random_turns(game, rng, state, bound):
+        yield after
 
 
 def random_playout(
     game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
 ) -> Any:
-    """The last state of one random game (see `random_states`)."""
+    """The last state of one random game."""
     return deque(random_states(game, rng, state, bound), maxlen=1)[0]

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -15,6 +16,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     Pass,
+    Reason,
     Rect,
     RulesError,
     Variant,
@@ -97,14 +99,8 @@ QuorumMove = Jump | Place | Pass
 
 
 @dataclass(frozen=True)
-class QuorumState:
+class QuorumState(CommonState):
     board: str
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     history: tuple[str, ...] = ()
 
     @property
@@ -222,9 +218,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
         history = (*state.history, key)
         result: Outcome | None = None
         if all(board[o] == STONE[seat] for o in OBJECTIVES):
-            result = Outcome((seat,), "quorum")
+            result = Outcome((seat,), Reason.QUORUM)
         elif history.count(key) >= 3:
-            result = Outcome((), "repetition")
+            result = Outcome((), Reason.REPETITION)
         highlight = Highlight(
             seat,
             self.format_move(state, move),

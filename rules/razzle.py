@@ -19,6 +19,7 @@ from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -26,6 +27,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     Pass,
+    Reason,
     Rect,
     RulesError,
     Variant,
@@ -117,14 +119,8 @@ KNIGHT_MOVES: tuple[tuple[tuple[int, Knight], ...], ...] = tuple(
 
 
 @dataclass(frozen=True)
-class RazzleState:
+class RazzleState(CommonState):
     board: str
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     ineligible: frozenset[int] = frozenset()
     forced: bool = False
     history: tuple[str, ...] = ()
@@ -371,14 +367,14 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             cells[path[0]], cells[path[-1]] = PIECE[seat], BALL[seat]
             ineligible = ineligible | set(path)
             if path[-1] // WIDTH == GOAL_RANK[seat]:
-                result = Outcome((seat,), "goal")
+                result = Outcome((seat,), Reason.GOAL)
         board = "".join(cells)
         key = _key(board, ineligible, forced, opponent)
         history = (*state.history, key)
         if result is None and history.count(key) >= 3:
-            result = Outcome((), "repetition")
+            result = Outcome((), Reason.REPETITION)
         elif result is None and state.ply + 1 >= TURN_LIMIT:
-            result = Outcome((), "move-limit")
+            result = Outcome((), Reason.MOVE_LIMIT)
         return replace(
             state,
             board=board,
@@ -578,7 +574,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         result = None
         for seat in (1, 2):
             if _ball_of(board, seat) // WIDTH == GOAL_RANK[seat]:
-                result = Outcome((seat,), "goal")
+                result = Outcome((seat,), Reason.GOAL)
         return RazzleState(
             board=board,
             turn=turn,

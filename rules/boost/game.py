@@ -54,6 +54,7 @@ from rules.core import (
     InvalidDiagram,
     Outcome,
     Pass,
+    Reason,
     RulesError,
     Variant,
     common_from_json,
@@ -165,7 +166,7 @@ class Boost(Game[BoostState, BoostMove]):
                 last=Highlight(seat, notation),
             )
             if not any(action_keys(geo, state.masks, s) for s in alive):
-                after = replace(after, result=Outcome((), "no-moves"))
+                after = replace(after, result=Outcome((), Reason.NO_MOVES))
             return after
         masks, captured = resolve(geo, state.masks, seat, move)
         key = state.zkey
@@ -190,7 +191,7 @@ class Boost(Game[BoostState, BoostMove]):
             masks=masks,
             turn=following(seat, alive, state.players),
             ply=state.ply + 1,
-            result=verdict(masks, state.size, state.players, state.resigned, "capture"),
+            result=verdict(masks, state.size, state.players, state.resigned, Reason.CAPTURE),
             last=Highlight(
                 seat,
                 notation,
@@ -212,7 +213,7 @@ class Boost(Game[BoostState, BoostMove]):
         if seat in self.defeated(state):
             raise IllegalMove(f"{self.seat_name(seat)} is already out of the game")
         resigned = tuple(sorted((*state.resigned, seat)))
-        result = verdict(state.masks, state.size, state.players, resigned, "resignation")
+        result = verdict(state.masks, state.size, state.players, resigned, Reason.RESIGNATION)
         alive = alive_seats(state.masks, state.players, resigned)
         turn = state.turn
         if turn == seat and alive:

@@ -7,22 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Masks, slot, zobrist
-from rules.core import Highlight, Outcome, next_seat
+from rules.core import CommonState, Outcome, Reason, next_seat
 
 
 @dataclass(frozen=True)
-class BoostState:
+class BoostState(CommonState):
     """A position. `masks`: dragons, then pawns, knights and towers of each seat, as bit masks
     (see rules.boost.board). `history`: the arrangements since the last pawn or knight left
     the board or was promoted (earlier ones can never recur), the current one last."""
 
     masks: Masks
-    variant: str = "standard"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
     resigned: tuple[int, ...] = ()
     history: tuple[Masks, ...] = ()
     # Derived from `masks` and `history`, kept to make the repetition test two XORs per move.
@@ -60,7 +54,7 @@ def alive_seats(masks: Masks, players: int, resigned: Sequence[int]) -> tuple[in
 
 
 def verdict(
-    masks: Masks, size: int, players: int, resigned: Sequence[int], reason: str
+    masks: Masks, size: int, players: int, resigned: Sequence[int], reason: Reason
 ) -> Outcome | None:
     """Tower victory first, then the last player standing (`reason` says how the others fell),
     then a draw when nobody is left."""
@@ -72,12 +66,12 @@ def verdict(
             if seat not in resigned and masks[slot(seat, TOWER)] & ringed
         )
         if winners:
-            return Outcome(winners, "tower")
+            return Outcome(winners, Reason.TOWER)
     alive = alive_seats(masks, players, resigned)
     if len(alive) == 1:
         return Outcome(alive, reason)
     if not alive:
-        return Outcome((), "no-moves")
+        return Outcome((), Reason.NO_MOVES)
     return None
 
 
@@ -93,7 +87,7 @@ def following(seat: int, alive: Sequence[int], players: int) -> int:
 
 def settle(state: BoostState) -> BoostState:
     """A position as if a move had just led to it: decided, or a live seat to move."""
-    result = verdict(state.masks, state.size, state.players, state.resigned, "capture")
+    result = verdict(state.masks, state.size, state.players, state.resigned, Reason.CAPTURE)
     alive = alive_seats(state.masks, state.players, state.resigned)
     turn = state.turn
     if result is None and turn not in alive:

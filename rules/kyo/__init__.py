@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core import (
     PASS,
+    CommonState,
     Game,
     Highlight,
     IllegalMove,
@@ -61,14 +62,9 @@ KyoMove = Turn | Pass
 
 
 @dataclass(frozen=True)
-class KyoState:
+class KyoState(CommonState):
     board: Board
-    variant: str = "trench"
-    players: int = 2
-    turn: int = 1
-    ply: int = 0
-    result: Outcome | None = None
-    last: Highlight | None = None
+    variant: str = field(default="trench", kw_only=True)  # Kyo's standard game
     history: tuple[str, ...] = ()  # position keys since the last item left the board
 
 

@@ -18,6 +18,7 @@ from rules.core import (
     InvalidState,
     Outcome,
 )
+from rules.playout import random_playout, random_turns
 from rules.records import Record
 
 GAME = Boku()
@@ -43,11 +44,8 @@ def captures_at(state: BokuState, cell: str) -> list[str]:
 
 
 def random_state(rng: random.Random, plies: int) -> BokuState:
-    state = GAME.new()
-    for _ in range(plies):
-        if GAME.outcome(state) is not None:
-            break
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    """The position after `plies` random turns (or where the game ended)."""
+    state: BokuState = random_playout(GAME, rng, GAME.new(), bound=plies)
     return state
 
 
@@ -556,17 +554,13 @@ def test_random_playouts_end_cleanly() -> None:
     rng = random.Random(11)
     reasons: Counter[str] = Counter()
     for _ in range(60):
-        state = GAME.new()
-        while GAME.outcome(state) is None:
-            moves = GAME.legal_moves(state)
+        for before, _, state in random_turns(GAME, rng, GAME.new()):
+            moves = GAME.legal_moves(before)
             assert moves and len(set(moves)) == len(moves)
-            before = state.board.count(".")
-            mover = GAME.to_move(state)
-            state = GAME.apply(state, rng.choice(moves))
-            assert state.board.count(".") in (before - 1, before)  # a capture gives one back
+            empty = before.board.count(".")
+            assert state.board.count(".") in (empty - 1, empty)  # a capture gives one back
             assert state.blocked is None or state.board[state.blocked] == "."
-            assert GAME.to_move(state) == 3 - mover
-            assert state.ply <= 400
+            assert GAME.to_move(state) == 3 - GAME.to_move(before)
         outcome = GAME.outcome(state)
         assert outcome is not None
         reasons[outcome.reason] += 1
@@ -652,12 +646,9 @@ def test_load_rejects_a_blocked_cell_that_holds_a_marble() -> None:
 
 def test_record_round_trip() -> None:
     rng = random.Random(21)
-    state = GAME.new(seed=4)
-    turns = []
-    while GAME.outcome(state) is None:
-        move = rng.choice(GAME.legal_moves(state))
-        turns.append(GAME.format_move(state, move))
-        state = GAME.apply(state, move)
+    played = list(random_turns(GAME, rng, GAME.new(seed=4)))
+    turns = [GAME.format_move(before, move) for before, move, _ in played]
+    state = played[-1][2]
     record = Record("boku", "standard", 2, 4, tuple(turns), GAME.outcome(state))
     replayed = Record.from_text(record.to_text()).replay(GAME)
     assert replayed == state

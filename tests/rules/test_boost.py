@@ -1,11 +1,13 @@
 import dataclasses
 import json
 import random
+from itertools import islice
 
 import pytest
 
 from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome, get_game
 from rules.boost import Boost, BoostState, Build, Promote, Step
+from rules.playout import random_states, random_turns
 from rules.records import Record
 
 REGISTERED = get_game("boost")
@@ -669,12 +671,10 @@ def random_positions(count: int, seed: int) -> list[BoostState]:
     positions: list[BoostState] = []
     while len(positions) < count:
         variant, players = rng.choice(VARIANTS)
-        state = GAME.new(players=players, variant=variant, seed=rng.randrange(1000))
-        while GAME.outcome(state) is None and state.ply < 120 and len(positions) < count:
-            if rng.random() < 0.3:
-                positions.append(state)
-            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    return positions
+        start = GAME.new(players=players, variant=variant, seed=rng.randrange(1000))
+        running = list(random_states(GAME, rng, start, bound=119))
+        positions.extend(s for s in running if GAME.outcome(s) is None and rng.random() < 0.3)
+    return positions[:count]
 
 
 def test_notation_round_trips_over_every_legal_move_of_300_positions() -> None:
@@ -790,17 +790,16 @@ def test_repetition_matches_a_literal_reading_over_whole_games() -> None:
     checked = 0
     starts = [GAME.new(players=n, variant=v, seed=3) for v, n in VARIANTS[:4] + VARIANTS[6:]]
     duel = board([["t", ".", "p", ".", "P", ".", "T"]], "b5", fill={})
-    for state in [*starts, GAME.parse_diagram(duel), GAME.parse_diagram(duel)]:
-        seen = [state.masks]
-        while GAME.outcome(state) is None and state.ply < 100:
+    for start in [*starts, GAME.parse_diagram(duel), GAME.parse_diagram(duel)]:
+        seen = []
+        for state, _, _ in random_turns(GAME, rng, start, bound=100):
+            seen.append(state.masks)
             moves = GAME.legal_moves(state)
             actions = sorted(literal_actions(state))
             candidates = [move_of(state, t) for t in actions] if actions else [PASS]
             fresh = [m for m in candidates if m is PASS or GAME._play(state, m).masks not in seen]
             assert set(moves) == set(fresh or candidates)
             checked += len(candidates) - len(fresh)
-            state = GAME.apply(state, rng.choice(moves))
-            seen.append(state.masks)
     assert checked > 40
 
 
@@ -820,25 +819,18 @@ FROZEN_COUNTS = {
 def test_frozen_legal_move_counts(variant: str, players: int) -> None:
     # The first numbers were checked by hand: 28 for two players without dragons is
     # a1 2 + b1 4 + c1 5 + d1 3, mirrored on the f-i side.
-    rng = random.Random(2024)
-    state = GAME.new(players=players, variant=variant, seed=1)
-    counts = []
-    for _ in range(12):
-        moves = GAME.legal_moves(state)
-        counts.append(len(moves))
-        state = GAME.apply(state, rng.choice(moves))
-    assert counts == FROZEN_COUNTS[(variant, players)]
+    start = GAME.new(players=players, variant=variant, seed=1)
+    line = islice(random_states(GAME, random.Random(2024), start), 12)
+    assert [len(GAME.legal_moves(state)) for state in line] == FROZEN_COUNTS[(variant, players)]
 
 
 @pytest.mark.parametrize(("variant", "players"), VARIANTS)
 def test_random_playouts_end_or_reach_the_bound(variant: str, players: int) -> None:
     rng = random.Random(VARIANTS.index((variant, players)))
     for game_number in range(4):
-        state = GAME.new(players=players, variant=variant, seed=game_number)
-        while GAME.outcome(state) is None and state.ply < 300:
-            moves = GAME.legal_moves(state)
-            assert moves and GAME.to_move(state) not in GAME.defeated(state)
-            state = GAME.apply(state, rng.choice(moves))
+        start = GAME.new(players=players, variant=variant, seed=game_number)
+        for before, _, state in random_turns(GAME, rng, start, bound=300):
+            assert GAME.legal_moves(before) and GAME.to_move(before) not in GAME.defeated(before)
             masks = state.masks
             union = 0
             for mask in masks:
@@ -980,11 +972,9 @@ def test_load_rejects_a_history_that_does_not_end_here() -> None:
 def test_record_export_and_import_replays_to_the_same_state() -> None:
     rng = random.Random(9)
     state = GAME.new(players=3, seed=4)
-    turns: list[str] = []
-    while GAME.outcome(state) is None and len(turns) < 60:
-        move = rng.choice(GAME.legal_moves(state))
-        turns.append(GAME.format_move(state, move))
-        state = GAME.apply(state, move)
+    played = list(random_turns(GAME, rng, state, bound=60))
+    turns = [GAME.format_move(before, move) for before, move, _ in played]
+    state = played[-1][2]
     turns.append("resign 2")
     state = GAME.resign(state, 2)
     record = Record("boost", "standard", 3, 4, tuple(turns), GAME.outcome(state))

@@ -1,11 +1,24 @@
+import json
+
 import pytest
 
-from rules import GAMES, InvalidRecord, Outcome, Record, UnknownGame, UnknownVariant, get_game
+from rules import (
+    GAMES,
+    InvalidRecord,
+    Outcome,
+    Reason,
+    Record,
+    UnknownGame,
+    UnknownVariant,
+    get_game,
+)
 from rules.core import (
     InvalidDiagram,
     InvalidMove,
     build_move_tree,
     grid_rows,
+    outcome_from_json,
+    outcome_to_json,
     parse_square,
     split_diagram,
     split_squares,
@@ -36,6 +49,14 @@ def test_outcome_reasons_are_a_fixed_vocabulary() -> None:
         Outcome((1,), "luck")
     assert Outcome((), "agreement").is_draw
     assert Outcome((2,), "resignation").describe() == "seat 2 wins (resignation)"
+
+
+def test_outcome_reasons_are_stored_as_their_strings() -> None:
+    outcome = Outcome((), "board-full")
+    assert outcome.reason is Reason.BOARD_FULL
+    text = json.dumps(outcome_to_json(outcome))
+    assert text == '{"winners": [], "reason": "board-full"}'
+    assert outcome_from_json(json.loads(text)) == outcome
 
 
 def test_squares_parse_and_explain() -> None:

@@ -1,9 +1,11 @@
 import json
 import random
+from itertools import islice
 
 import pytest
 
 from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome, get_game
+from rules.playout import random_states, random_turns
 from rules.quorum import Jump, QuorumState
 from rules.records import Record
 
@@ -44,17 +46,12 @@ def board_of(diagram: str) -> str:
 
 
 def random_positions(count: int, seed: int = 1) -> list[QuorumState]:
+    """Every position of random games (to ply 121) until there are `count`."""
     rng = random.Random(seed)
-    positions = []
-    state = GAME.new()
+    positions: list[QuorumState] = []
     while len(positions) < count:
-        positions.append(state)
-        moves = GAME.legal_moves(state)
-        if not moves or state.ply > 120:
-            state = GAME.new()
-            continue
-        state = GAME.apply(state, rng.choice(moves))
-    return positions
+        positions.extend(random_states(GAME, rng, GAME.new(), bound=121))
+    return positions[:count]
 
 
 def test_the_seed_diagram_is_the_starting_position() -> None:
@@ -336,13 +333,8 @@ def test_legal_moves_match_a_literal_reading_of_the_rule() -> None:
 
 
 def test_frozen_legal_move_counts() -> None:
-    rng = random.Random(2024)
-    state = GAME.new()
-    counts = []
-    for _ in range(12):
-        counts.append(len(GAME.legal_moves(state)))
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    assert counts == FROZEN_COUNTS
+    line = islice(random_states(GAME, random.Random(2024), GAME.new()), 12)
+    assert [len(GAME.legal_moves(state)) for state in line] == FROZEN_COUNTS
 
 
 FROZEN_COUNTS = [19, 19, 23, 21, 22, 20, 21, 21, 21, 27, 25, 26]
@@ -352,11 +344,8 @@ def test_random_playouts_end_or_reach_the_bound() -> None:
     rng = random.Random(11)
     endings = set()
     for _ in range(40):
-        state = GAME.new()
-        while GAME.outcome(state) is None and state.ply < 400:
-            moves = GAME.legal_moves(state)
-            assert moves, "a running game always offers a move"
-            state = GAME.apply(state, rng.choice(moves))
+        for before, _, state in random_turns(GAME, rng, GAME.new()):
+            assert GAME.legal_moves(before), "a running game always offers a move"
             assert state.board.count("w") + state.board.count("b") <= 64
         outcome = GAME.outcome(state)
         if outcome is not None:
@@ -387,12 +376,9 @@ def test_load_rejects_corrupt_data(corrupt: object) -> None:
 
 def test_record_export_and_import_replays_to_the_same_state() -> None:
     rng = random.Random(9)
-    state = GAME.new()
-    turns = []
-    while GAME.outcome(state) is None and len(turns) < 60:
-        move = rng.choice(GAME.legal_moves(state))
-        turns.append(GAME.format_move(state, move))
-        state = GAME.apply(state, move)
+    played = list(random_turns(GAME, rng, GAME.new(), bound=60))
+    turns = [GAME.format_move(before, move) for before, move, _ in played]
+    state = played[-1][2]
     record = Record("quorum", "standard", 2, 0, tuple(turns), GAME.outcome(state))
     text = record.to_text()
     assert text.startswith('[Game "quorum"]')

@@ -1,12 +1,13 @@
 import dataclasses
 import json
 import random
-from itertools import pairwise
+from itertools import islice, pairwise
 from pathlib import Path
 
 import pytest
 
 from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome
+from rules.playout import random_states, random_turns
 from rules.razzle import Chain, Knight, RazzleDazzle, RazzleState
 from rules.records import Record
 
@@ -46,16 +47,13 @@ def diagram(rows: str, *keys: str) -> RazzleState:
 
 
 def random_positions(count: int, seed: int) -> list[RazzleState]:
+    """Running positions of random games until there are `count`."""
     rng = random.Random(seed)
     positions: list[RazzleState] = []
-    state = GAME.new()
     while len(positions) < count:
-        if GAME.outcome(state) is not None:
-            state = GAME.new()
-            continue
-        positions.append(state)
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    return positions
+        states = random_states(GAME, rng, GAME.new())
+        positions.extend(s for s in states if GAME.outcome(s) is None)
+    return positions[:count]
 
 
 # -- setup and the opening -----------------------------------------------------------------
@@ -627,13 +625,8 @@ def test_legal_moves_match_a_literal_reading_of_the_rules() -> None:
 
 
 def test_frozen_legal_move_counts() -> None:
-    rng = random.Random(2024)
-    state = GAME.new()
-    counts = []
-    for _ in range(16):
-        counts.append(len(GAME.legal_moves(state)))
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    assert counts == FROZEN_COUNTS
+    line = islice(random_states(GAME, random.Random(2024), GAME.new()), 16)
+    assert [len(GAME.legal_moves(state)) for state in line] == FROZEN_COUNTS
     assert len(GAME.legal_moves(GAME.parse_diagram(BLOCKED + "ineligible: b3"))) == 20
 
 
@@ -644,11 +637,9 @@ def test_random_playouts_end_cleanly() -> None:
     rng = random.Random(11)
     endings = set()
     for _ in range(30):
-        state = GAME.new()
-        while GAME.outcome(state) is None:
-            moves = GAME.legal_moves(state)
+        for before, _, state in random_turns(GAME, rng, GAME.new()):
+            moves = GAME.legal_moves(before)
             assert moves and len(set(moves)) == len(moves)
-            state = GAME.apply(state, rng.choice(moves))
             assert state.board.count("x") == state.board.count("o") == 4
             assert state.board.count("X") == state.board.count("O") == 1
             assert all(state.board[s] != "." for s in state.ineligible)
@@ -699,12 +690,9 @@ def test_load_checks_every_field(field: str, value: object) -> None:
 
 def test_record_export_and_import_replays_to_the_same_state() -> None:
     rng = random.Random(9)
-    state = GAME.new()
-    turns: list[str] = []
-    while GAME.outcome(state) is None and len(turns) < 80:
-        move = rng.choice(GAME.legal_moves(state))
-        turns.append(GAME.format_move(state, move))
-        state = GAME.apply(state, move)
+    played = list(random_turns(GAME, rng, GAME.new(), bound=80))
+    turns = [GAME.format_move(before, move) for before, move, _ in played]
+    state = played[-1][2]
     record = Record("razzle", "standard", 2, 0, tuple(turns), GAME.outcome(state))
     again = Record.from_text(record.to_text())
     assert again == record
