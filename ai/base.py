@@ -92,8 +92,9 @@ class Evaluator(Protocol):
 class Bot(Protocol):
     """A search: one call from a position to a move of `legal_moves(state)`."""
 
-    def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
-        ...
+    def choose(
+        self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random
+    ) -> Choice: ...
 
 
 def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
@@ -107,6 +108,7 @@ def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
 def estimate(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:
     """Each seat's chance of winning as the evaluator guesses it (logistic of its score)."""
     return tuple(
-        1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, evaluator.score(state, seat) / evaluator.scale))))
+        1.0
+        / (1.0 + math.exp(-max(-50.0, min(50.0, evaluator.score(state, seat) / evaluator.scale))))
         for seat in range(1, players + 1)
     )

@@ -38,7 +38,9 @@ class Node:
         index = self.seat - 1
         return max(
             self.children,
-            key=lambda c: c.totals[index] / c.visits + EXPLORATION * math.sqrt(log_visits / c.visits),
+            key=lambda c: (
+                c.totals[index] / c.visits + EXPLORATION * math.sqrt(log_visits / c.visits)
+            ),
         )
 
 
@@ -50,6 +52,15 @@ def winning_move(game: Game[Any, Any], state: Any, moves: Any) -> Any | None:
         if outcome is not None and outcome.winners == (seat,):
             return move
     return None
+
+
+def loses_at_once(game: Game[Any, Any], state: Any, move: Any) -> bool:
+    """Whether after `move` the next seat has a move that wins on the spot."""
+    after = game.apply(state, move, check=False)
+    return (
+        game.outcome(after) is None
+        and winning_move(game, after, game.legal_moves(after)) is not None
+    )
 
 
 class MCTS:
@@ -67,6 +78,9 @@ class MCTS:
         if won is not None:
             return Choice(won, {"nodes": 0, "reason": "wins at once"})
         root = Node(game, state, None, rng)
+        root.untried = [
+            m for m in root.untried if not loses_at_once(game, state, m)
+        ] or root.untried
         budget = Budget(limit)
         while not budget.exhausted():
             budget.spend()
