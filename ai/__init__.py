@@ -1,0 +1,103 @@
+"""Computer opponents for every game: `choose_move(game_name, state, level=..., seconds=...)`.
+
+Depends on `rules` only. Each game has one search (`BOTS`), chosen for how the game plays;
+levels differ in how much that search may do. docs/ai.md says why each game gets its search.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ai.alphabeta import AlphaBeta
+from ai.base import Bot, Choice, Limit
+from ai.heuristics import (
+    BokuEvaluator,
+    BoostEvaluator,
+    KyoEvaluator,
+    QuorumEvaluator,
+    RazzleEvaluator,
+)
+from ai.mcts import MCTS
+from rules import get_game
+from rules.core import IllegalMove
+
+
+@dataclass(frozen=True)
+class Level:
+    """What a level may spend: CPU seconds by default, and a node cap that makes the easy
+    level weak by design (and deterministic), whatever the time."""
+
+    name: str
+    seconds: float
+    nodes: int | None = None
+
+
+LEVELS = {
+    1: Level("easy", seconds=0.25, nodes=40),
+    2: Level("medium", seconds=0.5),
+    3: Level("hard", seconds=2.0),
+}
+
+BOTS: dict[str, Bot] = {
+    "boost": AlphaBeta(BoostEvaluator()),
+    "kyo": AlphaBeta(KyoEvaluator()),
+    "quorum": MCTS(QuorumEvaluator(), playout_plies=40),
+    "razzle": MCTS(RazzleEvaluator(), playout_plies=40),
+    "boku": MCTS(BokuEvaluator(), playout_plies=200),
+}
+
+
+def get_bot(game_name: str) -> Bot:
+    return BOTS[get_game(game_name).name]
+
+
+def level_limit(level: int, seconds: float | None = None, nodes: int | None = None) -> Limit:
+    """The budget of one move: an explicit node budget searches by nodes only (deterministic);
+    otherwise the level's time, or `seconds` if given, with the level's node cap."""
+    if level not in LEVELS:
+        raise ValueError(f"there is no level {level}; choose 1 (easy), 2 (medium) or 3 (hard)")
+    if nodes is not None:
+        return Limit(nodes=nodes)
+    chosen = LEVELS[level]
+    return Limit(nodes=chosen.nodes, seconds=chosen.seconds if seconds is None else seconds)
+
+
+def choose(
+    game_name: str,
+    state: Any,
+    *,
+    level: int = 2,
+    seconds: float | None = None,
+    seed: int | None = None,
+    nodes: int | None = None,
+) -> Choice:
+    """`choose_move` with what the search learned (nodes, depth, value) in `info`."""
+    game = get_game(game_name)
+    if game.outcome(state) is not None:
+        raise IllegalMove("the game is over")
+    limit = level_limit(level, seconds, nodes)
+    if seed is None:
+        seed = secrets.randbits(64)
+    rng = random.Random(f"{seed}:{game.ply(state)}")
+    return get_bot(game.name).choose(game, state, limit, rng)
+
+
+def choose_move(
+    game_name: str,
+    state: Any,
+    *,
+    level: int = 2,
+    seconds: float | None = None,
+    seed: int | None = None,
+    nodes: int | None = None,
+) -> Any:
+    """One move of `legal_moves(state)` for the seat to move, at `level` 1-3. `seconds` caps
+    the CPU time (level default otherwise: 0.25, 0.5, 2); `nodes` searches by a node budget
+    instead, so a given `seed` always gives the same move."""
+    return choose(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes).move
+
+
+__all__ = ["BOTS", "LEVELS", "Choice", "Level", "Limit", "choose", "choose_move", "get_bot"]

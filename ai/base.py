@@ -1,0 +1,114 @@
+"""What every search shares: limits, the budget clock, choices, evaluators and seat returns."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rules.core import Game, Outcome
+
+# CPU time is what a search controls on a shared machine; wall time may run this much further
+# before the search stops anyway, so a starved process still answers near its deadline.
+WALL_SLACK = 1.15
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much a search may do: `nodes` (simulations or positions) makes it deterministic for
+    a seeded rng; `seconds` (CPU time, wall time at most 15% more) bounds it when playing."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is None and self.seconds is None:
+            raise ValueError("a search needs a node budget, a time budget or both")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A search's answer: the move and what it learned (nodes, depth, value)."""
+
+    move: Any
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when its budget runs out, to unwind to the root."""
+
+
+class Budget:
+    """Counts nodes and watches the clocks of one search."""
+
+    def __init__(self, limit: Limit) -> None:
+        self.limit = limit
+        self.nodes = 0
+        self._cpu_start = time.process_time()
+        self._wall_start = time.perf_counter()
+
+    def spend(self) -> None:
+        self.nodes += 1
+
+    def exhausted(self) -> bool:
+        limit = self.limit
+        if limit.nodes is not None and self.nodes >= limit.nodes:
+            return True
+        if limit.seconds is None:
+            return False
+        return (
+            time.process_time() - self._cpu_start >= limit.seconds
+            or time.perf_counter() - self._wall_start >= limit.seconds * WALL_SLACK
+        )
+
+    def fraction_used(self) -> float:
+        """How far into the time budget the search is (0 when searching by nodes only)."""
+        if self.limit.seconds is None:
+            return 0.0
+        return (time.process_time() - self._cpu_start) / self.limit.seconds
+
+
+class Evaluator(Protocol):
+    """A game's static judgement of a position that is not over."""
+
+    scale: float  # score units that make one seat about 73% likely to win (logistic)
+
+    def score(self, state: Any, seat: int) -> float:
+        """How good `state` is for `seat`: positive is good, in the evaluator's units."""
+        ...
+
+    def key(self, state: Any) -> Hashable:
+        """What identifies a position for the transposition table."""
+        ...
+
+    def priority(self, state: Any, move: Any) -> float:
+        """A cheap guess, before applying `move`, of how worth trying first it is."""
+        ...
+
+
+class Bot(Protocol):
+    """A search: one call from a position to a move of `legal_moves(state)`."""
+
+    def choose(
+        self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random
+    ) -> Choice: ...
+
+
+def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """Each seat's reward for a finished game: winners share 1, a draw shares it among all."""
+    if outcome.is_draw:
+        return (1.0 / players,) * players
+    share = 1.0 / len(outcome.winners)
+    return tuple(share if seat in outcome.winners else 0.0 for seat in range(1, players + 1))
+
+
+def estimate(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:
+    """Each seat's chance of winning as the evaluator guesses it (logistic of its score)."""
+    return tuple(
+        1.0
+        / (1.0 + math.exp(-max(-50.0, min(50.0, evaluator.score(state, seat) / evaluator.scale))))
+        for seat in range(1, players + 1)
+    )

@@ -1,0 +1,173 @@
+"""Each game's evaluation: what a position is worth to a seat when the search stops early.
+
+Scores are in rough "piece" units, positive good for the seat asked about; `scale` turns them
+into a win chance for MCTS (`ai.base.estimate`). docs/ai.md explains every term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Build, Promote, slot
+from rules.boost.state import alive_seats
+from rules.kyo.board import CELLS as KYO_CELLS
+from rules.kyo.board import SIZE as KYO_SIZE
+
+# --- shared -------------------------------------------------------------------------------
+
+
+class _Base:
+    """Defaults: the position itself as the table key, and no move looks better unseen."""
+
+    scale = 1.0
+
+    def key(self, state: Any) -> Hashable:
+        return (state.board, state.turn)
+
+    def priority(self, state: Any, move: Any) -> float:
+        return 0.0
+
+
+def _lead(values: dict[int, float], seat: int) -> float:
+    """A seat's value minus the best of its opponents': in a race only the leader matters."""
+    return values[seat] - max(v for s, v in values.items() if s != seat)
+
+
+# --- Boost --------------------------------------------------------------------------------
+
+BOOST_PIECE = {PAWN: 1.0, KNIGHT: 3.0, TOWER: 4.0}
+BOOST_RING = (0.0, 0.5, 1.5, 4.0)  # a tower with 0-3 dragons beside it (4 wins the game)
+BOOST_BEATEN = -30.0
+
+
+class BoostEvaluator(_Base):
+    scale = 3.0
+
+    def key(self, state: Any) -> Hashable:
+        return (state.zkey, state.turn, state.resigned)
+
+    def priority(self, state: Any, move: Any) -> float:
+        return 2.0 if isinstance(move, Build) else 1.0 if isinstance(move, Promote) else 0.0
+
+    def score(self, state: Any, seat: int) -> float:
+        masks, geometry = state.masks, GEOMETRIES[state.size]
+        alive = alive_seats(masks, state.players, state.resigned)
+        values = {}
+        for player in range(1, state.players + 1):
+            if player not in alive:
+                values[player] = BOOST_BEATEN
+                continue
+            value = sum(
+                weight * masks[slot(player, kind)].bit_count()
+                for kind, weight in BOOST_PIECE.items()
+            )
+            towers = masks[slot(player, TOWER)]
+            while towers:
+                low = towers & -towers
+                towers ^= low
+                near = geometry.neighbour_mask[low.bit_length() - 1] & masks[DRAGONS]
+                value += BOOST_RING[min(near.bit_count(), 3)]
+            values[player] = value
+        return _lead(values, seat)
+
+
+# --- Kyo ----------------------------------------------------------------------------------
+
+KYO_ITEM = {"P": 1.0, "H": 3.0, "T": 3.0, "Q": 5.0, "K": 0.0, "D": 0.4, "L": 0.4}
+KYO_MANA_SHORT = 4  # fewer own mana chips than this and losing them all looms
+KYO_ATTACK = 0.05  # per tile closer to the enemy king, for each heavy pawn and the queen
+
+
+class KyoEvaluator(_Base):
+    scale = 4.0
+
+    def priority(self, state: Any, move: Any) -> float:
+        return 1.0 if "x" in str(move) else 0.0  # strikes first
+
+    def score(self, state: Any, seat: int) -> float:
+        totals = {1: 0.0, 2: 0.0}
+        mana = {1: 0, 2: 0}
+        kings: dict[int, int] = {}
+        attackers: dict[int, list[int]] = {1: [], 2: []}
+        for cell in range(KYO_CELLS):
+            for item in state.board[cell]:
+                if item == "S":
+                    continue
+                owner = 1 if item.isupper() else 2
+                letter = item.upper()
+                totals[owner] += KYO_ITEM[letter]
+                if letter in "DL":
+                    mana[owner] += 1
+                elif letter == "K":
+                    kings[owner] = cell
+                elif letter in "HQ":
+                    attackers[owner].append(cell)
+        for owner in (1, 2):
+            totals[owner] -= max(0, KYO_MANA_SHORT - mana[owner]) * 2.0
+            king = kings.get(3 - owner)
+            if king is not None:
+                for cell in attackers[owner]:
+                    totals[owner] -= KYO_ATTACK * _chebyshev(cell, king, KYO_SIZE)
+        return totals[seat] - totals[3 - seat]
+
+
+def _chebyshev(a: int, b: int, width: int) -> int:
+    return max(abs(a % width - b % width), abs(a // width - b // width))
+
+
+# --- Quorum -------------------------------------------------------------------------------
+
+QUORUM_STONE = {1: "w", 2: "b"}
+QUORUM_CENTRE = (27, 28, 35, 36)
+
+
+class QuorumEvaluator(_Base):
+    scale = 2.0
+
+    def score(self, state: Any, seat: int) -> float:
+        values = {}
+        for player, stone in QUORUM_STONE.items():
+            held = sum(state.board[c] == stone for c in QUORUM_CENTRE)
+            count = state.board.count(stone)
+            near = sum(
+                3.5 - max(abs(c % 8 - 3.5), abs(c // 8 - 3.5))
+                for c, s in enumerate(state.board)
+                if s == stone
+            )
+            values[player] = held * held * 0.5 + count * 0.3 + near * 0.1
+        return _lead(values, seat)
+
+
+# --- Razzle Dazzle ------------------------------------------------------------------------
+
+RAZZLE_WIDTH, RAZZLE_HEIGHT = 7, 8
+RAZZLE_BALL = {1: "X", 2: "O"}
+RAZZLE_PIECES = {1: "xX", 2: "oO"}
+
+
+class RazzleEvaluator(_Base):
+    scale = 1.5
+
+    def score(self, state: Any, seat: int) -> float:
+        values = {}
+        for player in (1, 2):
+            values[player] = 0.0
+            for cell, item in enumerate(state.board):
+                if item in RAZZLE_PIECES[player]:
+                    rank = cell // RAZZLE_WIDTH
+                    progress = rank if player == 1 else RAZZLE_HEIGHT - 1 - rank
+                    values[player] += progress * (0.6 if item == RAZZLE_BALL[player] else 0.15)
+        return _lead(values, seat)
+
+
+# --- Boku ---------------------------------------------------------------------------------
+
+
+class BokuEvaluator(_Base):
+    """Playouts fill the board, so this only judges the rare cut-off game: marbles held."""
+
+    scale = 3.0
+
+    def score(self, state: Any, seat: int) -> float:
+        return float(state.board.count(str(seat)) - state.board.count(str(3 - seat)))

@@ -1,0 +1,126 @@
+"""AI searches in worker processes, so the bot's event loop never waits on one.
+
+Each worker is a process with a pipe, fed a game's dump; at most `AI_WORKERS` (default 1)
+searches run at once and the rest queue. A worker that crashes or misses its deadline is
+killed and replaced, and the caller still gets a legal move: a random one, worked out in a
+thread (Kyo's move listing can itself be slow), and logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+import ai
+from ai.worker import Search, random_legal_move, search_dump, serve
+
+log = logging.getLogger(__name__)
+
+# Past the search's own time the worker gets this share more before it counts as overrun
+# (loading the dump, pickling the answer): the search stops itself well before.
+DEADLINE_SHARE = 1.25
+
+
+@dataclass(frozen=True)
+class PoolAnswer:
+    """A move for the bot to play; `fallback` says the search failed and why."""
+
+    move: Any
+    fallback: str | None = None
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    connection: Connection
+    started: bool = False
+
+
+class AIPool:
+    """`await pool.choose(game_name, dump, level, seconds, seed)` -> PoolAnswer."""
+
+    def __init__(self, workers: int | None = None, *, search: Search = search_dump) -> None:
+        count = workers if workers is not None else int(os.environ.get("AI_WORKERS", "1"))
+        if count < 1:
+            raise ValueError(f"AI_WORKERS must be at least 1, not {count}")
+        self._search = search
+        self._context = multiprocessing.get_context("spawn")  # no fork of a threaded bot
+        self._workers = [self._spawn() for _ in range(count)]
+        self._idle: asyncio.Queue[_Worker] | None = None
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=serve, args=(theirs, self._search), daemon=True)
+        process.start()
+        theirs.close()
+        return _Worker(process, ours)
+
+    async def choose(
+        self,
+        game_name: str,
+        dump: Mapping[str, Any],
+        level: int = 2,
+        seconds: float | None = None,
+        seed: int | None = None,
+    ) -> PoolAnswer:
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            for worker in self._workers:
+                self._idle.put_nowait(worker)
+        budget = seconds if seconds is not None else ai.LEVELS[level].seconds
+        worker = await self._idle.get()
+        try:
+            move = await self._ask(worker, (game_name, dict(dump), level, seconds, seed), budget)
+        except TimeoutError:  # before OSError, of which it is a subclass
+            problem = f"the search overran its {budget:.2f} s"
+        except (EOFError, OSError) as error:
+            problem = f"the search worker crashed ({error.__class__.__name__})"
+        except asyncio.CancelledError:
+            self._idle.put_nowait(self._replace(worker))  # it may still be searching
+            raise
+        else:
+            self._idle.put_nowait(worker)
+            return PoolAnswer(move)
+        self._idle.put_nowait(self._replace(worker))
+        move = await asyncio.to_thread(random_legal_move, game_name, dump, seed)
+        log.warning("AI fallback in %s: %s; playing a random legal move", game_name, problem)
+        return PoolAnswer(move, fallback=problem)
+
+    async def _ask(self, worker: _Worker, request: tuple[Any, ...], budget: float) -> Any:
+        """The worker's answer, or TimeoutError once the deadline passes (which starts after
+        a fresh worker's imports, not before)."""
+        if not worker.started:
+            await asyncio.to_thread(worker.connection.recv)
+            worker.started = True
+        worker.connection.send(request)
+        if not await asyncio.to_thread(worker.connection.poll, budget * DEADLINE_SHARE):
+            raise TimeoutError
+        return await asyncio.to_thread(worker.connection.recv)
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        """Kill a failed worker and start a fresh one in its place."""
+        worker.process.kill()
+        worker.process.join()
+        worker.connection.close()
+        fresh = self._spawn()
+        self._workers[self._workers.index(worker)] = fresh
+        return fresh
+
+    async def close(self) -> None:
+        for worker in self._workers:
+            worker.connection.close()
+            worker.process.kill()
+            await asyncio.to_thread(worker.process.join)
+
+    async def __aenter__(self) -> AIPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

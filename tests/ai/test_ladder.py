@@ -1,0 +1,20 @@
+"""A smoke test of the ladder benchmark: its interval and one short game."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.ai_ladder import RANDOM, play, wilson
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(10, 10)
+    assert high == 1.0 and low == pytest.approx(0.7225, abs=1e-3)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(1 - high)
+
+
+def test_one_game_is_played_and_timed() -> None:
+    times: list[float] = []
+    score = play("boku", {1: 1, 2: RANDOM}, {}, seed=0, times=times)
+    assert score in (0.0, 0.5, 1.0) and times
