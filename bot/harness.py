@@ -463,7 +463,7 @@ class OfflineDiscord:
     def _http_error(self, status: int, text: str) -> discord.HTTPException:
         response = _FakeResponse(status, text)
         error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-        return error(response, {"message": text, "code": 0})  # type: ignore[arg-type]
+        return error(response, {"message": text, "code": 0})
 
     # -- messages ---------------------------------------------------------------------------
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
-from bot.service import Match, Player, ServiceError
-
-if TYPE_CHECKING:
-    from bot.app import BoardBot
+from bot.service import Match, MatchService, Player, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +19,15 @@ OOPS = "Something went wrong on our side, sorry. Please try again in a moment."
 Interaction = discord.Interaction[Any]
 
 
-def board_bot(interaction: Interaction) -> BoardBot:
-    return cast("BoardBot", interaction.client)
+class ServiceHolder(Protocol):
+    """The part of the bot these helpers use (bot.app.BoardBot), named here so this module
+    needs no import of the application that imports it."""
+
+    service: MatchService
+
+
+def service_of(interaction: Interaction) -> MatchService:
+    return cast(ServiceHolder, interaction.client).service
 
 
 def player(user: discord.abc.User) -> Player:
@@ -77,16 +81,14 @@ def _describe(interaction: Interaction) -> str:
 
 async def resolve(interaction: Interaction, ref: str | None) -> Match:
     channel_id = interaction.channel_id or 0
-    return await board_bot(interaction).service.resolve(
+    return await service_of(interaction).resolve(
         interaction.user.id, interaction.guild_id, channel_id, ref
     )
 
 
 async def match_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The user's open matches in this server whose description contains what was typed."""
-    listing = await board_bot(interaction).service.listing(
-        interaction.user.id, interaction.guild_id
-    )
+    listing = await service_of(interaction).listing(interaction.user.id, interaction.guild_id)
     typed = current.strip().lower().lstrip("#")
     return [
         app_commands.Choice(name=m.describe()[:100], value=str(m.id))

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,27 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000")
-STATUSES = ("pending", "active", "finished", "declined", "withdrawn")
+
+
+class Status(StrEnum):
+    """Where a match is in its life. Declared in lifecycle order: a match only moves forward
+    (pending, then active or declined or withdrawn; active, then finished)."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def phrase(self) -> str:
+        """How a player is told the status: `this challenge is no longer open (declined)`."""
+        if self is Status.PENDING:
+            return "waiting for answers"
+        if self is Status.ACTIVE:
+            return "in progress"
+        return self.value
+
 
 MIGRATIONS: tuple[str, ...] = (
     f"""
@@ -37,7 +58,7 @@ MIGRATIONS: tuple[str, ...] = (
         game TEXT NOT NULL,
         variant TEXT NOT NULL,
         seed INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN {STATUSES!r}),
+        status TEXT NOT NULL CHECK (status IN {tuple(map(str, Status))!r}),
         ply INTEGER NOT NULL DEFAULT 0,
         snapshot TEXT NOT NULL,
         outcome TEXT,
@@ -135,7 +156,7 @@ class MatchRow:
     game: str
     variant: str
     seed: int
-    status: str
+    status: Status
     ply: int
     snapshot: str
     outcome: dict[str, Any] | None
@@ -164,8 +185,6 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
         outcome = json.loads(row["outcome"]) if row["outcome"] is not None else None
         if not (outcome is None or isinstance(outcome, dict)):
             raise ValueError("the outcome must be a JSON object")
-        if row["status"] not in STATUSES:
-            raise ValueError(f"unknown status {row['status']!r}")
         return MatchRow(
             id=int(row["id"]),
             guild_id=row["guild_id"],
@@ -176,7 +195,7 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
             game=str(row["game"]),
             variant=str(row["variant"]),
             seed=int(row["seed"]),
-            status=str(row["status"]),
+            status=_status(row["status"]),
             ply=int(row["ply"]),
             snapshot=str(row["snapshot"]),
             outcome=outcome,
@@ -190,6 +209,13 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def _status(stored: Any) -> Status:
+    try:
+        return Status(stored)
+    except ValueError:
+        raise ValueError(f"unknown status {stored!r}") from None
 
 
 class Store:

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, _imaging
 
 from rules.core import Game, Highlight, Point
 
 # Keep a few freed image buffers for reuse: every render copies a ~3 MB background, and
 # fresh memory from the system costs more page faults than the drawing itself (measured
 # 9.0 -> 5.3 ms per Boost board). Same as PILLOW_BLOCKS_MAX=8.
-Image.core.set_blocks_max(8)
+_imaging.set_blocks_max(8)  # Image.core is this module
 
 RGB = tuple[int, int, int]
 SUPERSAMPLE = 4

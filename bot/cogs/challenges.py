@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BoardBot
 from bot.interface import Interaction, answering, player
 from bot.notifications import MENTIONS, mention
 from bot.service import Match
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 GAME_CHOICES = [
     app_commands.Choice(name=game.title, value=name) for name, game in list(GAMES.items())[:25]

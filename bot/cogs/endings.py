@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BoardBot
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import mention
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 
 class Endings(commands.Cog):

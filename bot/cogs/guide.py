@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.app import BoardBot
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering
 from bot.service import ServiceError
 from rules import GAMES, RulesError, get_game
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 # Topics where a picture of the starting position helps more than it distracts.
 ILLUSTRATED = ("overview", "setup")

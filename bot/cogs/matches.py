@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BoardBot
 from bot.interface import Interaction, answering, match_choices, resolve
 from bot.notifications import jump_url
 from bot.service import Match
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 MAX_LISTED = 20
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.app import BoardBot
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import jump_url
 from bot.service import Match, MatchService, ServiceError
 from bot.views import PickerView, board_view
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 
 class Moves(commands.Cog):

@@ -195,3 +195,41 @@ def test_a_player_with_no_move_passes_automatically(tmp_path: Path) -> None:
         await store.close()
 
     run(main())
+
+
+def test_a_closed_challenge_says_what_became_of_it(tmp_path: Path) -> None:
+    async def main() -> None:
+        store, service, started_id = await started(tmp_path / "db.sqlite3")
+        try:
+            with pytest.raises(ServiceError, match=r"no longer open \(in progress\)"):
+                await service.withdraw(started_id, ALICE.user_id)
+            request = service.prepare_challenge(
+                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
+            )
+            declined = await service.decline((await service.challenge(request)).id, BOB.user_id)
+            with pytest.raises(ServiceError, match=r"no longer open \(declined\)"):
+                await service.withdraw(declined.id, ALICE.user_id)
+            with pytest.raises(ServiceError, match=r"is over \(declined\)"):
+                await service.move(declined.id, ALICE.user_id, "a1e3")
+        finally:  # an open connection would keep a failing test's process alive
+            await store.close()
+
+    run(main())
+
+
+def test_a_row_with_an_unknown_status_is_reported(tmp_path: Path) -> None:
+    async def main() -> None:
+        path = tmp_path / "db.sqlite3"
+        store, _, match_id = await started(path)
+        await store.close()
+        with sqlite3.connect(path) as db:  # only a hand edit past the CHECK can do this
+            db.execute("PRAGMA ignore_check_constraints = ON")
+            db.execute("UPDATE matches SET status = 'paused' WHERE id = ?", (match_id,))
+        store = await Store.open(path)
+        try:
+            (problem,) = await MatchService(store).check()
+        finally:
+            await store.close()
+        assert problem.startswith(f"match #{match_id}: unreadable") and "'paused'" in problem
+
+    run(main())

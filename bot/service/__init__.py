@@ -1,0 +1,80 @@
+"""The match service: who may do what to a match, decided here and nowhere else.
+
+It knows the rules API and the store, and nothing of Discord: users are snowflake ids with
+a display name, and every answer is a result object or a `ServiceError` whose message is
+written for the player. Cogs only translate.
+
+One module per concern; new behaviour goes into the module whose job it is:
+
+    matches     the values handed out (Match, Player, Turn) and ServiceError
+    cache       loading matches through a cache, forgetting them around writes, per-match locks
+    challenges  checking, opening, accepting, declining and withdrawing challenges
+    turns       moves, resignations, draws: turn checks, automatic passes, the guarded save
+    queries     reads: by thread, a user's listing, the match a command means, the record
+    hints       legal-move suggestions and hints (pure functions)
+    audit       replaying every log against its snapshot
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+
+from bot.service import audit
+from bot.service.cache import MatchCache
+from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
+from bot.service.hints import suggestions
+from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.queries import Listing, Queries
+from bot.service.turns import DrawResult, MoveResult, Turns
+from bot.store import Status, Store
+
+__all__ = [
+    "AcceptResult",
+    "ChallengeRequest",
+    "DrawResult",
+    "Listing",
+    "Match",
+    "MatchService",
+    "MoveResult",
+    "Player",
+    "ServiceError",
+    "Status",
+    "Turn",
+]
+
+
+class MatchService:
+    """Wires the concerns to one store and names the operations the cogs call.
+
+    Only wiring belongs here: each name is bound to the concern that owns it.
+    """
+
+    def __init__(self, store: Store, *, seeds: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self.cache = MatchCache(store)
+        self.turns = Turns(self.cache)
+        self.challenges = Challenges(
+            self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
+        )
+        self.queries = Queries(self.cache)
+
+        self.lock = self.cache.lock
+        self.get = self.cache.get
+        self.set_messages = self.cache.set_messages
+        self.prepare_challenge = self.challenges.prepare
+        self.challenge = self.challenges.open
+        self.accept = self.challenges.accept
+        self.decline = self.challenges.decline
+        self.withdraw = self.challenges.withdraw
+        self.require_turn = self.turns.require_turn
+        self.move = self.turns.move
+        self.resign = self.turns.resign
+        self.draw = self.turns.draw
+        self.in_thread = self.queries.in_thread
+        self.listing = self.queries.listing
+        self.resolve = self.queries.resolve
+        self.record = self.queries.record
+        self.suggestions = suggestions
+        self.check = partial(audit.check, self.cache, self.queries)

@@ -1,0 +1,112 @@
+"""What the service hands out: a loaded match, its players and turns, and the error users see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store import MatchRow, SeatRow, Status
+from rules import Game, Outcome
+
+
+class ServiceError(Exception):
+    """Something a user asked for that cannot be done; `hint` says what would work."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}\n{self.hint}" if self.hint else self.message
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    name: str
+    bot: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    user_id: int
+    notation: str
+    automatic: bool = False
+
+
+@dataclass(frozen=True)
+class Match:
+    """A stored match with its game and current state loaded."""
+
+    row: MatchRow
+    game: Game[Any, Any]
+    state: Any
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> Status:
+        return self.row.status
+
+    @property
+    def seats(self) -> tuple[SeatRow, ...]:
+        return self.row.seats
+
+    @property
+    def channel_id(self) -> int:
+        """Where the match is played: its thread, or the channel when no thread exists."""
+        return self.row.thread_id or self.row.channel_id
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    @property
+    def title(self) -> str:
+        return f"{self.game.title} #{self.id}"
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def at(self, seat: int) -> SeatRow:
+        return self.seats[seat - 1]
+
+    @property
+    def to_move(self) -> SeatRow | None:
+        """The seat whose turn it is, while the match is being played."""
+        if self.status != Status.ACTIVE or self.outcome is not None:
+            return None
+        return self.at(self.game.to_move(self.state))
+
+    @property
+    def waiting_for(self) -> list[SeatRow]:
+        return [s for s in self.seats if not s.accepted]
+
+    def waits_for(self, user_id: int) -> bool:
+        """Whether the match needs this user now: to accept, or to move."""
+        if self.status == Status.PENDING:
+            return any(s.user_id == user_id for s in self.waiting_for)
+        mover = self.to_move
+        return mover is not None and mover.user_id == user_id
+
+    def describe(self) -> str:
+        """`Quorum #3: alice vs bob`, for lists and autocomplete."""
+        return f"{self.title}: {' vs '.join(self.names)}"
+
+    def describe_outcome(self) -> str:
+        outcome = self.outcome
+        if outcome is None:
+            return "the game goes on"
+        if outcome.is_draw:
+            return f"Draw ({outcome.reason.replace('-', ' ')})"
+        winners = " and ".join(self.at(s).name for s in outcome.winners)
+        verb = "wins" if len(outcome.winners) == 1 else "win"
+        return f"{winners} {verb} ({outcome.reason.replace('-', ' ')})"

@@ -1,0 +1,94 @@
+"""Finding matches without changing them: by thread, a user's open list, the match a command
+means, and a match's record for export."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from bot.service.cache import MatchCache
+from bot.service.matches import Match, ServiceError
+from bot.store import CorruptMatch, Status
+from rules import Record
+from rules.core import outcome_from_json
+
+log = logging.getLogger(__name__)
+
+OPEN = (Status.PENDING, Status.ACTIVE)
+_MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
+
+
+@dataclass(frozen=True)
+class Listing:
+    matches: tuple[Match, ...]
+    unreadable: int
+
+
+class Queries:
+    """Reads for the interface; matches come through the cache, so none costs a reload."""
+
+    def __init__(self, cache: MatchCache) -> None:
+        self.cache = cache
+
+    async def in_thread(self, thread_id: int) -> Match | None:
+        match_id = await self.cache.store.match_in_thread(thread_id)
+        return None if match_id is None else await self.cache.get(match_id)
+
+    async def listing(self, user_id: int, guild_id: int | None = None) -> Listing:
+        """A user's open matches, those waiting for them first, then the most recent."""
+        rows, broken = await self.cache.store.matches_of(user_id, OPEN, guild_id)
+        matches: list[Match] = []
+        for row in rows:
+            try:
+                matches.append(self.cache.load(row))
+            except CorruptMatch as error:
+                broken.append(error)
+        for problem in broken:
+            log.error("skipped in a listing: %s", problem)
+        matches.sort(key=lambda m: not m.waits_for(user_id))
+        return Listing(tuple(matches), len(broken))
+
+    async def resolve(
+        self, user_id: int, guild_id: int | None, channel_id: int, ref: str | None
+    ) -> Match:
+        """The match a command means: named, this thread's, or the user's only one here."""
+        if ref and ref.strip():
+            found = _MATCH_REF.match(ref)
+            if not found:
+                raise ServiceError(
+                    f"{ref.strip()!r} is not a match number",
+                    "pick one from the list, or type its number like 12",
+                )
+            return await self.cache.get(int(found[1]))
+        here = await self.in_thread(channel_id)
+        if here is not None:
+            return here
+        listing = await self.listing(user_id, guild_id)
+        active = [m for m in listing.matches if m.status == Status.ACTIVE]
+        if len(active) == 1:
+            return active[0]
+        if not active:
+            raise ServiceError(
+                "you have no match in progress in this server",
+                "start one with /challenge, or run this inside a match thread",
+            )
+        raise ServiceError(
+            f"you have {len(active)} matches in progress here, so say which one",
+            "fill in the match option, or run the command inside the match's thread",
+        )
+
+    async def record(self, match_id: int) -> Record:
+        """The match as a game record: seats, seed, the move log and the stored result."""
+        match = await self.cache.get(match_id)
+        moves = await self.cache.store.moves(match_id)
+        tags = {f"Seat{s.seat}": s.name for s in match.seats} | {"Match": str(match_id)}
+        return Record(
+            game=match.game.name,
+            variant=match.row.variant,
+            players=len(match.seats),
+            seed=match.row.seed,
+            turns=tuple(m.notation for m in moves),
+            result=outcome_from_json(match.row.outcome),
+            tags=tags,
+        )
