@@ -57,7 +57,8 @@ def play(
 
 def pairing(name: str, strong: int, weak: int, games: int, seconds: dict[int, float]) -> str:
     """One line of the table; the times are of both AI sides' moves."""
-    score, wins, draws, times = 0.0, 0, 0, []
+    score, wins, draws = 0.0, 0, 0
+    times: list[float] = []
     for index in range(games):
         strong_seat = 1 + index % 2
         levels = {strong_seat: strong, 3 - strong_seat: weak}
