@@ -9,6 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.worker import Search, search_dump
+from bot.ai_pool import AIPool
+from bot.computer import Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.service import MatchService
@@ -40,14 +43,22 @@ class BoardTree(app_commands.CommandTree[Any]):
 
 
 class BoardBot(commands.Bot):
-    """Holds the store, the match service and the announcer the cogs share."""
+    """Holds the store, the match service, the announcer and the computer player the cogs
+    share."""
 
     store: Store
     service: MatchService
     announcer: Announcer
+    ai_pool: AIPool
+    computer: Computer
 
     def __init__(
-        self, settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+        self,
+        settings: Settings,
+        *,
+        render: Renderer = render_png,
+        sync_global: bool = False,
+        search: Search = search_dump,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
         intents = discord.Intents.none()
@@ -62,12 +73,18 @@ class BoardBot(commands.Bot):
         self.settings = settings
         self.sync_global = sync_global
         self._render = render
+        self._search = search
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.service = MatchService(self.store)
         self.announcer = Announcer(self, self.service, self._render)
+        self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
+        self.computer = Computer(
+            self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
+        )
+        self.announcer.watchers.append(self.computer.wake)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
@@ -79,15 +96,25 @@ class BoardBot(commands.Bot):
         if self.sync_global:
             self.synced = await self.tree.sync()
             log.info("synced %d commands globally", len(self.synced))
+        if not self.sync_global:  # a one-shot `--sync` run plays no turns
+            await self.computer.resume()
 
     async def close(self) -> None:
         await super().close()
+        if hasattr(self, "computer"):
+            await self.computer.close()
+            await self.ai_pool.close()
         if hasattr(self, "store"):
             await self.store.close()
 
 
 def create_bot(
-    settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+    settings: Settings,
+    *,
+    render: Renderer = render_png,
+    sync_global: bool = False,
+    search: Search = search_dump,
 ) -> BoardBot:
-    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`."""
-    return BoardBot(settings, render=render, sync_global=sync_global)
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `search`
+    is what the computer's worker processes run (tests pass broken ones)."""
+    return BoardBot(settings, render=render, sync_global=sync_global, search=search)

@@ -28,10 +28,17 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import BoardBot
+from bot.computer import TASK_PREFIX
 
 EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
-DISPATCH_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
+# The bot's work for an interaction, and the computer's turns that follow it.
+DISPATCH_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    TASK_PREFIX,
+)
 COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
 
 
@@ -249,6 +256,10 @@ class OfflineDiscord:
                 del member["user"]
                 resolved["members"][str(value.id)] = member
                 value = str(value.id)
+            elif kinds[key] is discord.AppCommandOptionType.integer and isinstance(value, str):
+                if not value.strip().isdigit():  # typed in an offline script
+                    raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
+                value = int(value)
             data["options"].append({"name": key, "type": kinds[key].value, "value": value})
         if resolved["users"]:
             data["resolved"] = resolved

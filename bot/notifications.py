@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 import discord
@@ -61,6 +61,8 @@ def status_line(match: Match) -> str:
     if mover is None:
         return ""
     side = match.game.seat_name(mover.seat)
+    if mover.engine is not None:
+        return f"{mover.name} (computer, level {mover.engine}) is thinking ({side})."
     return f"{mention(mover.user_id)}, your move ({side})."
 
 
@@ -71,6 +73,9 @@ class Announcer:
         self.client = client
         self.service = service
         self.render = render
+        # Told of every position posted in a match still being played (the computer
+        # listens here for its turns).
+        self.watchers: list[Callable[[Match], None]] = []
 
     async def board_file(self, match: Match) -> discord.File:
         png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
@@ -120,6 +125,8 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        for watcher in self.watchers:
+            watcher(match)
         return message
 
     async def say(self, match: Match, text: str) -> None:

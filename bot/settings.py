@@ -37,6 +37,8 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    ai_workers: int = 1  # processes searching the computer's moves at once
+    ai_nodes: int | None = None  # search by this node budget, not time (reproducible games)
 
 
 def load_settings(
@@ -53,9 +55,23 @@ def load_settings(
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL {level!r} is not one of DEBUG, INFO, WARNING, ERROR")
+    workers = _count(values, "AI_WORKERS", "1")
+    nodes = _count(values, "AI_NODES", "")
     return Settings(
         token=values.get("DISCORD_TOKEN", "").strip(),
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
+        ai_workers=workers or 1,
+        ai_nodes=nodes,
     )
+
+
+def _count(values: Mapping[str, str], name: str, default: str) -> int | None:
+    """A positive whole number setting, or None when it is empty."""
+    text = values.get(name, default).strip() or default
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise SettingsError(f"{name} must be a whole number of at least 1, not {text!r}")
+    return int(text)

@@ -107,12 +107,32 @@ MIGRATIONS: tuple[str, ...] = (
             WHERE id = NEW.match_id;
     END;
     """,
+    # The computer may sit in any seat, and in several seats of one match (3-4 player Boost),
+    # so a user may now hold more than one seat (people are still kept to one by the
+    # service); `engine` is the computer's level in its seats and NULL for a person. A match
+    # with an engine seat is unrated.
+    """
+    CREATE TABLE seats_with_engines (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        engine INTEGER CHECK (engine BETWEEN 1 AND 3),
+        PRIMARY KEY (match_id, seat)
+    );
+    INSERT INTO seats_with_engines (match_id, seat, user_id, name, accepted)
+        SELECT match_id, seat, user_id, name, accepted FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_with_engines RENAME TO seats;
+    CREATE INDEX seats_user ON seats (user_id);
+    """,
 )
 
 # One row per match, its seats folded into a JSON array, so a load is a single query.
 SELECT_MATCH = """
     SELECT m.*, (
-        SELECT json_group_array(json_array(seat, user_id, name, accepted))
+        SELECT json_group_array(json_array(seat, user_id, name, accepted, engine))
         FROM (SELECT * FROM seats WHERE match_id = m.id ORDER BY seat)
     ) AS seats
     FROM matches m
@@ -143,6 +163,7 @@ class SeatRow:
     user_id: int
     name: str
     accepted: bool
+    engine: int | None = None  # the computer's level, in a seat it plays
 
 
 @dataclass(frozen=True)
@@ -203,8 +224,8 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
             created_at=str(row["created_at"]),
             updated_at=str(row["updated_at"]),
             seats=tuple(
-                SeatRow(int(seat), int(user), str(name), bool(accepted))
-                for seat, user, name, accepted in json.loads(row["seats"])
+                SeatRow(int(seat), int(user), str(name), bool(accepted), engine)
+                for seat, user, name, accepted, engine in json.loads(row["seats"])
             ),
         )
     except (ValueError, TypeError, KeyError) as error:
@@ -313,6 +334,14 @@ class Store:
         rows = await self._db.execute_fetchall("SELECT id FROM matches ORDER BY id")
         return [int(r["id"]) for r in rows]
 
+    async def matches_with_engines(self) -> list[int]:
+        """The ids of the matches in progress where the computer holds a seat."""
+        rows = await self._db.execute_fetchall(
+            "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
+        )
+        return [int(r["id"]) for r in rows]
+
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._db.execute_fetchall(
             "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = ? ORDER BY ply",
@@ -331,9 +360,10 @@ class Store:
         variant: str,
         seed: int,
         snapshot: str,
-        seats: Sequence[tuple[int, str, bool]],
+        seats: Sequence[tuple[int, str, bool, int | None]],
     ) -> int:
-        """A pending challenge; seats are (user id, name, accepted) in turn order."""
+        """A pending challenge; seats are (user id, name, accepted, engine level or None) in
+        turn order."""
         stamp = now()
         async with self._transaction() as db:
             cursor = await db.execute(
@@ -344,9 +374,12 @@ class Store:
             match_id = cursor.lastrowid
             assert match_id is not None
             await db.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, accepted) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(match_id, n, user, name, int(ok)) for n, (user, name, ok) in enumerate(seats, 1)],
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, engine) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, n, user, name, int(ok), engine)
+                    for n, (user, name, ok, engine) in enumerate(seats, 1)
+                ],
             )
         return match_id
 

@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import ai
 from bot.interface import Interaction, answering, player
 from bot.notifications import MENTIONS, mention
-from bot.service import Match
+from bot.service import Match, Player
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
 
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
 GAME_CHOICES = [
     app_commands.Choice(name=game.title, value=name) for name, game in list(GAMES.items())[:25]
 ]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{number}: {level.name}", value=number)
+    for number, level in ai.LEVELS.items()
+]
+DEFAULT_LEVEL = 2
 
 
 def challenge_text(match: Match) -> str:
@@ -50,8 +56,10 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
+        level="How well this bot plays when you challenge it (default 2: medium)",
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -61,9 +69,11 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
+        level: int = DEFAULT_LEVEL,
     ) -> None:
         async with answering(interaction):
-            opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
+            named = [u for u in (opponent, opponent2, opponent3) if u is not None]
+            opponents = [self._opponent(u, level) for u in named]
             request = self.bot.service.prepare_challenge(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -81,6 +91,22 @@ class Challenges(commands.Cog):
                 wait=True,
             )
             await self.bot.service.set_messages(match, challenge_message_id=message.id)
+            if any(p.engine is not None for p in opponents):
+                async with self.bot.service.lock(match.id):
+                    result = await self.bot.service.accept_engines(match.id)
+                    if result.started:
+                        await message.edit(content=self._begins(result.match), view=None)
+                        await self.bot.announcer.open_match(result.match, message, result.turns)
+
+    def _opponent(self, user: discord.User, level: int) -> Player:
+        """The member named, or the computer at `level` when this bot itself is named."""
+        if self.bot.user is not None and user.id == self.bot.user.id:
+            return Player(user.id, user.display_name, bot=True, engine=level)
+        return player(user)
+
+    @staticmethod
+    def _begins(match: Match) -> str:
+        return f"{challenge_text(match)}\nEveryone accepted: the game is on!"
 
     @challenge.autocomplete("variant")
     async def variant_choices(
@@ -106,10 +132,7 @@ class Challenges(commands.Cog):
                 if not result.started:
                     await interaction.edit_original_response(content=challenge_text(match))
                     return
-                await interaction.edit_original_response(
-                    content=f"{challenge_text(match)}\nEveryone accepted: the game is on!",
-                    view=None,
-                )
+                await interaction.edit_original_response(content=self._begins(match), view=None)
                 await self.bot.announcer.open_match(match, interaction.message, result.turns)
 
     async def decline(self, interaction: Interaction, match_id: int) -> None:

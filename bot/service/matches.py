@@ -26,6 +26,7 @@ class Player:
     user_id: int
     name: str
     bot: bool = False
+    engine: int | None = None  # the computer's level, when this is the bot itself playing
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,11 @@ class Match:
         if self.status != Status.ACTIVE or self.outcome is not None:
             return None
         return self.at(self.game.to_move(self.state))
+
+    @property
+    def rated(self) -> bool:
+        """Whether the result may count for ratings: not when the computer played."""
+        return all(s.engine is None for s in self.seats)
 
     @property
     def waiting_for(self) -> list[SeatRow]:

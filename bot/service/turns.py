@@ -47,8 +47,22 @@ class Turns:
 
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
         match = self.require_turn(await self.cache.get(match_id), user_id)
+        return await self._play(match, text)
+
+    async def engine_move(self, match_id: int, ply: int, text: str) -> MoveResult:
+        """The computer's move, chosen for the position at `ply`: refused if the match moved
+        on meanwhile (a resignation) or the seat to move is not the computer's."""
+        match = await self.cache.get(match_id)
+        mover = match.to_move
+        if match.row.ply != ply or mover is None or mover.engine is None:
+            raise ServiceError(f"{match.title} moved on while the computer was thinking")
+        return await self._play(match, text)
+
+    async def _play(self, match: Match, text: str) -> MoveResult:
+        """Play `text` for the seat to move, whose turn has been checked."""
         game, state = match.game, match.state
         seat = game.to_move(state)
+        user_id = match.at(seat).user_id
         try:
             move = game.parse_move(state, text)
         except RulesError as error:
