@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -59,6 +60,7 @@ class BoardBot(commands.Bot):
         render: Renderer = render_png,
         sync_global: bool = False,
         search: Search = search_dump,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
         intents = discord.Intents.none()
@@ -74,11 +76,12 @@ class BoardBot(commands.Bot):
         self.sync_global = sync_global
         self._render = render
         self._search = search
+        self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.service = MatchService(self.store)
+        self.service = MatchService(self.store, seeds=self._seeds)
         self.announcer = Announcer(self, self.service, self._render)
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         self.computer = Computer(
@@ -114,7 +117,9 @@ def create_bot(
     render: Renderer = render_png,
     sync_global: bool = False,
     search: Search = search_dump,
+    seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
     """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `search`
-    is what the computer's worker processes run (tests pass broken ones)."""
-    return BoardBot(settings, render=render, sync_global=sync_global, search=search)
+    is what the computer's worker processes run (tests pass broken ones); `seeds` draws each
+    new match's seed (random unless given)."""
+    return BoardBot(settings, render=render, sync_global=sync_global, search=search, seeds=seeds)

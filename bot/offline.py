@@ -1,15 +1,19 @@
 """`python -m bot --offline`: play through the real bot in a terminal, no Discord needed.
 
 Each input line is `NAME: ACTION` or `NAME in PLACE: ACTION`, where ACTION is a slash
-command (`/move move:a1e3 match:2`, users as `@name`), `click LABEL` (a button on the
-latest message that has it) or `pick VALUE` (an option of the latest menu offering it).
+command (`/move move:a1e3 match:2`, users as `@name`, the bot itself as `@bot`), `click
+LABEL` (a button on the latest message that has it) or `pick VALUE` (an option of the
+latest menu offering it).
 PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's).
 Users exist from their first line. Replies print as text; images are saved to files.
+Each line's answer, the computer's reply move included, is printed before the next line is
+read, so a script always plays out the same way (set AI_NODES for the same computer moves).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import sys
 from dataclasses import replace
@@ -28,7 +32,8 @@ Type lines like these (Ctrl-D to quit):
   bob: click Accept
   alice: /move move:a1e3
   bob: click Move      then   bob: pick h8   and   bob: click Play
-  alice: /rules game:quorum topic:moving"""
+  alice: /rules game:quorum topic:moving
+  carol: /challenge game:boku opponent:@bot level:1     (play the computer)"""
 
 
 class Session:
@@ -96,7 +101,12 @@ class Session:
         raise OfflineError(f"no place called {place!r}: use #games, thread or thread N")
 
     def value(self, text: str) -> Any:
-        return self.harness.user(text[1:]) if text.startswith("@") else text
+        """An option's value: `@name` is that user, `@bot` the bot itself."""
+        if not text.startswith("@"):
+            return text
+        if text[1:].lower() == "bot":
+            return self.harness.bot_user
+        return self.harness.user(text[1:])
 
     def find(self, user_id: int, test: Any) -> Sent:
         """The latest message this user can see that passes the test, as it is now."""
@@ -182,7 +192,11 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     database = folder / "offline.sqlite3"
     for stale in (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm"))):
         stale.unlink(missing_ok=True)  # each session starts from an empty server
-    bot = create_bot(replace(settings, database_path=database, dev_guild_id=None))
+    # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
+    bot = create_bot(
+        replace(settings, database_path=database, dev_guild_id=None),
+        seeds=itertools.count(1).__next__,
+    )
     harness = OfflineDiscord(bot)
     session = Session(harness, folder, out)
     interactive = source.isatty()

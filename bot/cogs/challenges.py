@@ -95,8 +95,11 @@ class Challenges(commands.Cog):
                 async with self.bot.service.lock(match.id):
                     result = await self.bot.service.accept_engines(match.id)
                     if result.started:
-                        await message.edit(content=self._begins(result.match), view=None)
-                        await self.bot.announcer.open_match(result.match, message, result.turns)
+                        # the original response knows its server, so a thread can open on it
+                        original = await interaction.edit_original_response(
+                            content=self._begins(result.match), view=None
+                        )
+                        await self.bot.announcer.open_match(result.match, original, result.turns)
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""

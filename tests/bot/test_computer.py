@@ -1,0 +1,149 @@
+"""Playing the computer: challenging the bot itself, its turns after each human turn, its
+seats in a Boost game with people, the restart that resumes its turn, the worker crash
+fallback, and an offline script against `@bot`.
+
+The computer searches by a node budget (AI_NODES) and its seed is the match's, so every game
+here plays out the same way each run."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+from bot import Settings, create_bot
+from bot.harness import OfflineDiscord, User
+from bot.offline import run_offline
+from bot.store import Status
+from tests.ai.searches import crashing_search
+from tests.bot.support import new_bot, public
+
+NODES = 40  # level 1's own cap: quick and deterministic
+
+
+async def challenge_bot(h: OfflineDiscord, game: str, **options: Any) -> tuple[int, User]:
+    """alice challenges the bot; returns the match and alice."""
+    alice = h.user("alice")
+    await h.command(alice, "challenge", game=game, opponent=h.bot_user, **options)
+    return max(await h.bot.store.match_ids()), alice
+
+
+def test_a_whole_game_against_the_bot(offline: Any) -> None:
+    rng = random.Random(3)
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, alice = await challenge_bot(h, "razzle", level=1)
+        match = await h.bot.service.get(match_id)
+        assert match.status == Status.ACTIVE, "the bot accepts at once"
+        assert not match.rated and match.at(2).engine == 1
+        assert any(s.kind == "thread" for s in h.sent), "the match gets its thread"
+        for _ in range(400):
+            if match.outcome is not None:
+                break
+            assert match.to_move is not None and match.to_move.user_id == alice.id
+            game, state = match.game, match.state
+            text = game.format_move(state, rng.choice(game.legal_moves(state)))
+            sent = await h.command(alice, "move", move=text)
+            match = await h.bot.service.get(match_id)
+            boards = [s for s in public(sent) if s.pngs]
+            if match.outcome is None:
+                assert len(boards) == 2, "alice's board, then the bot's"
+                assert "Board Games played" in boards[1].content
+                assert f"<@{alice.id}>, your move" in boards[1].content
+        assert match.outcome is not None and match.status == Status.FINISHED
+        log = await h.bot.store.moves(match_id)
+        assert {m.seat for m in log} == {1, 2}
+        assert await h.bot.service.check() == []
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        await h.command(
+            alice,
+            "challenge",
+            game="boost",
+            opponent=bob,
+            opponent2=h.bot_user,
+            opponent3=h.bot_user,
+            level=3,
+        )
+        match_id = max(await h.bot.store.match_ids())
+        match = await h.bot.service.get(match_id)
+        assert match.status == Status.PENDING and [s.name for s in match.waiting_for] == ["bob"]
+        assert [s.engine for s in match.seats] == [None, None, 3, 3]
+        challenge = h.latest(lambda s: "Accept" in s.buttons)
+        await h.click(bob, challenge.message_id or 0, "Accept")
+        for user in (alice, bob):
+            match = await h.bot.service.get(match_id)
+            game = match.game
+            text = game.format_move(match.state, game.legal_moves(match.state)[0])
+            sent = await h.command(user, "move", move=text)
+        log = await h.bot.store.moves(match_id)
+        assert [m.seat for m in log] == [1, 2, 3, 4], "the bot played both its seats"
+        assert f"<@{alice.id}>, your move" in public(sent)[-1].content
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_a_restart_resumes_the_bots_turn(database: Path) -> None:
+    async def main() -> None:
+        async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:
+            match_id, alice = await challenge_bot(h, "quorum")
+            # alice's move lands, but the bot stops before it could think (a crash, say)
+            await h.bot.computer.close()
+            await h.bot.service.move(match_id, alice.id, "a1e3")
+            await h.restart(new_bot(database, ai_nodes=NODES))
+            await h.settle()
+            log = await h.bot.store.moves(match_id)
+            assert [m.seat for m in log] == [1, 2]
+            board = public(h.sent)[-1]
+            assert board.pngs and "Board Games played" in board.content
+
+    asyncio.run(main())
+
+
+def test_a_crashing_search_worker_still_gets_the_bot_a_legal_move(
+    database: Path, caplog: Any
+) -> None:
+    async def main() -> None:
+        bot = create_bot(Settings(token="offline", database_path=database), search=crashing_search)
+        async with OfflineDiscord(bot) as h:
+            match_id, alice = await challenge_bot(h, "boku")
+            sent = await h.command(alice, "move", move="e5")
+            log = await h.bot.store.moves(match_id)
+            assert [m.seat for m in log] == [1, 2]
+            assert "Board Games played" in public(sent)[-1].content
+
+    asyncio.run(main())
+    assert "the search worker crashed" in caplog.text
+
+
+def test_other_bots_still_cannot_play(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        sent = await h.command(
+            h.user("alice"), "challenge", game="boku", opponent=h.user("robo", bot=True)
+        )
+        assert "Robo is a bot and cannot play" in sent[-1].content
+        assert await h.bot.store.match_ids() == []
+
+    offline(scenario)
+
+
+def test_an_offline_script_waits_for_the_bots_reply(tmp_path: Path) -> None:
+    script = "alice: /challenge game:quorum opponent:@bot level:1\nalice: /move move:a1e3\n"
+    settings = Settings(database_path=tmp_path / "bot.sqlite3", ai_nodes=NODES)
+    outputs = []
+    for _ in range(2):
+        out = io.StringIO()
+        asyncio.run(run_offline(settings, io.StringIO(script), out))
+        outputs.append(out.getvalue())
+    first = outputs[0]
+    assert "begins: @alice vs @Board Games" in first
+    reply = first.index("Board Games played")
+    assert first.index("alice: /move move:a1e3") < reply < first.index("End of input")
+    assert outputs[0] == outputs[1], "the same script plays the same way"
