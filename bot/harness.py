@@ -32,13 +32,9 @@ from bot.computer import TASK_PREFIX
 
 EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
 # The bot's work for an interaction, and the computer's turns that follow it.
-DISPATCH_TASKS = (
-    "CommandTree-invoker",
-    "discord-ui-view-dispatch",
-    "discord-ui-dynamic-item",
-    TASK_PREFIX,
-)
+DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
 COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
 
 
@@ -349,14 +345,15 @@ class OfflineDiscord:
                 return component
         raise OfflineError(f"message {message_id} has no {what}")
 
-    async def settle(self) -> None:
-        """Wait until every handler the bot started for an interaction has finished."""
+    async def settle(self, names: tuple[str, ...] = DISPATCH_TASKS) -> None:
+        """Wait until every handler the bot started for an interaction has finished, and the
+        computer's turns that followed (`names=INTERACTION_TASKS` leaves those running)."""
         me = asyncio.current_task()
         while True:
             running = [
                 t
                 for t in asyncio.all_tasks()
-                if t is not me and not t.done() and t.get_name().startswith(DISPATCH_TASKS)
+                if t is not me and not t.done() and t.get_name().startswith(names)
             ]
             if not running:
                 return
