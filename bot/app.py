@@ -103,10 +103,10 @@ class BoardBot(commands.Bot):
             await self.computer.resume()
 
     async def close(self) -> None:
-        await super().close()
-        if hasattr(self, "computer"):
+        if hasattr(self, "computer"):  # first, while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()
+        await super().close()
         if hasattr(self, "store"):
             await self.store.close()
 

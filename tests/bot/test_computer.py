@@ -13,9 +13,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot import Settings, create_bot
 from bot.harness import OfflineDiscord, User
 from bot.offline import run_offline
+from bot.settings import SettingsError, load_settings
 from bot.store import Status
 from tests.ai.searches import crashing_search
 from tests.bot.support import new_bot, public
@@ -147,3 +150,13 @@ def test_an_offline_script_waits_for_the_bots_reply(tmp_path: Path) -> None:
     reply = first.index("Board Games played")
     assert first.index("alice: /move move:a1e3") < reply < first.index("End of input")
     assert outputs[0] == outputs[1], "the same script plays the same way"
+
+
+def test_ai_settings() -> None:
+    default = load_settings({}, None)
+    assert default.ai_workers == 1 and default.ai_nodes is None
+    chosen = load_settings({"AI_WORKERS": "3", "AI_NODES": "500"}, None)
+    assert chosen.ai_workers == 3 and chosen.ai_nodes == 500
+    for name, wrong in (("AI_WORKERS", "0"), ("AI_WORKERS", "two"), ("AI_NODES", "-5")):
+        with pytest.raises(SettingsError, match=f"{name} must be a whole number"):
+            load_settings({name: wrong}, None)
