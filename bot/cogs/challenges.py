@@ -84,22 +84,24 @@ class Challenges(commands.Cog):
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)
-            message = await interaction.followup.send(
-                challenge_text(match),
-                view=challenge_view(match.id),
-                allowed_mentions=MENTIONS,
-                wait=True,
-            )
-            await self.bot.service.set_messages(match, challenge_message_id=message.id)
-            if any(p.engine is not None for p in opponents):
-                async with self.bot.service.lock(match.id):
-                    result = await self.bot.service.accept_engines(match.id)
-                    if result.started:
-                        # the original response knows its server, so a thread can open on it
-                        original = await interaction.edit_original_response(
-                            content=self._begins(result.match), view=None
-                        )
-                        await self.bot.announcer.open_match(result.match, original, result.turns)
+            async with self.bot.service.lock(match.id):
+                opening = await self.bot.service.accept_engines(match.id)
+                match = opening.match
+                if opening.started:
+                    await interaction.followup.send(self._begins(match), allowed_mentions=MENTIONS)
+                    # unlike the follow-up, the original response knows its server, so a
+                    # thread can open on it
+                    message: discord.Message = await interaction.original_response()
+                else:
+                    message = await interaction.followup.send(
+                        challenge_text(match),
+                        view=challenge_view(match.id),
+                        allowed_mentions=MENTIONS,
+                        wait=True,
+                    )
+                match = await self.bot.service.set_messages(match, challenge_message_id=message.id)
+                if opening.started:
+                    await self.bot.announcer.open_match(match, message, opening.turns)
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""

@@ -114,14 +114,15 @@ class Challenges:
         return await self._answered(match_id, start)
 
     async def accept_engines(self, match_id: int) -> AcceptResult:
-        """The computer takes its seats at once; when it was the last to answer, the match
-        starts."""
+        """The computer takes its seats at once (if it has any); when it was the last to
+        answer, the match starts."""
         match = await self.cache.get(match_id)
-        start = False
+        seats = [s.seat for s in match.seats if s.engine is not None and not s.accepted]
+        if not seats:
+            return AcceptResult(match, started=False)
         with self.cache.writing(match_id, "this challenge changed meanwhile"):
-            for seat in match.seats:
-                if seat.engine is not None and not seat.accepted:
-                    start = await self.cache.store.accept_seat(match_id, seat.seat)
+            for seat in seats:
+                start = await self.cache.store.accept_seat(match_id, seat)
         return await self._answered(match_id, start)
 
     async def _answered(self, match_id: int, start: bool) -> AcceptResult:
