@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from bot import Settings, create_bot
 from bot.harness import OfflineDiscord, User
 from bot.offline import run_offline
 from bot.settings import SettingsError, load_settings
-from bot.store import Status
+from bot.store import MIGRATIONS, Status, Store
 from tests.ai.searches import crashing_search
 from tests.bot.support import new_bot, public
 
@@ -160,3 +161,32 @@ def test_ai_settings() -> None:
     for name, wrong in (("AI_WORKERS", "0"), ("AI_WORKERS", "two"), ("AI_NODES", "-5")):
         with pytest.raises(SettingsError, match=f"{name} must be a whole number"):
             load_settings({name: wrong}, None)
+
+
+def test_a_database_from_before_engine_seats_keeps_its_seats(tmp_path: Path) -> None:
+    """Migration 2 rebuilds the seats table: people's seats survive, with no engine."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
+        db.execute(
+            "INSERT INTO matches (id, channel_id, game, variant, seed, status, snapshot, "
+            "created_at, updated_at) VALUES (1, 5, 'quorum', 'standard', 1, 'pending', '{}', "
+            "'t', 't')"
+        )
+        db.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (1, ?, ?, ?, ?)",
+            [(1, 11, "alice", 1), (2, 12, "bob", 0)],
+        )
+
+    async def main() -> Any:
+        store = await Store.open(path)
+        try:
+            return await store.get_match(1)
+        finally:
+            await store.close()
+
+    row = asyncio.run(main())
+    assert [(s.user_id, s.name, s.accepted, s.engine) for s in row.seats] == [
+        (11, "alice", True, None),
+        (12, "bob", False, None),
+    ]
