@@ -12,7 +12,6 @@ from typing import Any
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Build, Promote, slot
 from rules.boost.state import alive_seats
 from rules.kyo.board import CELLS as KYO_CELLS
-from rules.kyo.board import NEIGHBOUR_CELLS as KYO_NEIGHBOURS
 from rules.kyo.board import SIZE as KYO_SIZE
 
 # --- shared -------------------------------------------------------------------------------
@@ -78,9 +77,6 @@ class BoostEvaluator(_Base):
 KYO_ITEM = {"P": 1.0, "H": 3.0, "T": 3.0, "Q": 5.0, "K": 0.0, "D": 0.4, "L": 0.4}
 KYO_MANA_SHORT = 4  # fewer own mana chips than this and losing them all looms
 KYO_ATTACK = 0.05  # per tile closer to the enemy king, for each heavy pawn and the queen
-KYO_STRIKERS = "HTQK"  # strike any enemy pawn beside them (a light pawn must outnumber it)
-KYO_TAKEN = {"P": 1.0, "H": 3.0, "T": 3.0, "Q": 5.0, "K": 30.0}  # a strike's gain; K wins
-KYO_STRIKE_SHARE = 0.7  # of the best strike the side to move has, counted as done
 
 
 class KyoEvaluator(_Base):
@@ -94,10 +90,8 @@ class KyoEvaluator(_Base):
         mana = {1: 0, 2: 0}
         kings: dict[int, int] = {}
         attackers: dict[int, list[int]] = {1: [], 2: []}
-        pawns: dict[int, tuple[int, str]] = {}  # tile -> (owner, pawn letter) on top
         for cell in range(KYO_CELLS):
-            stack = state.board[cell]
-            for item in stack:
+            for item in state.board[cell]:
                 if item == "S":
                     continue
                 owner = 1 if item.isupper() else 2
@@ -105,9 +99,7 @@ class KyoEvaluator(_Base):
                 totals[owner] += KYO_ITEM[letter]
                 if letter in "DL":
                     mana[owner] += 1
-                    continue
-                pawns[cell] = (owner, letter)
-                if letter == "K":
+                elif letter == "K":
                     kings[owner] = cell
                 elif letter in "HQ":
                     attackers[owner].append(cell)
@@ -117,22 +109,7 @@ class KyoEvaluator(_Base):
             if king is not None:
                 for cell in attackers[owner]:
                     totals[owner] -= KYO_ATTACK * _chebyshev(cell, king, KYO_SIZE)
-        totals[state.turn] += KYO_STRIKE_SHARE * _best_strike(pawns, state.turn)
         return totals[seat] - totals[3 - seat]
-
-
-def _best_strike(pawns: dict[int, tuple[int, str]], mover: int) -> float:
-    """What the best one-step strike of the side to move would take: a search that stops
-    here would otherwise not see a piece (or the king) left beside an enemy striker."""
-    best = 0.0
-    for cell, (owner, letter) in pawns.items():
-        if owner != mover or letter not in KYO_STRIKERS:
-            continue
-        for near in KYO_NEIGHBOURS[cell]:
-            target = pawns.get(near)
-            if target is not None and target[0] != mover:
-                best = max(best, KYO_TAKEN[target[1]])
-    return best
 
 
 def _chebyshev(a: int, b: int, width: int) -> int:
