@@ -40,6 +40,17 @@ TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used (else 500
 # Discord's error codes for what the harness refuses
 UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, EMPTY_MESSAGE = 10015, 10062, 50006
 INVALID_WEBHOOK_TOKEN, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50027, 50035, 40060
+MISSING_PERMISSIONS = 50013
+# The permissions a test can withhold (discord.Permissions names, as the bot reads them)
+WITHHOLDABLE = (
+    "send_messages",
+    "send_messages_in_threads",
+    "create_public_threads",
+    "attach_files",
+    "embed_links",
+    "read_message_history",
+    "manage_threads",
+)
 
 RequestCheck = Callable[[str, str, Any], list[str]]
 """(method, route template, body) -> why Discord would refuse it; see tests/bot/spec.py."""
@@ -134,9 +145,10 @@ class Refused(OfflineError):
 class _FakeResponse:
     """Enough of an aiohttp response for discord.HTTPException."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, headers: Mapping[str, str] | None = None) -> None:
         self.status = status
         self.reason = reason
+        self.headers = dict(headers or {})
 
 
 def _now() -> str:
@@ -206,7 +218,8 @@ class OfflineDiscord:
         self.requests: list[tuple[str, str, Any]] = []
         self.autocompleted: dict[int, list[dict[str, Any]]] = {}
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
-        self.fail_threads = False
+        self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
+        self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
         self._interactions: dict[str, _Interaction] = {}
         self._adapter = _Adapter(self)
         self._context_token: Any = None
@@ -269,6 +282,36 @@ class OfflineDiscord:
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
 
+    def withhold(self, channel_id: int, *permissions: str) -> None:
+        """Deny the bot these permissions in a channel (and the threads under it); Discord
+        then answers the requests that need them with 403 Missing Permissions (50013)."""
+        unknown = set(permissions) - set(WITHHOLDABLE)
+        if unknown:
+            raise OfflineError(f"cannot withhold {sorted(unknown)}; choose from {WITHHOLDABLE}")
+        self._withheld.setdefault(channel_id, set()).update(permissions)
+
+    def grant(self, channel_id: int) -> None:
+        """Give back every permission withheld in this channel."""
+        self._withheld.pop(channel_id, None)
+
+    def lacking(self, channel_id: int) -> set[str]:
+        """The permissions the bot lacks in a channel, its parent's included for a thread."""
+        channel = self.channels.get(channel_id, {})
+        parent = int(channel.get("parent_id") or 0)
+        return self._withheld.get(channel_id, set()) | self._withheld.get(parent, set())
+
+    def rate_limit(self, method: str, route: str, retry_after: float = 2.0) -> None:
+        """Answer the next `method route` request (a discord.py route template, such as
+        "/channels/{channel_id}/messages") with 429 Too Many Requests and this retry-after."""
+        self._rate_limited.setdefault((method, route), []).append(retry_after)
+
+    def permissions(self, channel_id: int) -> discord.Permissions:
+        """The bot's permissions in a channel, as interactions report them."""
+        granted = discord.Permissions.all()
+        for name in self.lacking(channel_id):
+            setattr(granted, name, False)
+        return granted
+
     def dm(self, user: User) -> int:
         """The id of the direct-message channel between the bot and this user."""
         for channel in self.channels.values():
@@ -300,7 +343,7 @@ class OfflineDiscord:
             "channel_id": str(where),
             "channel": self.channels[where],
             "locale": "en-US",
-            "app_permissions": str(discord.Permissions.all().value),
+            "app_permissions": str(self.permissions(where).value),
             "entitlements": [],
         }
         if self.channels[where]["type"] == DM:
@@ -464,6 +507,9 @@ class OfflineDiscord:
                     body = json.loads(part["value"])
         self.requests.append((route.method, route.path, body))
         self._screen(route.method, route.path, body)
+        waits = self._rate_limited.get((route.method, route.path))
+        if waits:
+            raise self._too_many_requests(waits.pop(0))
         handler = _REST.get((route.method, route.path))
         if handler is None:
             raise OfflineError(f"the offline Discord does not answer {route.method} {route.path}")
@@ -503,7 +549,12 @@ class OfflineDiscord:
         channel = self.channels.get(channel_id)
         if channel is None:
             raise self._http_error(404, "Unknown Channel")
-        if channel["type"] == 11:
+        in_thread = channel["type"] == PUBLIC_THREAD
+        needed = ["send_messages_in_threads" if in_thread else "send_messages"]
+        needed += ["attach_files"] * bool(files) + ["embed_links"] * bool(body.get("embeds"))
+        needed += ["read_message_history"] * bool(body.get("message_reference"))
+        self._require(channel_id, *needed)
+        if in_thread:
             channel["thread_metadata"]["archived"] = False
         message = self._message(channel_id, body, files, 0)
         self._record("message", message, files)
@@ -516,9 +567,8 @@ class OfflineDiscord:
         return self._apply_edit(message_id, body, files)
 
     def _thread(self, ids: dict[str, str], body: Any, files: Any) -> Any:
-        if self.fail_threads:
-            raise self._http_error(403, "Missing Permissions")
         parent = int(ids["channel_id"])
+        self._require(parent, "create_public_threads", "read_message_history")
         if self.channels[parent]["type"] != 0:
             raise self._http_error(400, "Cannot create a thread here")
         thread_id = int(ids["message_id"])  # Discord gives the thread its message's id
@@ -549,6 +599,8 @@ class OfflineDiscord:
 
     def _edit_channel(self, ids: dict[str, str], body: Any, files: Any) -> Any:
         channel = self._channel(ids, body, files)
+        if channel["type"] == PUBLIC_THREAD and (body.get("archived") or body.get("locked")):
+            self._require(int(channel["id"]), "manage_threads")
         if "archived" in body:
             channel["thread_metadata"]["archived"] = bool(body["archived"])
             if body["archived"]:
@@ -566,6 +618,22 @@ class OfflineDiscord:
         response = _FakeResponse(status, text)
         error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
         return error(response, {"message": text, "code": code})  # type: ignore[arg-type]
+
+    def _require(self, channel_id: int, *needed: str) -> None:
+        """Refuse (403, 50013) a request needing a permission withheld in this channel.
+
+        The model: a message needs Send Messages (Send Messages in Threads in a thread), plus
+        Attach Files with files, Embed Links with embeds and Read Message History for a reply;
+        a thread from a message needs Create Public Threads and Read Message History;
+        archiving or locking a thread needs Manage Threads. Interaction answers and their
+        follow-ups need none, as on Discord."""
+        if self.lacking(channel_id) & set(needed):
+            raise self._http_error(403, "Missing Permissions", MISSING_PERMISSIONS)
+
+    def _too_many_requests(self, retry_after: float) -> discord.HTTPException:
+        response = _FakeResponse(429, "Too Many Requests", {"Retry-After": str(retry_after)})
+        data = {"message": "You are being rate limited.", "retry_after": retry_after}
+        return discord.HTTPException(response, {**data, "global": False, "code": 0})  # type: ignore[arg-type]
 
     def _refuse(self, status: int, code: int, text: str) -> discord.HTTPException:
         """Discord's answer to a request it refuses; kept as a violation for `run` to raise."""

@@ -11,9 +11,9 @@ import pytest
 from discord import app_commands
 from discord.http import Route
 
-from bot.harness import OfflineDiscord, Refused
+from bot.harness import OfflineDiscord, OfflineError, Refused
 from tests.bot.spec import check_request
-from tests.bot.support import private
+from tests.bot.support import private, start_match
 
 Handler = Callable[[discord.Interaction[Any]], Awaitable[None]]
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -220,5 +220,63 @@ def test_returned_components_are_numbered_like_discords(offline: Any) -> None:
         message = await h.bot.http.request(route, json=body)
         (bar,) = message["components"]
         assert [bar["id"], *(c["id"] for c in bar["components"])] == [1, 2, 3]
+
+    offline(scenario)
+
+
+@pytest.mark.parametrize(
+    ("permission", "body"),
+    [
+        ("send_messages", {"content": "hi"}),
+        ("embed_links", {"embeds": [{"title": "board"}]}),
+        ("read_message_history", {"content": "hi", "message_reference": {"message_id": "1"}}),
+    ],
+)
+def test_a_withheld_permission_is_answered_403_missing_permissions(
+    offline: Any, permission: str, body: dict[str, Any]
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=h.channel_id)
+        h.withhold(h.channel_id, permission)
+        assert not getattr(h.permissions(h.channel_id), permission)
+        payload = h.command_payload(h.user("alice"), "help")
+        assert not getattr(discord.Permissions(int(payload["app_permissions"])), permission)
+        with pytest.raises(discord.Forbidden) as refused:
+            await h.bot.http.request(route, json=body)
+        assert refused.value.code == 50013 and not h.violations
+        h.grant(h.channel_id)
+        await h.bot.http.request(route, json=body)
+
+    offline(scenario)
+
+
+def test_threads_inherit_what_their_channel_withholds(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        h.withhold(h.channel_id, "attach_files")
+        match_id, _ = await start_match(h)
+        thread = (await h.bot.service.get(match_id)).row.thread_id
+        assert thread is not None and "attach_files" in h.lacking(thread)
+        assert "send_messages" not in h.lacking(thread)
+
+    offline(scenario)
+
+
+def test_withholding_an_unknown_permission_is_a_mistake_in_the_test(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        with pytest.raises(OfflineError, match="administrator"):
+            h.withhold(h.channel_id, "administrator")
+
+    offline(scenario)
+
+
+def test_a_rate_limited_route_answers_429_once_with_its_retry_after(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=h.channel_id)
+        h.rate_limit("POST", "/channels/{channel_id}/messages", retry_after=7.5)
+        with pytest.raises(discord.HTTPException) as limited:
+            await h.bot.http.request(route, json={"content": "hi"})
+        assert limited.value.status == 429
+        assert limited.value.response.headers["Retry-After"] == "7.5"
+        assert (await h.bot.http.request(route, json={"content": "hi"}))["content"] == "hi"
 
     offline(scenario)
