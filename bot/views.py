@@ -45,7 +45,7 @@ class AcceptButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\
             ui.Button(
                 label="Accept",
                 style=discord.ButtonStyle.success,
-                custom_id=f"bg:accept:{match_id}",
+                custom_id=limits.custom_id(f"bg:accept:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -67,7 +67,7 @@ class DeclineButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id
             ui.Button(
                 label="Decline",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"bg:decline:{match_id}",
+                custom_id=limits.custom_id(f"bg:decline:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -89,7 +89,7 @@ class WithdrawButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<
             ui.Button(
                 label="Withdraw",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"bg:withdraw:{match_id}",
+                custom_id=limits.custom_id(f"bg:withdraw:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -111,7 +111,7 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"
             ui.Button(
                 label="Move",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"bg:move:{match_id}",
+                custom_id=limits.custom_id(f"bg:move:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -245,7 +245,7 @@ class TokenSelect(ui.Select[PickerView]):
         super().__init__(
             placeholder=limits.placeholder(placeholder),
             options=[discord.SelectOption(label=limits.option_label(t), value=t) for t in tokens],
-            custom_id=f"bg:pick:{number}",
+            custom_id=limits.custom_id(f"bg:pick:{number}"),
             row=number,
         )
 

@@ -16,20 +16,20 @@ from tests.bot.spec import check_request
 from tests.bot.support import private
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
-# A Kyo position (found by random play) whose longest legal turn has 86 characters.
+# A Kyo position (found by random play) whose longest legal turn has 81 characters.
 LONG_KYO_TURN = """\
     a    b    c    d    e    f    g    h    i    j
-10  .    dl   d    lh   .    k    .    l    d    .
- 9  ld   .    d    q    l    Slh  dl   l    dh   .
- 8  .    h    t    S    l    d    d    d    ld   l
- 7  .    p    p    .    h    l    p    S    p    h
- 6  .    p    .    p    Sddh .    p    .    P    p
- 5  .    .    LH   l    .    t    S    .    .    P
- 4  P    .    P    D    .    .    P    K    .    P
- 3  .    ST   S    SD   L    S    SH   L    LLDS .
- 2  .    D    LP   D    L    L    D    D    H    DH
- 1  DH   .    DH   H    S    L    LL   DDLQ D    H
-to move: gold"""
+10  d    lh   .    ld   k    lS   h    h    l    d
+ 9  d    .    d    d    SS   l    .    Sl   d    dS
+ 8  h    .    l    l    dh   q    d    .    .    h
+ 7  p    l    h    p    l    l    ll   dt   p    p
+ 6  .    .    p    t    .    dd   p    p    D    .
+ 5  P    LDP  P    .    P    h    S    DDD  P    .
+ 4  H    LS   S    P    ST   .    .    S    .    P
+ 3  .    LLD  D    L    S    L    T    Q    H    LP
+ 2  .    .    .    .    D    SD   DLLL H    L    H
+ 1  DH   LDH  L    .    K    SSH  .    D    .    .
+to move: red"""
 
 
 def test_clip_keeps_short_text_and_cuts_long_text_with_an_ellipsis() -> None:
@@ -67,7 +67,7 @@ def test_the_longest_kyo_turn_fits_the_pickers_play_button() -> None:
     state = kyo.parse_diagram(LONG_KYO_TURN)
     notation = {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
     longest = max(notation, key=lambda m: len(notation[m]))
-    assert len(notation[longest]) == 86
+    assert len(notation[longest]) == 81
     view = PickerView(1, 2, "**Kyo #1**: your move.", kyo.move_tree(state), notation)
     view = view.step(kyo.move_tokens(state, longest))
     (play,) = [b for b in view.children if getattr(b, "label", "").startswith("Play")]
