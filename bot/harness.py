@@ -617,7 +617,7 @@ class OfflineDiscord:
     def _http_error(self, status: int, text: str, code: int = 0) -> discord.HTTPException:
         response = _FakeResponse(status, text)
         error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-        return error(response, {"message": text, "code": code})  # type: ignore[arg-type]
+        return error(response, {"message": text, "code": code})
 
     def _require(self, channel_id: int, *needed: str) -> None:
         """Refuse (403, 50013) a request needing a permission withheld in this channel.
@@ -633,7 +633,7 @@ class OfflineDiscord:
     def _too_many_requests(self, retry_after: float) -> discord.HTTPException:
         response = _FakeResponse(429, "Too Many Requests", {"Retry-After": str(retry_after)})
         data = {"message": "You are being rate limited.", "retry_after": retry_after}
-        return discord.HTTPException(response, {**data, "global": False, "code": 0})  # type: ignore[arg-type]
+        return discord.HTTPException(response, {**data, "global": False, "code": 0})
 
     def _refuse(self, status: int, code: int, text: str) -> discord.HTTPException:
         """Discord's answer to a request it refuses; kept as a violation for `run` to raise."""

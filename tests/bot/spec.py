@@ -36,7 +36,10 @@ def _document() -> dict[str, Any]:
 
 @cache
 def _registry() -> Registry[Any]:
-    return Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(_document()))
+    registry: Registry[Any] = Registry().with_resource(
+        SPEC_URI, DRAFT202012.create_resource(_document())
+    )
+    return registry
 
 
 @cache
@@ -130,7 +133,7 @@ def _size(error: ValidationError) -> int:
 def _wrong_kind(error: ValidationError) -> bool:
     """An alternative meant for another kind: its `type` discriminator or JSON type differs."""
     if not error.relative_path:
-        return error.validator == "type"
+        return bool(error.validator == "type")
     return list(error.relative_path) == ["type"] and error.validator in ("enum", "const")
 
 
@@ -138,5 +141,5 @@ def _plain(error: ValidationError) -> str:
     if error.validator in ("maxLength", "maxItems", "minLength", "minItems"):
         bound = "at most" if error.validator.startswith("max") else "at least"
         return f"has {len(error.instance)}, {bound} {error.validator_value} allowed"
-    message = error.message
+    message = str(error.message)
     return message if len(message) <= 160 else message[:159] + "…"

@@ -144,6 +144,7 @@ def test_autocomplete_choices_over_100_characters_are_refused(offline: Any, long
         return [app_commands.Choice(name=choice["name"], value=choice["value"])]
 
     async def scenario(h: OfflineDiscord) -> None:
+        command: app_commands.Command[Any, ..., None]
         command = app_commands.Command(name="probe", description="test", callback=probe)
         command.autocomplete("text")(suggest)
         h.bot.tree.add_command(command)
