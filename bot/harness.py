@@ -6,6 +6,13 @@ bot only; interactions enter through `parse_interaction_create`, as from the gat
 Everything the bot sends is kept as `Sent` records (images included), so tests and
 `python -m bot --offline` see exactly what Discord would have shown.
 
+It refuses what Discord refuses, with Discord's error codes: bodies failing an optional
+`check_request` (the tests pass Discord's OpenAPI document, tests/bot/spec.py), message
+limits, a second or late answer to an interaction, a token used before the answer or after
+15 minutes (on the harness's clock, see `advance`). Each such refusal is a bug in the bot:
+`run` raises `Refused` for it. Permissions withheld per channel (`withhold`) and 429s
+(`rate_limit`) are answered like Discord too, but are conditions the bot must handle.
+
 These are private discord.py names: the package pins discord.py's minor version, and all
 knowledge of them stays in this module.
 """
