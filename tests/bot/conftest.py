@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.harness import OfflineDiscord
+from tests.bot.spec import check_request
 from tests.bot.support import new_bot
 
 T = TypeVar("T")
@@ -25,13 +26,18 @@ def database(tmp_path: Path) -> Path:
 @pytest.fixture
 def offline(database: Path, caplog: pytest.LogCaptureFixture) -> Iterator[Callable[..., Any]]:
     """`offline(scenario)` runs `async def scenario(h)` against a fresh bot and returns its
-    result. Afterwards, any error the bot logged (a handler that crashed) fails the test."""
+    result. Every request is checked against Discord's API specification: a refusal fails the
+    interaction that caused it (`Refused`), or the test if it came outside one (login, sync).
+    Afterwards, any error the bot logged (a handler that crashed) fails the test."""
     caplog.set_level(logging.WARNING)
 
     def run(scenario: Scenario[T], **settings: Any) -> T:
         async def main() -> T:
-            async with OfflineDiscord(new_bot(database, **settings)) as harness:
-                return await scenario(harness)
+            bot = new_bot(database, **settings)
+            async with OfflineDiscord(bot, check_request=check_request) as harness:
+                result = await scenario(harness)
+                assert not harness.violations, f"Discord would refuse: {harness.violations}"
+                return result
 
         return asyncio.run(main())
 
