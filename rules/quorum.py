@@ -215,7 +215,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
 
     def _setup(self, variant: str, players: int, seed: int) -> QuorumState:
         board = _start_board()
-        return QuorumState(board=board, variant=variant, history=History.of((f"{board}1",)))
+        return QuorumState(board=board, variant=variant, history=History.start(f"{board}1"))
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -433,7 +433,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
         if unknown:
             raise InvalidDiagram(f"unknown key {sorted(unknown)[0]!r} (Quorum knows 'to move')")
         joined = "".join(board)
-        return QuorumState(board=joined, turn=turn, history=History.of((f"{joined}{turn}",)))
+        return QuorumState(board=joined, turn=turn, history=History.start(f"{joined}{turn}"))
 
     def format_diagram(self, state: QuorumState) -> str:
         lines = ["   " + " ".join("abcdefgh")]

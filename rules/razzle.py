@@ -290,7 +290,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     def _setup(self, variant: str, players: int, seed: int) -> RazzleState:
         board = _start_board()
         return RazzleState(
-            board=board, variant=variant, history=History.of((_key(board, frozenset(), False, 1),))
+            board=board, variant=variant, history=History.start(_key(board, frozenset(), False, 1))
         )
 
     # -- moves ---------------------------------------------------------------------------
@@ -591,7 +591,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             last=last,
             ineligible=ineligible,
             forced=forced,
-            history=History.of((_key(board, ineligible, forced, turn),)),
+            history=History.start(_key(board, ineligible, forced, turn)),
         )
 
     @staticmethod

@@ -35,12 +35,12 @@ class _Log(Generic[E]):
 
     __slots__ = ("entries", "keys", "where")
 
-    def __init__(self, entries: list[E], keys: list[Hashable]) -> None:
+    def __init__(
+        self, entries: list[E], keys: list[Hashable], where: dict[Hashable, list[int]]
+    ) -> None:
         self.entries = entries
         self.keys = keys
-        self.where: dict[Hashable, list[int]] = {}
-        for index, key in enumerate(keys):
-            self.where.setdefault(key, []).append(index)
+        self.where = where
 
 
 class History(Sequence[E]):
@@ -60,7 +60,17 @@ class History(Sequence[E]):
         keyed = list(listed if keys is None else keys)
         if len(keyed) != len(listed):
             raise ValueError("a history needs one key per entry")
-        return cls(_Log(listed, keyed), len(listed))
+        where: dict[Hashable, list[int]] = {}
+        for index, key in enumerate(keyed):
+            where.setdefault(key, []).append(index)
+        return cls(_Log(listed, keyed, where), len(listed))
+
+    @classmethod
+    def start(cls, entry: E, key: Hashable | None = None) -> History[E]:
+        """A history of one position; the same as `of((entry,))`, made for the games that
+        start afresh on most turns (Boku), without the general loop."""
+        key = entry if key is None else key
+        return cls(_Log([entry], [key], {key: [0]}), 1)
 
     def then(self, entry: E, key: Hashable | None = None) -> History[E]:
         """This history with `entry` added: in place at the tip of the shared log, or in a
@@ -73,8 +83,7 @@ class History(Sequence[E]):
                 log.keys.append(key)
                 log.where.setdefault(key, []).append(length)
                 return History(log, length + 1)
-        copy = _Log([*log.entries[:length], entry], [*log.keys[:length], key])
-        return History(copy, length + 1)
+        return History.of([*log.entries[:length], entry], [*log.keys[:length], key])
 
     def occurrences(self, key: Hashable) -> int:
         """How many entries have this key."""
