@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar, overload
 
 E = TypeVar("E", bound=Hashable)
@@ -94,13 +94,26 @@ class History(Sequence[E]):
             return len(indices)
         return bisect_left(indices, self._length)
 
-    def entries_for(self, key: Hashable) -> Iterator[E]:
-        """The entries with this key, to confirm a match exactly where keys may collide."""
+    def seen_keys(self) -> Container[Hashable]:
+        """The keys of the entries, for many membership tests in a row (Boost's move filter):
+        the shared dict itself when this history is the newest of its log, else a set made
+        once. A thread appending meanwhile may add a key of another line: a false alarm that
+        an exact check (`holds`) then clears."""
+        log = self._log
+        if len(log.entries) == self._length:
+            return log.where
+        return frozenset(log.keys[: self._length])
+
+    def holds(self, entry: E, key: Hashable) -> bool:
+        """Whether `entry`, whose key is `key`, is one of the entries: exact, for keys that may
+        collide."""
         entries = self._log.entries
         for index in self._log.where.get(key, ()):
             if index >= self._length:
                 break
-            yield entries[index]
+            if entries[index] == entry:
+                return True
+        return False
 
     def __len__(self) -> int:
         return self._length

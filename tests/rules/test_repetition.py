@@ -23,6 +23,7 @@ def test_a_second_line_from_an_older_position_counts_only_its_own_entries() -> N
     second = start.then("c")
     assert second == ("a", "c") and second._log is not start._log
     assert second.occurrences("b") == 0 and second.occurrences("c") == 1
+    assert "b" not in start.seen_keys() and "b" in first.seen_keys()
     assert first.occurrences("b") == 2 and first.occurrences("c") == 0
     assert start.then("b") == ("a", "b") and start.then("b").occurrences("b") == 1
 
@@ -30,7 +31,10 @@ def test_a_second_line_from_an_older_position_counts_only_its_own_entries() -> N
 def test_entries_are_counted_by_their_keys_and_found_by_them() -> None:
     history = History.of([(1, 2)], keys=[7]).then((3, 4), key=7).then((5, 6), key=8)
     assert history.occurrences(7) == 2
-    assert list(history.entries_for(7)) == [(1, 2), (3, 4)]
+    assert history.holds((3, 4), 7) and not history.holds((3, 4), 8)
+    assert 7 in history.seen_keys() and 9 not in history.seen_keys()
+    older = history[:2]  # a tuple
+    assert older == ((1, 2), (3, 4))
     assert list(history[:1].__iter__()) == [(1, 2)] and history[-1] == (5, 6)
 
 
