@@ -28,12 +28,11 @@ from renderers.canvas import (
     LINE,
     PAPER,
     WIDTH,
+    Board,
     disc,
     font,
-    game_header,
-    mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
     sprite,
 )
 from rules import Highlight
@@ -117,6 +116,14 @@ def _background() -> Image.Image:
     return big.resize(SIZE_PX, Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=1)
+def _board() -> Board:
+    return Board(_background(), center, round(2 * RISE))
+
+
+MARBLE_SIZE = round(2 * RISE * 0.92)
+
+
 def _marble(seat: int, size: int) -> Image.Image:
     """Dark marbles are filled, light ones hollow: told apart by lightness, not hue."""
     return disc(size, INK, INK) if seat == 1 else disc(size, PAPER, INK)
@@ -150,25 +157,28 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     """The board has no sides to face, so `perspective` changes nothing."""
-    image = _background().copy()
-    last = last_move or state.last
-    cell = round(2 * RISE)
-    if state.blocked is not None:
-        paste_centered(image, _blocked_mark(2 * RADIUS - 4), center(POINTS[state.blocked]))
-        _blocked_note(image, state)
-    mark_path(image, last, center, cell)
-    line = winning_line(state)
-    if line:
-        ImageDraw.Draw(image).line([center(line[0]), center(line[-1])], fill=GREEN, width=14)
-    marble_size = round(2 * RISE * 0.92)
-    for index, mark in enumerate(state.board):
-        if mark == MARBLE[1]:
-            paste_centered(image, _marble(1, marble_size), center(POINTS[index]))
-        elif mark == MARBLE[2]:
-            paste_centered(image, _marble(2, marble_size), center(POINTS[index]))
-    mark_effects(image, last, center, cell)
-    game_header(image, GAME, state, [_marble(1, 34), _marble(2, 34)], names, last=last)
-    return image
+
+    def draw_marbles(image: Image.Image) -> None:
+        if state.blocked is not None:
+            paste_centered(image, _blocked_mark(2 * RADIUS - 4), center(POINTS[state.blocked]))
+            _blocked_note(image, state)
+        line = winning_line(state)
+        if line:
+            ImageDraw.Draw(image).line([center(line[0]), center(line[-1])], fill=GREEN, width=14)
+        for index, mark in enumerate(state.board):
+            if mark in (MARBLE[1], MARBLE[2]):
+                seat = 1 if mark == MARBLE[1] else 2
+                paste_centered(image, _marble(seat, MARBLE_SIZE), center(POINTS[index]))
+
+    return render_board(
+        GAME,
+        state,
+        _board(),
+        draw_marbles,
+        icons=[_marble(1, 34), _marble(2, 34)],
+        last_move=last_move,
+        names=names,
+    )
 
 
 def _blocked_note(image: Image.Image, state: BokuState) -> None:

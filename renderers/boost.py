@@ -23,10 +23,8 @@ from renderers.canvas import (
     Grid,
     draw_coordinates,
     font,
-    game_header,
-    mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
     sprite,
 )
 from rules import Highlight
@@ -140,31 +138,32 @@ def render(
 ) -> Image.Image:
     size = state.size
     grid = Grid(size, size, flipped=_flipped(state, perspective))
-    image = _background(grid).copy()
-    cell = grid.cell
-    last = last_move or state.last
+    piece_size = int(grid.cell * 0.84)
 
-    def center(point: tuple[int, int]) -> tuple[float, float]:
-        return grid.center(*point)
+    def draw_pieces(image: Image.Image) -> None:
+        for index, mask in enumerate(state.masks):
+            if index == DRAGONS:
+                sprite_image = dragon(piece_size)
+            else:
+                sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
+            for point in bits(mask):
+                paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
 
-    mark_path(image, last, center, cell)
-    piece_size = int(cell * 0.84)
-    for index, mask in enumerate(state.masks):
-        if index == DRAGONS:
-            sprite_image = dragon(piece_size)
-        else:
-            sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
-        for point in bits(mask):
-            paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
-    mark_effects(image, last, center, cell)
     defeated = GAME.defeated(state)
     notes = [
         "resigned" if seat in state.resigned else "defeated" if seat in defeated else ""
         for seat in range(1, state.players + 1)
     ]
-    icons = [piece(PAWN, seat, 34) for seat in range(1, state.players + 1)]
-    game_header(image, GAME, state, icons, names, notes, last=last)
-    return image
+    return render_board(
+        GAME,
+        state,
+        grid.board(_background(grid)),
+        draw_pieces,
+        icons=[piece(PAWN, seat, 34) for seat in range(1, state.players + 1)],
+        last_move=last_move,
+        names=names,
+        notes=notes,
+    )
 
 
 def reference() -> Image.Image:

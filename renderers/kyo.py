@@ -22,15 +22,15 @@ from renderers.canvas import (
     INK,
     PAPER,
     RGB,
+    Center,
     Grid,
     checkerboard,
     cross_mark,
     disc,
     font,
-    game_header,
     mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
 )
 from rules import Highlight
 from rules.kyo import Kyo, KyoState
@@ -126,23 +126,33 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
-    image = _background(grid).copy()
-    cell = grid.cell
-    last = last_move or state.last
-    mark_path(image, last, lambda p: grid.center(*p), cell)
-    for index, stack in enumerate(state.board):
-        if stack:
-            _draw_stack(image, stack, grid.origin(*point(index)), cell)
-    if last is not None:
-        changed = Highlight(last.seat, "", changed=last.changed)
-        mark_effects(image, changed, lambda p: grid.center(*p), cell)
+
+    def draw_stacks(image: Image.Image) -> None:
+        for index, stack in enumerate(state.board):
+            if stack:
+                _draw_stack(image, stack, grid.origin(*point(index)), grid.cell)
+
+    def mark_strikes(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+        if last is None:
+            return
+        mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell)
         corner = cell * 0.22
         for struck in last.captured:
             x, y = grid.origin(*struck)
             paste_centered(image, cross_mark(cell // 2), (x + cell - corner, y + corner))
-    pieces = [_pawn("K", 34), _pawn("k", 34)]
-    game_header(image, GAME, state, pieces, names, last=last)
-    return image
+
+    icons = [_pawn("K", 34), _pawn("k", 34)]
+    board = grid.board(_background(grid))
+    return render_board(
+        GAME,
+        state,
+        board,
+        draw_stacks,
+        icons=icons,
+        last_move=last_move,
+        names=names,
+        over=mark_strikes,
+    )
 
 
 def reference() -> Image.Image:
