@@ -5,8 +5,9 @@ the lower right edge, rows (numbers) up and to the right from the lower left edg
 third line direction is straight up. Every label sits where its line would go on past the
 edge: letters at the lower right (and e-j again at the upper left), numbers at the lower
 left (and 5-10 again at the upper right). Every empty cell carries its name, faintly. The
-blocked cell is grey with a no-entry sign, the last placement has a ring, the captured
-marble an X, and a winning line of five is joined by a green bar.
+blocked cell is grey with a no-entry sign, the last placement a paper-edged ring on its
+marble (seen on dark and light alike), the captured marble an X, and a winning line of five
+is joined by a green bar.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ from renderers.canvas import (
     LIGHT_SQUARE,
     LINE,
     PAPER,
+    PATH_COLOUR,
     WIDTH,
     Board,
+    Center,
     disc,
     font,
+    mark_effects,
     paste_centered,
     render_board,
     sprite,
@@ -129,6 +133,28 @@ def _marble(seat: int, size: int) -> Image.Image:
     return disc(size, INK, INK) if seat == 1 else disc(size, PAPER, INK)
 
 
+def _placed_mark(size: int) -> Image.Image:
+    """The last placement, drawn on its marble: a path-coloured ring edged in paper on both
+    sides, so it stands out on a dark marble as well as on a light one."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        edge, width = big // 24, big // 6
+        outer = big * 0.2
+        canvas.ellipse((outer, outer, big - outer, big - outer), outline=PAPER, width=width)
+        inner = outer + edge
+        box = (inner, inner, big - inner, big - inner)
+        canvas.ellipse(box, outline=PATH_COLOUR, width=width - 2 * edge)
+
+    return sprite(("boku-placed",), size, draw)
+
+
+def _mark_placement(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+    """Over the marbles: the placed marble's ring, then the capture's X."""
+    if last is not None and last.path:
+        paste_centered(image, _placed_mark(MARBLE_SIZE), center(last.path[-1]))
+    mark_effects(image, last, center, cell)
+
+
 def _blocked_mark(size: int) -> Image.Image:
     """A grey cell with a no-entry sign: a ring crossed by a bar."""
 
@@ -178,6 +204,7 @@ def render(
         icons=[_marble(1, 34), _marble(2, 34)],
         last_move=last_move,
         names=names,
+        over=_mark_placement,
     )
 
 
