@@ -445,15 +445,26 @@ def draw_coordinates(image: Image.Image, grid: Grid) -> None:
 _PALETTES: dict[Hashable, Image.Image] = {}
 
 
-def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
-    """Palette PNG. The palette is built once per key from `reference()`, a busy picture
-    holding every colour the renderer uses, so each render only maps pixels to it.
-    zlib level 3 encodes about 2.5x faster than the default for some 20% more bytes."""
-    palette = _PALETTES.get(key)
+def quantize(
+    image: Image.Image,
+    key: Hashable,
+    reference: Callable[[], Image.Image],
+    colours: int = 256,
+) -> Image.Image:
+    """The picture mapped, undithered, onto a palette of at most `colours` built once per
+    (key, colours) from `reference()`, a busy picture holding every colour the renderer uses.
+    The same colour always maps to the same index, so a crop maps as the whole picture does."""
+    palette = _PALETTES.get((key, colours))
     if palette is None:
-        palette = reference().convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
-        _PALETTES[key] = palette
-    buffer = io.BytesIO()
+        palette = reference().convert("RGB").quantize(colours, method=Image.Quantize.MEDIANCUT)
+        _PALETTES[(key, colours)] = palette
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
+    """Palette PNG (see `quantize`). zlib level 3 encodes about 2.5x faster than the default
+    for some 20% more bytes."""
+    buffer = io.BytesIO()
+    quantize(image, key, reference).save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()
