@@ -37,7 +37,8 @@ def main() -> None:
             wall = time.perf_counter() - start
             kb = len(data) / 1024
             print(
-                f"{name:8} {len(states):7} {cpu:7.2f} {wall:7.2f} {kb:7.0f} {kb / len(states):9.1f}"
+                f"{name:8} {len(states):7} {cpu:7.2f} {wall:7.2f} {kb:7.0f}"
+                f" {cpu * 1000 / len(states):13.1f} {kb / len(states):9.1f}"
             )
         longest = max(games, key=len)
         if len(longest) < args.turns + 1:
