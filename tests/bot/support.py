@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot import BoardBot, Settings, create_bot
 from bot.harness import OfflineDiscord, Sent
+from bot.store import parse_url
 
 
 def new_bot(database: Path, **settings: Any) -> BoardBot:
@@ -33,3 +37,19 @@ async def start_match(
         await h.click(user, challenge.message_id or 0, "Accept")
     match_id = max(await h.bot.store.match_ids())
     return match_id, users
+
+
+async def execute_raw(database_url: str, *statements: str) -> None:
+    """Run SQL straight on a database, behind the store's back (to damage rows in tests)."""
+    backend, target = parse_url(database_url)
+    if backend == "sqlite":
+        with sqlite3.connect(target) as db:
+            for statement in statements:
+                db.execute(statement)
+        return
+    db = await asyncpg.connect(target)
+    try:
+        for statement in statements:
+            await db.execute(statement)
+    finally:
+        await db.close()

@@ -56,6 +56,25 @@ def test_settings_from_env_file_and_environment(tmp_path: Path) -> None:
         load_settings({"LOG_LEVEL": "loud"}, None)
 
 
+def test_database_and_shard_settings() -> None:
+    settings = load_settings({"DATABASE_PATH": "x.sqlite3"}, None)
+    assert settings.database == Path("x.sqlite3") and settings.shard_ids is None
+    url = "postgresql://bot@db.internal:5432/boardgames"
+    settings = load_settings({"DATABASE_URL": url, "SHARD_COUNT": "4", "SHARD_IDS": "3,0-1"}, None)
+    assert settings.database == url and settings.database_pool_size == 10
+    assert (settings.shard_count, settings.shard_ids) == (4, (0, 1, 3))
+    wrong = {
+        "DATABASE_URL": ({"DATABASE_URL": "mysql://db/x"}, "sqlite:///path/to/file or postgres"),
+        "needs SHARD_COUNT": ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
+        "past the count": ({"SHARD_COUNT": "2", "SHARD_IDS": "1-2"}, "from 0 to 1"),
+        "not a number": ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+        "pool of none": ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be"),
+    }
+    for environ, message in wrong.values():
+        with pytest.raises(SettingsError, match=message):
+            load_settings(environ, None)
+
+
 def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
     for args in ((), ("--sync",)):
         result = bot_command(tmp_path, *args)
