@@ -77,14 +77,15 @@ class ThrowawayPostgres:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.folder}&port={SOCKET_PORT}"
 
-    async def create_database(self, name: str) -> str:
-        """A fresh, empty database; its URL."""
+    async def create_schema(self, name: str) -> str:
+        """A fresh, empty schema, and a URL whose connections work in it (asyncpg passes
+        unknown URL parameters on as server settings): far cheaper than a database each."""
         admin = await asyncpg.connect(self.url())
         try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
+            await admin.execute(f'CREATE SCHEMA "{name}"')
         finally:
             await admin.close()
-        return self.url(name)
+        return f"{self.url()}&search_path={name}"
 
     def stop(self) -> None:
         try:

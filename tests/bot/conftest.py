@@ -44,16 +44,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'bot.sqlite3'}"
     server: ThrowawayPostgres = request.getfixturevalue("postgres")
-    return asyncio.run(server.create_database(f"test_{next(_databases)}"))
+    return asyncio.run(server.create_schema(f"test_{next(_databases)}"))
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "bot.sqlite3"
+def database(database_url: str) -> str:
+    """The bot's database: every offline test runs on both backends."""
+    return database_url
 
 
 @pytest.fixture
-def offline(database: Path, caplog: pytest.LogCaptureFixture) -> Iterator[Callable[..., Any]]:
+def offline(database: str, caplog: pytest.LogCaptureFixture) -> Iterator[Callable[..., Any]]:
     """`offline(scenario)` runs `async def scenario(h)` against a fresh bot and returns its
     result. Afterwards, any error the bot logged (a handler that crashed) fails the test."""
     caplog.set_level(logging.WARNING)

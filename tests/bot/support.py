@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -13,8 +12,8 @@ from bot.harness import OfflineDiscord, Sent
 from bot.store import parse_url
 
 
-def new_bot(database: Path, **settings: Any) -> BoardBot:
-    return create_bot(Settings(token="offline", database_path=database, **settings))
+def new_bot(database_url: str, **settings: Any) -> BoardBot:
+    return create_bot(Settings(token="offline", database_url=database_url, **settings))
 
 
 def public(sent: list[Sent]) -> list[Sent]:

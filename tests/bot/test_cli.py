@@ -116,7 +116,7 @@ def test_offline_script_plays_and_check_db_verifies(
     assert check.returncode == 0 and "1 matches checked, 0 with problems" in check.stdout
 
     source = f"sqlite:///{tmp_path / 'data' / 'bot.sqlite3'}"
-    target = asyncio.run(postgres.create_database("copied_offline_session"))
+    target = asyncio.run(postgres.create_schema("copied_offline_session"))
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
     assert "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 0 rows copied." in copy.stdout
