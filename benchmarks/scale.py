@@ -85,7 +85,13 @@ async def play(
 
 
 def worker_main(
-    url: str, worker: int, match_ids: list[int], plies: int, pool: int, ready: Barrier, out: Queue
+    url: str,
+    worker: int,
+    match_ids: list[int],
+    plies: int,
+    pool: int,
+    ready: Barrier,
+    out: Queue[WorkerReport],
 ) -> None:
     out.put(asyncio.run(play(url, worker, match_ids, plies, pool, ready)))
 

@@ -63,7 +63,8 @@ class BoardBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            # None (every shard) is discord.py's own default, though its hint says list
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.sync_global = sync_global

@@ -185,7 +185,13 @@ def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def match_row(row: Mapping[str, Any]) -> MatchRow:
+class Row(Protocol):
+    """A result row read by column name: sqlite3.Row and asyncpg's Record both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def match_row(row: Row) -> MatchRow:
     """Decode one row (with its seats folded into a JSON array); garbage becomes CorruptMatch
     naming the match (the snapshot is parsed later, by whoever needs the state, so that a
     cached state costs no JSON work)."""

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot.service import MatchService, Player, ServiceError
-from bot.store import MIGRATIONS, TABLES, StaleWrite, Store, StoreError, open_store
+from bot.store import MIGRATIONS, TABLES, StaleWrite, Store, StoreError, open_store, throwaway
 from bot.store.copy import copy_database, differences
 from bot.store.sqlite import SqliteStore
 from tests.bot.support import execute_raw
@@ -326,3 +326,19 @@ def test_a_player_with_no_move_passes_automatically(database_url: str) -> None:
         await store.close()
 
     run(main())
+
+
+def test_a_missing_postgresql_is_named_with_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the CI run fails with (and a developer's run skips with) on a bare machine."""
+    monkeypatch.setattr(throwaway.shutil, "which", lambda name: None)
+    monkeypatch.setattr(throwaway.glob, "glob", lambda pattern: [])
+    with pytest.raises(throwaway.PostgresMissing, match="apt-get install postgresql"):
+        throwaway.server_binaries()
+    monkeypatch.setattr(
+        throwaway.glob,
+        "glob",
+        lambda pattern: ["/usr/lib/postgresql/9.6/bin/pg_ctl", "/usr/lib/postgresql/15/bin/pg_ctl"],
+    )
+    assert throwaway.server_binaries() == Path("/usr/lib/postgresql/15/bin")
