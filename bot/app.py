@@ -13,7 +13,7 @@ from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
 
@@ -39,8 +39,12 @@ class BoardTree(app_commands.CommandTree[Any]):
         await apologise(interaction)
 
 
-class BoardBot(commands.Bot):
-    """Holds the store, the match service and the announcer the cogs share."""
+class BoardBot(commands.AutoShardedBot):
+    """Holds the store, the match service and the announcer the cogs share.
+
+    Sharded by SHARD_COUNT and SHARD_IDS: each process runs its own shards, so a server's
+    interactions always reach the same process and per-match locks can stay in memory.
+    """
 
     store: Store
     service: MatchService
@@ -58,6 +62,9 @@ class BoardBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count,
+            # None (every shard) is discord.py's own default, though its hint says list
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.sync_global = sync_global
@@ -65,7 +72,9 @@ class BoardBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(
+            self.settings.database, pool_size=self.settings.database_pool_size
+        )
         self.service = MatchService(self.store)
         self.announcer = Announcer(self, self.service, self._render)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

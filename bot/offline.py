@@ -182,7 +182,9 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     database = folder / "offline.sqlite3"
     for stale in (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm"))):
         stale.unlink(missing_ok=True)  # each session starts from an empty server
-    bot = create_bot(replace(settings, database_path=database, dev_guild_id=None))
+    bot = create_bot(
+        replace(settings, database_path=database, database_url=None, dev_guild_id=None)
+    )
     harness = OfflineDiscord(bot)
     session = Session(harness, folder, out)
     interactive = source.isatty()

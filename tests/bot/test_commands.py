@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,7 +39,7 @@ def test_command_sync_payload(offline: Any) -> None:
     offline(scenario, dev_guild_id=GUILD)
 
 
-def test_global_sync_only_on_request(database: Path) -> None:
+def test_global_sync_only_on_request(database: str) -> None:
     async def main() -> list[tuple[str, str, Any]]:
         bot = new_bot(database)
         bot.sync_global = True

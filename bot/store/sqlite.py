@@ -1,8 +1,9 @@
-"""SQLite storage: one aiosqlite connection, migrations by `PRAGMA user_version`.
+"""SQLite storage, the embedded default: one aiosqlite connection, the schema version in
+`PRAGMA user_version`.
 
 The move log is the truth; the snapshot on the match row only makes loading fast. Every
 write that changes a match names the ply (log length) it expects, so of two moves sent at
-once only the first can land.
+once only the first can land, even from two processes sharing the file.
 """
 
 from __future__ import annotations
@@ -13,101 +14,27 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import StrEnum
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.store.base import (
+    CorruptMatch,
+    MatchRow,
+    MoveRow,
+    StaleWrite,
+    encode_fields,
+    match_row,
+    now,
+    stamp,
+)
+from bot.store.migrations import pending
+
 log = logging.getLogger(__name__)
 
 PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000")
-
-
-class Status(StrEnum):
-    """Where a match is in its life. Declared in lifecycle order: a match only moves forward
-    (pending, then active or declined or withdrawn; active, then finished)."""
-
-    PENDING = "pending"
-    ACTIVE = "active"
-    FINISHED = "finished"
-    DECLINED = "declined"
-    WITHDRAWN = "withdrawn"
-
-    @property
-    def phrase(self) -> str:
-        """How a player is told the status: `this challenge is no longer open (declined)`."""
-        if self is Status.PENDING:
-            return "waiting for answers"
-        if self is Status.ACTIVE:
-            return "in progress"
-        return self.value
-
-
-MIGRATIONS: tuple[str, ...] = (
-    f"""
-    CREATE TABLE matches (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER,
-        channel_id INTEGER NOT NULL,
-        thread_id INTEGER,
-        challenge_message_id INTEGER,
-        board_message_id INTEGER,
-        game TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN {tuple(map(str, Status))!r}),
-        ply INTEGER NOT NULL DEFAULT 0,
-        snapshot TEXT NOT NULL,
-        outcome TEXT,
-        draw_offer INTEGER,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE INDEX matches_thread ON matches (thread_id);
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        accepted INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (match_id, seat),
-        UNIQUE (match_id, user_id)
-    );
-    CREATE INDEX seats_user ON seats (user_id);
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        notation TEXT NOT NULL,
-        played_at TEXT NOT NULL,
-        UNIQUE (match_id, ply)
-    );
-    CREATE TABLE preferences (
-        user_id INTEGER PRIMARY KEY,
-        theme TEXT,
-        updated_at TEXT NOT NULL
-    );
-    -- Writing a turn: one INSERT per turn into this view does the ply check, the log entry
-    -- and the match update together (see Store.append_moves).
-    CREATE VIEW turn_writes AS
-        SELECT m.id AS match_id, mv.ply, mv.seat, mv.notation, mv.played_at,
-               m.snapshot, m.status, m.outcome, m.draw_offer
-        FROM matches m JOIN moves mv ON mv.match_id = m.id;
-    CREATE TRIGGER turn_writes_insert INSTEAD OF INSERT ON turn_writes BEGIN
-        SELECT RAISE(ABORT, 'stale write') WHERE NOT EXISTS (
-            SELECT 1 FROM matches WHERE id = NEW.match_id AND ply = NEW.ply - 1
-        );
-        INSERT INTO moves (match_id, ply, seat, notation, played_at)
-            VALUES (NEW.match_id, NEW.ply, NEW.seat, NEW.notation, NEW.played_at);
-        UPDATE matches SET ply = NEW.ply, snapshot = NEW.snapshot, status = NEW.status,
-            outcome = NEW.outcome, draw_offer = NEW.draw_offer, updated_at = NEW.played_at
-            WHERE id = NEW.match_id;
-    END;
-    """,
-)
 
 # One row per match, its seats folded into a JSON array, so a load is a single query.
 SELECT_MATCH = """
@@ -119,114 +46,17 @@ SELECT_MATCH = """
 """
 
 
-UPDATABLE = frozenset(
-    {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
-    | {"outcome", "draw_offer"}
-)
+class SqliteStore:
+    """One connection does everything; a lock keeps transactions whole."""
 
-
-class StoreError(Exception):
-    """Base of the storage errors the service turns into messages."""
-
-
-class StaleWrite(StoreError):
-    """The match moved on since it was read: someone else's command landed first."""
-
-
-class CorruptMatch(StoreError):
-    """A match row that cannot be read; reported and skipped, never fatal."""
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    user_id: int
-    name: str
-    accepted: bool
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    challenge_message_id: int | None
-    board_message_id: int | None
-    game: str
-    variant: str
-    seed: int
-    status: Status
-    ply: int
-    snapshot: str
-    outcome: dict[str, Any] | None
-    draw_offer: int | None
-    created_at: str
-    updated_at: str
-    seats: tuple[SeatRow, ...]
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    seat: int
-    notation: str
-    played_at: str
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _match_row(row: sqlite3.Row) -> MatchRow:
-    """Decode one row; garbage becomes CorruptMatch naming the match (the snapshot is parsed
-    later, by whoever needs the state, so that a cached state costs no JSON work)."""
-    try:
-        outcome = json.loads(row["outcome"]) if row["outcome"] is not None else None
-        if not (outcome is None or isinstance(outcome, dict)):
-            raise ValueError("the outcome must be a JSON object")
-        return MatchRow(
-            id=int(row["id"]),
-            guild_id=row["guild_id"],
-            channel_id=int(row["channel_id"]),
-            thread_id=row["thread_id"],
-            challenge_message_id=row["challenge_message_id"],
-            board_message_id=row["board_message_id"],
-            game=str(row["game"]),
-            variant=str(row["variant"]),
-            seed=int(row["seed"]),
-            status=_status(row["status"]),
-            ply=int(row["ply"]),
-            snapshot=str(row["snapshot"]),
-            outcome=outcome,
-            draw_offer=row["draw_offer"],
-            created_at=str(row["created_at"]),
-            updated_at=str(row["updated_at"]),
-            seats=tuple(
-                SeatRow(int(seat), int(user), str(name), bool(accepted))
-                for seat, user, name, accepted in json.loads(row["seats"])
-            ),
-        )
-    except (ValueError, TypeError, KeyError) as error:
-        raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
-
-
-def _status(stored: Any) -> Status:
-    try:
-        return Status(stored)
-    except ValueError:
-        raise ValueError(f"unknown status {stored!r}") from None
-
-
-class Store:
-    """All SQL lives here. One connection does everything; a lock keeps transactions whole."""
+    backend = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
+    async def open(cls, path: Path | str) -> SqliteStore:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
@@ -245,15 +75,7 @@ class Store:
         await self._db.close()
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        version = int(row[0]) if row else 0
-        if version > len(MIGRATIONS):
-            raise StoreError(
-                f"the database is at schema version {version}, newer than this bot "
-                f"({len(MIGRATIONS)}); upgrade the bot"
-            )
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        for number, script in pending(await self.schema_version(), self.backend):
             log.info("migrating the database to schema version %d", number)
             await self._db.executescript(
                 f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
@@ -270,11 +92,16 @@ class Store:
                 raise
             await self._db.commit()
 
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
     # -- reading -------------------------------------------------------------------------
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         rows = await self._db.execute_fetchall(f"{SELECT_MATCH} WHERE m.id = ?", (match_id,))
-        return next((_match_row(row) for row in rows), None)
+        return next((match_row(row) for row in rows), None)
 
     async def match_in_thread(self, thread_id: int) -> int | None:
         """The id of the match played in this thread, if any."""
@@ -304,7 +131,7 @@ class Store:
         broken: list[CorruptMatch] = []
         for row in await self._db.execute_fetchall(query, params):
             try:
-                found.append(_match_row(row))
+                found.append(match_row(row))
             except CorruptMatch as error:
                 broken.append(error)
         return found, broken
@@ -333,13 +160,12 @@ class Store:
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
     ) -> int:
-        """A pending challenge; seats are (user id, name, accepted) in turn order."""
-        stamp = now()
+        created = now()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
                 "snapshot, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
-                (guild_id, channel_id, game, variant, seed, snapshot, stamp, stamp),
+                (guild_id, channel_id, game, variant, seed, snapshot, created, created),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -353,14 +179,10 @@ class Store:
     async def update_match(
         self, match_id: int, expected_ply: int, *, expected_status: str | None = None, **fields: Any
     ) -> None:
-        """Change match columns if the match is still at `expected_ply` (and status), else
-        StaleWrite."""
         async with self._write:
             await self._update(match_id, expected_ply, fields, expected_status)
 
     async def accept_seat(self, match_id: int, seat: int) -> bool:
-        """Mark one seat of a pending match accepted; the last acceptance starts the match in
-        the same transaction. Returns whether it started."""
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0 "
@@ -387,18 +209,15 @@ class Store:
         outcome: dict[str, Any] | None,
         draw_offer: int | None,
     ) -> str:
-        """Log (seat, notation) turns after `expected_ply` with the match's new snapshot and
-        fields, returning the time stamped on the match.
-
-        One INSERT into the `turn_writes` view: its trigger checks the ply, logs the turn and
+        """One INSERT into the `turn_writes` view: its trigger checks the ply, logs the turn and
         updates the match, so the whole write is one statement (atomic, one thread hop).
         """
-        stamp = now()
+        played = now()
         encoded = None if outcome is None else json.dumps(outcome)
         rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in moves)
         params: list[Any] = []
         for number, (seat, notation) in enumerate(moves, start=expected_ply + 1):
-            params += [match_id, number, seat, notation, stamp]
+            params += [match_id, number, seat, notation, played]
             params += [snapshot, status, encoded, draw_offer]
         async with self._write:
             try:
@@ -407,7 +226,7 @@ class Store:
                 if "stale write" not in str(error) and "UNIQUE" not in str(error):
                     raise
                 raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}") from error
-        return stamp
+        return played
 
     async def _update(
         self,
@@ -417,14 +236,7 @@ class Store:
         expected_status: str | None = None,
     ) -> None:
         """One UPDATE guarded by the ply (and status); the caller holds the write lock."""
-        unknown = set(fields) - UPDATABLE
-        if unknown:
-            raise ValueError(f"not a match column one may update: {sorted(unknown)}")
-        values = {
-            key: json.dumps(value) if isinstance(value, dict) else value
-            for key, value in fields.items()
-        }
-        values["updated_at"] = now()
+        values = encode_fields(fields)
         assignments = ", ".join(f"{key} = ?" for key in values)
         query = f"UPDATE matches SET {assignments} WHERE id = ? AND ply = ?"
         params: list[Any] = [*values.values(), match_id, expected_ply]
@@ -434,3 +246,39 @@ class Store:
         cursor = await self._db.execute(query, params)
         if cursor.rowcount != 1:
             raise StaleWrite(f"match #{match_id} changed since it was read")
+
+    # -- scheduled jobs --------------------------------------------------------------------
+
+    async def claim_job(self, kind: str, key: str, due: datetime, owner: str) -> bool:
+        """The primary key decides: of racing inserts, from any process, one lands."""
+        async with self._write:
+            cursor = await self._db.execute(
+                "INSERT INTO jobs (kind, key, due, claimed_by, claimed_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (kind, key, stamp(due), owner, now()),
+            )
+            return cursor.rowcount == 1
+
+    async def finish_job(self, kind: str, key: str, owner: str) -> None:
+        async with self._write:
+            await self._db.execute(
+                "UPDATE jobs SET done_at = ? WHERE kind = ? AND key = ? AND claimed_by = ?",
+                (now(), kind, key, owner),
+            )
+
+    # -- copying ---------------------------------------------------------------------------
+
+    async def export_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        async with self._db.execute(f"SELECT * FROM {table}") as cursor:
+            columns = [column[0] for column in cursor.description]
+            rows = [tuple(row) for row in await cursor.fetchall()]
+        return columns, rows
+
+    async def import_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        marks = ", ".join("?" for _ in columns)
+        async with self._transaction() as db:
+            await db.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
+            )
