@@ -76,6 +76,7 @@ class BoardBot(commands.AutoShardedBot):
             self.settings.database, pool_size=self.settings.database_pool_size
         )
         self.service = MatchService(self.store)
+        await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:

@@ -85,10 +85,10 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-async def resolve(interaction: Interaction, ref: str | None) -> Match:
+async def resolve(interaction: Interaction, ref: str | None, *, latest: bool = False) -> Match:
     channel_id = interaction.channel_id or 0
     return await service_of(interaction).resolve(
-        interaction.user.id, interaction.guild_id, channel_id, ref
+        interaction.user.id, interaction.guild_id, channel_id, ref, latest=latest
     )
 
 

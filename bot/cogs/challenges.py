@@ -51,6 +51,7 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
+        rated="Whether the result counts for ratings (default: yes)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -62,6 +63,7 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
+        rated: bool = True,
     ) -> None:
         async with answering(interaction):
             opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
@@ -72,6 +74,7 @@ class Challenges(commands.Cog):
                 game=game,
                 opponents=opponents,
                 variant=variant,
+                rated=rated,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)

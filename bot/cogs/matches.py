@@ -66,13 +66,13 @@ class Matches(commands.Cog):
             await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
 
     @app_commands.command(name="record", description="A match's game record, as a text file")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.describe(match="Which match (default: this thread's, or your latest)")
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, latest=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
             await interaction.followup.send(

@@ -11,6 +11,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     challenges  checking, opening, accepting, declining and withdrawing challenges
     turns       moves, resignations, draws: turn checks, automatic passes, the guarded save
     queries     reads: by thread, a user's listing, the match a command means, the record
+    ratings     counting finished matches once; leaderboards, profiles, histories, replays
     hints       legal-move suggestions and hints (pure functions)
     audit       replaying every log against its snapshot
 """
@@ -27,6 +28,7 @@ from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.hints import suggestions
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.queries import Listing, Queries
+from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
 
@@ -34,11 +36,13 @@ __all__ = [
     "AcceptResult",
     "ChallengeRequest",
     "DrawResult",
+    "Leaderboard",
     "Listing",
     "Match",
     "MatchService",
     "MoveResult",
     "Player",
+    "Profile",
     "ServiceError",
     "Status",
     "Turn",
@@ -54,11 +58,12 @@ class MatchService:
     def __init__(self, store: Store, *, seeds: Callable[[], int] | None = None) -> None:
         self.store = store
         self.cache = MatchCache(store)
-        self.turns = Turns(self.cache)
+        self.queries = Queries(self.cache)
+        self.ratings = Ratings(self.cache, self.queries)
+        self.turns = Turns(self.cache, finished=self.ratings.rate_quietly)
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
-        self.queries = Queries(self.cache)
 
         self.lock = self.cache.lock
         self.get = self.cache.get

@@ -25,6 +25,7 @@ class ChallengeRequest:
     game: str
     variant: str
     players: tuple[Player, ...]
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,10 @@ class Challenges:
         game: str,
         opponents: Sequence[Player],
         variant: str | None = None,
+        rated: bool = True,
     ) -> ChallengeRequest:
-        """Check a challenge without touching the database (so errors come before defer)."""
+        """Check a challenge without touching the database (so errors come before defer).
+        A game with a bot in a seat is never rated: engines are not on the ladder."""
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
@@ -85,6 +88,7 @@ class Challenges:
             chosen.name,
             _variant(chosen, variant, count),
             (challenger, *opponents),
+            rated and not any(p.bot for p in (challenger, *opponents)),
         )
 
     async def open(self, request: ChallengeRequest) -> Match:
@@ -100,6 +104,7 @@ class Challenges:
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
             seats=[(p.user_id, p.name, n == 0) for n, p in enumerate(request.players)],
+            rated=request.rated,
         )
         return await self.cache.get(match_id)
 

@@ -50,9 +50,16 @@ class Queries:
         return Listing(tuple(matches), len(broken))
 
     async def resolve(
-        self, user_id: int, guild_id: int | None, channel_id: int, ref: str | None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        ref: str | None,
+        *,
+        latest: bool = False,
     ) -> Match:
-        """The match a command means: named, this thread's, or the user's only one here."""
+        """The match a command means: named, this thread's, or the user's only one here (with
+        `latest`, their most recent one, finished or not: for looking back)."""
         if ref and ref.strip():
             found = _MATCH_REF.match(ref)
             if not found:
@@ -64,6 +71,8 @@ class Queries:
         here = await self.in_thread(channel_id)
         if here is not None:
             return here
+        if latest:
+            return await self.latest(user_id, guild_id)
         listing = await self.listing(user_id, guild_id)
         active = [m for m in listing.matches if m.status == Status.ACTIVE]
         if len(active) == 1:
@@ -77,6 +86,17 @@ class Queries:
             f"you have {len(active)} matches in progress here, so say which one",
             "fill in the match option, or run the command inside the match's thread",
         )
+
+    async def latest(self, user_id: int, guild_id: int | None) -> Match:
+        """The user's most recently changed started match here (finished ones included)."""
+        rows, _ = await self.cache.store.matches_of(
+            user_id, (Status.ACTIVE, Status.FINISHED), guild_id
+        )
+        if not rows:
+            raise ServiceError(
+                "you have played no match in this server yet", "start one with /challenge"
+            )
+        return await self.cache.get(rows[0].id)
 
     async def record(self, match_id: int) -> Record:
         """The match as a game record: seats, seed, the move log and the stored result."""

@@ -4,7 +4,7 @@ whose turn it is, followed by any automatic passes, and saved under the ply chec
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,8 +31,11 @@ class DrawResult:
 class Turns:
     """Every change to a started match's state goes through `advance` or `draw` here."""
 
-    def __init__(self, cache: MatchCache) -> None:
+    def __init__(
+        self, cache: MatchCache, finished: Callable[[Match], Awaitable[None]] | None = None
+    ) -> None:
         self.cache = cache
+        self.finished = finished  # told of every match a turn or a draw ends (ratings)
 
     def require_turn(self, match: Match, user_id: int) -> Match:
         """The match, if it is this user's turn in it; otherwise why not."""
@@ -107,7 +110,10 @@ class Turns:
                 )
             else:
                 await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
-        return DrawResult(await self.cache.get(match.id), agreed)
+        result = DrawResult(await self.cache.get(match.id), agreed)
+        if agreed:
+            await self._ended(result.match)
+        return result
 
     async def _save(
         self, match: Match, state: Any, turns: Sequence[Turn], draw_offer: int | None
@@ -119,7 +125,14 @@ class Turns:
                 match.id, match.row.ply, [(t.seat, t.notation) for t in turns], **fields
             )
         row = replace(match.row, ply=match.row.ply + len(turns), updated_at=stamp, **fields)
-        return self.cache.remember(Match(row, match.game, state))
+        saved = self.cache.remember(Match(row, match.game, state))
+        if saved.status == Status.FINISHED:
+            await self._ended(saved)
+        return saved
+
+    async def _ended(self, match: Match) -> None:
+        if self.finished is not None:
+            await self.finished(match)
 
 
 def _playing_seat(match: Match, user_id: int) -> int:

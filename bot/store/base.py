@@ -7,7 +7,7 @@ embedded SQLite file and on a shared PostgreSQL.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -82,6 +82,33 @@ class MatchRow:
     created_at: str
     updated_at: str
     seats: tuple[SeatRow, ...]
+    rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's standing in one game on one server: the openskill rating (mu, sigma) and
+    the counts shown beside it. `streak` counts wins in a row (positive) or losses (negative)."""
+
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    streak: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown as one number (mu - 3 sigma, openskill's ordinal);
+        the SQL that ranks players computes the same expression."""
+        return self.mu - 3 * self.sigma
+
+
+# Given the current standings of a match's players (by user id; newcomers absent), the new ones.
+RatingUpdate = Callable[[Mapping[int, RatingRow]], Sequence[RatingRow]]
 
 
 @dataclass(frozen=True)
@@ -130,6 +157,7 @@ class Store(Protocol):
         seed: int,
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
+        rated: bool = True,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted) in turn order."""
         ...
@@ -171,6 +199,32 @@ class Store(Protocol):
 
     async def finish_job(self, kind: str, key: str, owner: str) -> None:
         """Record that the owner of a claim has done the job."""
+        ...
+
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """Apply a finished match to its players' ratings, once: in one transaction, record the
+        match as rated (False, and nothing changes, if it was already) and write what
+        `update` makes of the current standings, which it reads there, so two matches ending
+        at once for one player both count."""
+        ...
+
+    async def unrated_matches(self) -> list[int]:
+        """Finished rated matches whose result has not reached the ratings yet (a process
+        stopped in between)."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        """The best standings in a game on a server, highest ordinal first."""
+        ...
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 = top) and standing; None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A player's standings in every game rated on a server, most games first."""
         ...
 
     async def schema_version(self) -> int: ...
@@ -243,9 +297,45 @@ def match_row(row: Row) -> MatchRow:
                 SeatRow(int(seat), int(user), str(name), bool(accepted))
                 for seat, user, name, accepted in json.loads(row["seats"])
             ),
+            rated=bool(row["rated"]),
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def rating_row(row: Row) -> RatingRow:
+    return RatingRow(
+        game=str(row["game"]),
+        user_id=int(row["user_id"]),
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        draws=int(row["draws"]),
+        losses=int(row["losses"]),
+        streak=int(row["streak"]),
+    )
+
+
+RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
+
+
+def rating_values(standing: RatingRow) -> tuple[Any, ...]:
+    """A standing's values in RATING_COLUMNS order."""
+    return (
+        standing.game,
+        standing.user_id,
+        standing.mu,
+        standing.sigma,
+        standing.games,
+        standing.wins,
+        standing.draws,
+        standing.losses,
+        standing.streak,
+    )
+
+
+ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
 
 
 def _status(stored: Any) -> Status:

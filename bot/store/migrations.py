@@ -151,10 +151,34 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    Migration.portable(
+        "ratings per server and game, the matches they counted, and unrated matches",
+        """
+        ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE ratings (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            draws INTEGER NOT NULL,
+            losses INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        );
+        CREATE TABLE rated_matches (
+            match_id BIGINT PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            rated_at TEXT NOT NULL
+        );
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
-TABLES = ("matches", "seats", "moves", "preferences", "jobs")
+TABLES = ("matches", "seats", "moves", "preferences", "jobs", "ratings", "rated_matches")
 
 
 def pending(version: int, backend: str) -> list[tuple[int, str]]:

@@ -119,7 +119,10 @@ def test_offline_script_plays_and_check_db_verifies(
     target = asyncio.run(postgres.create_schema("copied_offline_session"))
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
-    assert "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 0 rows copied." in copy.stdout
+    assert (
+        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 0, ratings: 2, rated_matches: 1 "
+        "rows copied." in copy.stdout
+    )
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (
         copy.stdout
     )

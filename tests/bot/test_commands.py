@@ -25,8 +25,11 @@ def test_command_sync_payload(offline: Any) -> None:
         commands = {c["name"]: c for c in body}
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
-        assert list(challenge) == ["game", "opponent", "opponent2", "opponent3", "variant"]
-        assert [o["required"] for o in challenge.values()] == [True, True, False, False, False]
+        assert list(challenge) == [
+            *("game", "opponent", "opponent2", "opponent3", "variant", "rated")
+        ]
+        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 4]
+        assert challenge["rated"]["type"] == 5  # a boolean
         assert challenge["opponent"]["type"] == 6  # a user
         assert [c["value"] for c in challenge["game"]["choices"]] == list(rules.GAMES)[:25]
         assert challenge["variant"]["autocomplete"]
