@@ -25,6 +25,7 @@ COGS = (
     "bot.cogs.endings",
     "bot.cogs.matches",
     "bot.cogs.guide",
+    "bot.cogs.standings",
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import discord
 from discord import app_commands
 
 CONTENT = 2000  # characters in a message
@@ -21,6 +22,12 @@ OPTIONS = 25  # options in a select menu, choices offered by autocomplete
 THREAD_NAME = 100
 UPLOAD = 10 * 1024 * 1024  # bytes in one file, without a boosted server
 ELLIPSIS = "…"
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+EMBED_TOTAL = 6000  # characters of title, description and every field's name and value
 
 
 class TooLarge(ValueError):
@@ -89,4 +96,26 @@ def pages(items: Sequence[str], room: int = CONTENT) -> list[list[str]]:
             used, needed = 0, len(line)
         result[-1].append(line)
         used += needed
+    return result
+
+
+def embed(
+    title: str, description: str = "", fields: Iterable[tuple[str, str]] = ()
+) -> discord.Embed:
+    """An embed cut to fit: title, fields and description each clipped to their limit, fields
+    past the 25th or past the total left out, the description shortened to what remains."""
+    title = clip(title, EMBED_TITLE)
+    kept: list[tuple[str, str]] = []
+    used = len(title)
+    for name, value in list(fields)[:EMBED_FIELDS]:
+        name, value = clip(name, FIELD_NAME), clip(value or "-", FIELD_VALUE)
+        if used + len(name) + len(value) > EMBED_TOTAL:
+            break
+        kept.append((name, value))
+        used += len(name) + len(value)
+    result = discord.Embed(
+        title=title, description=clip(description, min(EMBED_DESCRIPTION, EMBED_TOTAL - used))
+    )
+    for name, value in kept:
+        result.add_field(name=name, value=value, inline=False)
     return result

@@ -19,6 +19,7 @@ from discord.utils import MISSING
 from bot import limits
 from bot.service import Match, MatchService, Turn
 from bot.views import board_view
+from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,12 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
+class ReplayRenderer(Protocol):
+    def __call__(
+        self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
+    ) -> bytes: ...
+
+
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
@@ -111,15 +118,36 @@ def status_line(match: Match) -> str:
 class Announcer:
     """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
 
-    def __init__(self, client: discord.Client, service: MatchService, render: Renderer) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: MatchService,
+        render: Renderer,
+        replay: ReplayRenderer = render_replay,
+    ) -> None:
         self.client = client
         self.service = service
         self.render = render
+        self.replay = replay
 
-    async def board_file(self, match: Match) -> discord.File:
-        png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
-        name = f"{match.game.name}-{match.id}-{match.row.ply}.png"
+    async def board_file(
+        self, match: Match, ply: int | None = None, state: Any = None
+    ) -> discord.File:
+        """The board now, or at an earlier `ply` whose `state` a replay passes."""
+        if ply is None:
+            ply, state = match.row.ply, match.state
+        png = await asyncio.to_thread(self.render, match.game.name, state, names=match.names)
+        name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
+
+    async def replay_file(self, match: Match) -> discord.File:
+        """The whole game as an animated GIF (under 8 MB), built off the event loop."""
+        replay = await self.service.ratings.positions(match.id)
+        gif = await asyncio.to_thread(
+            self.replay, match.game.name, replay.states, names=match.names
+        )
+        name = f"{match.game.name}-{match.id}-replay.gif"
+        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
@@ -185,15 +213,18 @@ class Announcer:
 
     async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        thread is archived."""
+        carries the replay of the whole game, and its thread is archived."""
         text = limits.content("\n".join([*lines, status_line(match)]).strip())
         channel = self._channel(match)
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
+        files = [await self.board_file(match)]
+        if match.outcome is not None:
+            files.append(await self.replay_file(match))
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
-                file=await self.board_file(match),
+                files=files,
                 allowed_mentions=MENTIONS,
                 view=board_view(match.id) if active else MISSING,
             )

@@ -127,16 +127,28 @@ class Session:
             viewer = self.harness.name_of(sent.for_user or 0)
             who = f" (only {viewer} sees this)" if sent.ephemeral else ""
             verb = "edited" if sent.kind == "edit" else "bot"
-            body = self.plain(sent.content) or "(no text)"
-            lines = body.splitlines()
-            self.say(f"   [{where}] {verb}{who}: {lines[0]}")
+            body = self.plain(sent.content) or ("" if sent.embeds else "(no text)")
+            lines = body.splitlines() or [""]
+            self.say(f"   [{where}] {verb}{who}: {lines[0]}".rstrip())
             for extra in lines[1:]:
                 self.say(f"      {extra}")
+            for embed in sent.embeds:
+                self.show_embed(embed)
             controls = [f"[{b}]" for b in sent.buttons] + [f"<{o}>" for o in _menus(sent)]
             if controls:
                 self.say(f"      {' '.join(controls)}")
             for name, data in sent.files:
                 self.say(f"      file: {self.save(name, data)}")
+
+    def show_embed(self, embed: dict[str, Any]) -> None:
+        """An embed as a reader sees it: the title, the description, then each field."""
+        self.say(f"      | {self.plain(embed.get('title') or '')}")
+        for line in self.plain(embed.get("description") or "").splitlines():
+            self.say(f"      | {line}")
+        for item in embed.get("fields") or []:
+            self.say(f"      | {self.plain(item.get('name', ''))}:")
+            for line in self.plain(item.get("value", "")).splitlines():
+                self.say(f"      |   {line}")
 
     def save(self, name: str, data: bytes) -> Path:
         self.saved += 1

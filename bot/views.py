@@ -127,7 +127,99 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"
         await player.open_picker(interaction, self.match_id)
 
 
-PERSISTENT_ITEMS = (AcceptButton, DeclineButton, WithdrawButton, MoveButton)
+class Pager(Protocol):
+    async def history_page(
+        self, interaction: discord.Interaction[Any], user_id: int, game: str | None, page: int
+    ) -> None: ...
+    async def replay_step(
+        self, interaction: discord.Interaction[Any], match_id: int, ply: int
+    ) -> None: ...
+
+
+ALL_GAMES = "all"
+BACK, FORWARD = "◀", "▶"
+
+
+class HistoryButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:history:(?P<user>\d+):(?P<game>[a-z]+):(?P<page>\d+):(?P<way>[pn])",
+):
+    """Turns a /history page; the custom_id carries whose history, the game and the page it
+    opens, so it works after a restart."""
+
+    def __init__(self, user_id: int, game: str | None, page: int, way: str, enabled: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label=BACK if way == "p" else FORWARD,
+                style=discord.ButtonStyle.secondary,
+                disabled=not enabled,
+                custom_id=limits.custom_id(
+                    f"bg:history:{user_id}:{game or ALL_GAMES}:{page}:{way}"
+                ),
+            )
+        )
+        self.user_id, self.game, self.page = user_id, game, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        game = None if match["game"] == ALL_GAMES else match["game"]
+        return cls(int(match["user"]), game, int(match["page"]), match["way"], True)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        pager = cast(Pager, _cog(interaction, "Standings"))
+        await pager.history_page(interaction, self.user_id, self.game, self.page)
+
+
+class ReplayButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[pn])",
+):
+    """Steps a /replay to the position its custom_id names (match id and ply)."""
+
+    def __init__(self, match_id: int, ply: int, way: str, enabled: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label=BACK if way == "p" else FORWARD,
+                style=discord.ButtonStyle.secondary,
+                disabled=not enabled,
+                custom_id=limits.custom_id(f"bg:replay:{match_id}:{ply}:{way}"),
+            )
+        )
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["id"]), int(match["ply"]), match["way"], True)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        pager = cast(Pager, _cog(interaction, "Standings"))
+        await pager.replay_step(interaction, self.match_id, self.ply)
+
+
+PERSISTENT_ITEMS = (
+    *(AcceptButton, DeclineButton, WithdrawButton, MoveButton),
+    *(HistoryButton, ReplayButton),
+)
+
+
+def history_view(user_id: int, game: str | None, page: int, pages: int) -> ui.View:
+    """◀ ▶ under history page `page` (1-based) of `pages`."""
+    view = ui.View(timeout=None)
+    view.add_item(HistoryButton(user_id, game, max(page - 1, 1), "p", page > 1))
+    view.add_item(HistoryButton(user_id, game, min(page + 1, pages), "n", page < pages))
+    return view
+
+
+def replay_view(match_id: int, ply: int, last: int) -> ui.View:
+    """◀ ▶ under the replay of position `ply` (0 = the setup) of `last`."""
+    view = ui.View(timeout=None)
+    view.add_item(ReplayButton(match_id, max(ply - 1, 0), "p", ply > 0))
+    view.add_item(ReplayButton(match_id, min(ply + 1, last), "n", ply < last))
+    return view
 
 
 def challenge_view(match_id: int) -> ui.View:

@@ -25,11 +25,13 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant]`: invite members; they press \
-Accept or Decline, you can Withdraw. When all accept, a thread opens for the match.
+• `/challenge game opponent [opponent2] [opponent3] [variant] [rated]`: invite members; they \
+press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match.
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
 • `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
 • `/resign [match]`, `/draw [match]` (offer, or accept the offer), `/record [match]` (a text file).
+• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
+`/replay [match]`: step through a match.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""

@@ -31,6 +31,15 @@ class Leaderboard:
 
 
 @dataclass(frozen=True)
+class Replay:
+    """A match with every position it went through (the setup first) and the turns between."""
+
+    match: Match
+    turns: tuple[str, ...]
+    states: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class Profile:
     user_id: int
     standings: tuple[RatingRow, ...]
@@ -97,7 +106,7 @@ class Ratings:
             log.error("skipped in a history: %s", problem)
         return tuple(row for row in rows if game is None or row.game == game)
 
-    async def positions(self, match_id: int) -> tuple[Match, list[Any]]:
+    async def positions(self, match_id: int) -> Replay:
         """A match with every position it went through, from the setup to now."""
         match = await self.cache.get(match_id)
         if match.status in (Status.PENDING, Status.DECLINED, Status.WITHDRAWN):
@@ -107,8 +116,8 @@ class Ratings:
             )
         record = await self.queries.record(match_id)
         # Replaying a long log (Kyo's move generation above all) is CPU work: off the loop.
-        states = await asyncio.to_thread(lambda: list(record.positions(match.game)))
-        return match, states
+        states = await asyncio.to_thread(lambda: tuple(record.positions(match.game)))
+        return Replay(match, record.turns, states)
 
 
 def result_for(row: MatchRow, user_id: int) -> str:

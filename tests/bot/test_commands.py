@@ -13,6 +13,7 @@ from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
+COMMANDS |= {"leaderboard", "profile", "history", "replay"}
 GUILD = 1_200_000_000_000_000_001
 
 
