@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import random
+from functools import partial
 from typing import Any
 
 from PIL import Image
 
 from bot import limits
 from bot.harness import OfflineDiscord, Sent
+from renderers import render_replay
 from tests.bot.support import new_bot, private, start_match
 
 
@@ -113,3 +116,36 @@ def test_embeds_are_cut_to_discords_limits() -> None:
     total += sum(len(f["name"]) + len(f["value"]) for f in embed["fields"])
     assert total <= limits.EMBED_TOTAL
     assert len(embed.get("description", "")) <= limits.EMBED_DESCRIPTION
+
+
+def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
+    """Up to 200 turns of Boku (none ending it), played through the service, then a
+    resignation through Discord: the replay on the result post keeps every frame and stays
+    under the byte limit given."""
+    budget = 400_000
+    rng = random.Random(3)
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, users = await start_match(h, "boku")
+        h.bot.announcer.replay = partial(render_replay, max_bytes=budget)
+        for _ in range(200):
+            match = await h.bot.service.get(match_id)
+            game, state = match.game, match.state
+            going_on = [
+                m for m in game.legal_moves(state) if not game.outcome(game.apply(state, m))
+            ]
+            if not going_on:
+                break
+            move = rng.choice(going_on)
+            mover = users[match.game.to_move(match.state) - 1]
+            text = match.game.format_move(match.state, move)
+            await h.bot.service.move(match_id, mover.id, text)
+        turns = (await h.bot.service.get(match_id)).row.ply
+        await h.command(users[0], "resign")
+        ending = h.latest(lambda s: "Game over" in s.content)
+        (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
+        assert len(gif) <= budget
+        with Image.open(io.BytesIO(gif)) as image:
+            assert getattr(image, "n_frames", 1) == turns + 2  # the setup and the resignation
+
+    offline(scenario)
