@@ -43,10 +43,12 @@ async def tell(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: ServiceError) -> str:
-    first, _, rest = error.message.partition(" ")
-    if first.isalpha():  # "it is..." -> "It is...", but "c3 has no stone" stays as it is
-        first = first[:1].upper() + first[1:]
-    text = f"{first} {rest}".rstrip()
+    """The error as a sentence: "it is..." -> "It is...", but "c3 has no stone" and a message
+    that starts with a player's name ("ivy's pawn...") keep their case."""
+    text = error.message
+    first = text.partition(" ")[0]
+    if first.isalpha() and not text.startswith(error.names):
+        text = text[:1].upper() + text[1:]
     if not text.endswith((".", "!", "?")):
         text += "."
     return f"{text}\n-# {error.hint}" if error.hint else text

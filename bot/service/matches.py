@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,12 +11,16 @@ from rules import Game, Outcome
 
 
 class ServiceError(Exception):
-    """Something a user asked for that cannot be done; `hint` says what would work."""
+    """Something a user asked for that cannot be done; `hint` says what would work.
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    `names` are the display names the message may start with, so nobody recapitalises them.
+    """
+
+    def __init__(self, message: str, hint: str | None = None, *, names: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.names = tuple(names)
 
     def __str__(self) -> str:
         return f"{self.message}\n{self.hint}" if self.hint else self.message
@@ -30,10 +35,13 @@ class Player:
 
 @dataclass(frozen=True)
 class Turn:
+    """One logged turn; `description` says in words what a played move did, for the post."""
+
     seat: int
     user_id: int
     notation: str
     automatic: bool = False
+    description: str = ""
 
 
 @dataclass(frozen=True)

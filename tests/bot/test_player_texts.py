@@ -1,0 +1,116 @@
+"""What players read between turns, through the offline Discord: move posts in words, names
+and colours instead of seat numbers, names kept in the case their owners chose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.harness import OfflineDiscord, User
+from tests.bot.support import private, public
+
+# Lower-case names: a post must never capitalise them.
+NAMES = ("ivy", "bob", "carol", "dave")
+# How many moves each game's test plays; every game gets at least one move its post explains.
+PLIES = {"boost": 14, "quorum": 14, "boku": 40, "razzle": 8, "kyo": 2}
+
+
+def plain(text: str) -> str:
+    return text.replace("**", "")
+
+
+async def start(h: OfflineDiscord, game: str, players: int = 2) -> tuple[int, list[User]]:
+    """Challenge and accept among lower-case names; the match id and the users by seat."""
+    users = [h.user(name) for name in NAMES[:players]]
+    opponents = dict(zip(("opponent", "opponent2", "opponent3"), users[1:], strict=False))
+    await h.command(users[0], "challenge", game=game, **opponents)
+    challenge = h.latest(lambda s: "Accept" in s.buttons)
+    for user in users[1:]:
+        await h.click(user, challenge.message_id or 0, "Accept")
+    return max(await h.bot.store.match_ids()), users
+
+
+def telling_move(game: Any, state: Any) -> Any:
+    """The first legal move whose description says more than its notation (a capture, a
+    throw...), else the first legal move: a short game that still shows the events."""
+    moves = game.legal_moves(state)
+    for move in moves:
+        if game.describe_move(state, move, NAMES) != game.format_move(state, move):
+            return move
+    return moves[0]
+
+
+@pytest.mark.parametrize("game_name", list(PLIES))
+def test_each_post_says_in_words_what_the_move_did(offline: Any, game_name: str) -> None:
+    async def scenario(h: OfflineDiscord) -> list[str]:
+        match_id, users = await start(h, game_name)
+        told: list[str] = []
+        for _ in range(PLIES[game_name]):
+            match = await h.bot.service.get(match_id)
+            if match.outcome is not None:
+                break
+            game, state = match.game, match.state
+            seat = game.to_move(state)
+            move = telling_move(game, state)
+            words = game.describe_move(state, move, match.names)
+            notation = game.format_move(state, move)
+            sent = await h.command(users[seat - 1], "move", match.channel_id, move=notation)
+            (post,) = public(sent)
+            first = plain(post.content).splitlines()[0]
+            assert first == f"{NAMES[seat - 1]} played {words}."
+            if words != notation:
+                told.append(first)
+        return told
+
+    told = offline(scenario)
+    if game_name != "kyo":  # Kyo's moves are described by their notation for now
+        assert told, f"no {game_name} move said more than its notation"
+
+
+def test_the_move_to_play_is_named_with_its_colour_and_the_name_kept(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (ivy, bob) = await start(h, "razzle")
+        opening = h.latest(lambda s: "begins" in s.content)
+        assert "@ivy (White) vs @bob (Black)" in plain(opening_text(h, opening.content))
+        assert f"<@{ivy.id}>, your move (White)." in opening.content
+        match = await h.bot.service.get(match_id)
+        sent = await h.command(bob, "move", match.channel_id, move="b8-c6")
+        (refusal,) = private(sent)
+        assert refusal.content.startswith("It is ivy's turn (White), not yours.")
+        sent = await h.command(ivy, "move", match.channel_id, move="b8-c6")
+        (refusal,) = private(sent)
+        assert refusal.content.startswith("The piece on b8 is bob's, not yours")
+        sent = await h.command(ivy, "board", match.channel_id)
+        assert "ivy to move (White)." in private(sent)[0].content
+        assert not any("Player" in s.content for s in h.sent)
+
+    offline(scenario)
+
+
+def opening_text(h: OfflineDiscord, content: str) -> str:
+    for user in h.users.values():
+        content = content.replace(f"<@{user.id}>", f"@{user.name}")
+    return content
+
+
+def test_an_error_that_starts_with_a_name_keeps_its_case(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        ivy = h.user("ivy")
+        sent = await h.command(ivy, "challenge", game="quorum", opponent=h.user("robo", bot=True))
+        assert private(sent)[0].content.startswith("robo is a bot and cannot play.")
+        sent = await h.command(
+            ivy, "challenge", game="boost", opponent=h.user("bob"), opponent2=h.user("bob")
+        )
+        assert private(sent)[0].content.startswith("bob is named twice.")
+
+    offline(scenario)
+
+
+def test_four_seats_of_boost_are_four_colours(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        await start(h, "boost", players=4)
+        opening = opening_text(h, h.latest(lambda s: "begins" in s.content).content)
+        assert "@ivy (Blue) vs @bob (Red) vs @carol (Green) vs @dave (Yellow)" in plain(opening)
+
+    offline(scenario)
