@@ -3,11 +3,15 @@ and colours instead of seat numbers, names kept in the case their owners chose."
 
 from __future__ import annotations
 
+import inspect
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+import renderers.razzle
 from bot.harness import OfflineDiscord, User
+from rules.razzle import Knight
 from tests.bot.support import private, public
 
 # Lower-case names: a post must never capitalise them.
@@ -114,3 +118,37 @@ def test_four_seats_of_boost_are_four_colours(offline: Any) -> None:
         assert "@ivy (Blue) vs @bob (Red) vs @carol (Green) vs @dave (Yellow)" in plain(opening)
 
     offline(scenario)
+
+
+def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -> None:
+    """One word for the forced turn: the post, the refusal and the board legend all say
+    "must throw"; "pass" stays for a skipped turn."""
+
+    async def scenario(h: OfflineDiscord) -> tuple[str, str]:
+        match_id, users = await start(h, "razzle")
+        forcing = ""
+        while not forcing:
+            match = await h.bot.service.get(match_id)
+            game, state = match.game, match.state
+            moves = game.legal_moves(state)
+            move = next(
+                (m for m in moves if "must throw" in game.describe_move(state, m, NAMES)),
+                moves[0],
+            )
+            mover = users[game.to_move(state) - 1]
+            notation = game.format_move(state, move)
+            sent = await h.command(mover, "move", match.channel_id, move=notation)
+            post = plain(public(sent)[0].content)
+            forcing = post if "must throw" in post else ""
+        match = await h.bot.service.get(match_id)
+        free = replace(match.state, forced=False)
+        knight = next(m for m in match.game.legal_moves(free) if isinstance(m, Knight))
+        typed = match.game.format_move(free, knight)
+        sent = await h.command(users[0], "move", match.channel_id, move=typed)
+        return forcing, private(sent)[0].content
+
+    forcing, refusal = offline(scenario)
+    assert "so ivy must throw." in forcing
+    assert "you must throw the ball" in refusal and "pass" not in refusal
+    legend = inspect.getsource(renderers.razzle)
+    assert '"must throw"' in legend and "must pass" not in legend
