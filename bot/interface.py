@@ -81,10 +81,11 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-async def resolve(interaction: Interaction, ref: str | None) -> Match:
+async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:
+    """The match a command means (see Queries.resolve; `recent` for commands that only look)."""
     channel_id = interaction.channel_id or 0
     return await service_of(interaction).resolve(
-        interaction.user.id, interaction.guild_id, channel_id, ref
+        interaction.user.id, interaction.guild_id, channel_id, ref, recent=recent
     )
 
 

@@ -65,7 +65,7 @@ class Matches(commands.Cog):
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
             await interaction.followup.send(

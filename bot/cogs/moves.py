@@ -58,7 +58,7 @@ class Moves(commands.Cog):
     async def board(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, recent=True)
             played = found.row.ply
             lines = [f"**{found.describe()}** · {played} turn{'' if played == 1 else 's'} played"]
             mover = found.to_move

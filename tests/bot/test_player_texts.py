@@ -152,3 +152,20 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
     assert "you must throw the ball" in refusal and "pass" not in refusal
     legend = inspect.getsource(renderers.razzle)
     assert '"must throw"' in legend and "must pass" not in legend
+
+
+def test_board_and_record_reach_the_most_recent_finished_match(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (ivy, bob) = await start(h, "quorum")
+        await h.command(ivy, "resign")
+        second, _ = await start(h, "razzle")
+        await h.command(bob, "resign")
+        board = private(await h.command(ivy, "board"))[0].content
+        assert board.startswith(f"**Razzle Dazzle #{second}: ivy vs bob**")
+        assert "Game over: ivy wins (resignation)." in board
+        record = private(await h.command(ivy, "record"))[0].content
+        assert record.startswith(f"The record of Razzle Dazzle #{second}: ivy vs bob")
+        refusal = private(await h.command(ivy, "move", move="b1-c3"))[0].content
+        assert refusal.startswith("You have no match in progress in this server.")
+
+    offline(scenario)
