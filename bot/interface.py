@@ -81,6 +81,12 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
+def turns_text(match: Match) -> str:
+    """`1 turn played`, `12 turns played`: the same count wherever a match is shown."""
+    count = match.turns_played
+    return f"{count} turn{'' if count == 1 else 's'} played"
+
+
 async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:
     """The match a command means (see Queries.resolve; `recent` for commands that only look)."""
     channel_id = interaction.channel_id or 0

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, match_choices, resolve
+from bot.interface import Interaction, answering, match_choices, resolve, turns_text
 from bot.notifications import jump_url
 from bot.service import Match
 
@@ -68,8 +68,9 @@ class Matches(commands.Cog):
             found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
+            result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(
-                f"The record of {found.describe()} ({len(record.turns)} turns).",
+                f"The record of {found.describe()} ({turns_text(found)}{result}).",
                 file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
                 ephemeral=True,
             )

@@ -109,12 +109,19 @@ class Match:
         """`Quorum #3: alice vs bob`, for lists and autocomplete."""
         return f"{self.title}: {' vs '.join(self.names)}"
 
+    @property
+    def turns_played(self) -> int:
+        """Moves and automatic passes, not resignations: the count /board and /record give,
+        which the board's move number follows."""
+        return int(self.game.ply(self.state))
+
     def describe_outcome(self) -> str:
+        """How the result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`."""
         outcome = self.outcome
         if outcome is None:
             return "the game goes on"
         if outcome.is_draw:
-            return f"Draw ({outcome.reason.replace('-', ' ')})"
+            return f"draw ({outcome.reason.replace('-', ' ')})"
         winners = " and ".join(self.at(s).name for s in outcome.winners)
         verb = "wins" if len(outcome.winners) == 1 else "win"
         return f"{winners} {verb} ({outcome.reason.replace('-', ' ')})"

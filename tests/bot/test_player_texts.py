@@ -169,3 +169,57 @@ def test_board_and_record_reach_the_most_recent_finished_match(offline: Any) -> 
         assert refusal.startswith("You have no match in progress in this server.")
 
     offline(scenario)
+
+
+def test_draw_offers_address_who_may_answer_and_an_agreed_draw_is_recorded(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (ivy, bob) = await start(h, "quorum")
+        thread = (await h.bot.service.get(match_id)).channel_id
+        sent = await h.command(ivy, "draw", thread)
+        assert public(sent)[0].content == (
+            f"ivy offers a draw. <@{bob.id}>: accept with /draw at any time; "
+            "your next move declines it."
+        )
+        assert private(sent)[0].content.endswith("It stands until bob moves.")
+        await h.command(ivy, "move", thread, move="a1e3")
+        sent = await h.command(bob, "draw", thread)
+        assert "bob accepted the draw.\n**Game over: draw (agreement).**" in public(sent)[0].content
+        board = private(await h.command(ivy, "board"))[0].content
+        assert board.startswith("**Quorum #1: ivy vs bob** · 1 turn played\n")
+        assert board.endswith("Game over: draw (agreement).")
+        sent = await h.command(ivy, "record")
+        assert private(sent)[0].content == (
+            "The record of Quorum #1: ivy vs bob (1 turn played; game over: draw (agreement))."
+        )
+        assert '[Result "draw (agreement)"]' in sent[-1].files[0][1].decode()
+
+    offline(scenario)
+
+
+def test_an_offer_on_the_answerers_turn_is_declined_by_moving(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (ivy, bob) = await start(h, "quorum")
+        thread = (await h.bot.service.get(match_id)).channel_id
+        await h.command(ivy, "move", thread, move="a1e3")
+        sent = await h.command(ivy, "draw", thread)
+        assert public(sent)[0].content == (
+            f"ivy offers a draw. <@{bob.id}>: accept with /draw, or decline by making your move."
+        )
+
+    offline(scenario)
+
+
+def test_board_and_record_count_the_same_turns_after_a_resignation(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (ivy, bob) = await start(h, "quorum")
+        thread = (await h.bot.service.get(match_id)).channel_id
+        await h.command(ivy, "move", thread, move="a1e3")
+        await h.command(bob, "resign", thread)
+        board = private(await h.command(bob, "board", thread))[0].content
+        record = private(await h.command(bob, "record", thread))[0].content
+        assert "· 1 turn played\n" in board
+        assert "(1 turn played; game over: ivy wins (resignation))" in record
+
+    offline(scenario)
