@@ -11,6 +11,8 @@ import pytest
 
 import renderers.razzle
 from bot.harness import OfflineDiscord, User
+from bot.notifications import describe_turns
+from bot.service import Turn
 from rules.razzle import Knight
 from tests.bot.support import private, public
 
@@ -25,7 +27,9 @@ def plain(text: str) -> str:
 
 
 async def start(h: OfflineDiscord, game: str, players: int = 2) -> tuple[int, list[User]]:
-    """Challenge and accept among lower-case names; the match id and the users by seat."""
+    """Challenge and accept among lower-case names; the match id and the users by seat. The
+    match seed is fixed, so each game's test plays the same game every time."""
+    h.bot.service.challenges.seeds = lambda: 1
     users = [h.user(name) for name in NAMES[:players]]
     opponents = dict(zip(("opponent", "opponent2", "opponent3"), users[1:], strict=False))
     await h.command(users[0], "challenge", game=game, **opponents)
@@ -223,3 +227,12 @@ def test_board_and_record_count_the_same_turns_after_a_resignation(offline: Any)
         assert "(1 turn played; game over: ivy wins (resignation))" in record
 
     offline(scenario)
+
+
+def test_an_automatic_pass_is_said_in_words(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> list[str]:
+        match_id, (_, bob) = await start(h, "quorum")
+        match = await h.bot.service.get(match_id)
+        return describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
+
+    assert offline(scenario) == ["bob had no legal move and passed."]
