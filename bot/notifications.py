@@ -84,7 +84,8 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
 
 
 def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
-    """'alice played **a1e3**.', 'bob had no move and passed.', 'carol resigned.'"""
+    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
+    passed.', 'carol resigned.': each move in the words its rules give."""
     lines = []
     for turn in turns:
         name = match.at(turn.seat).name
@@ -93,8 +94,16 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
-            lines.append(f"{name} played **{turn.notation}**.")
+            lines.append(f"{name} played {_bold_notation(turn)}.")
     return lines
+
+
+def _bold_notation(turn: Turn) -> str:
+    """The move's words with its notation in bold, so the move itself stands out."""
+    words = turn.description or turn.notation
+    if words.startswith(turn.notation):
+        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    return words
 
 
 def status_line(match: Match) -> str:
@@ -173,7 +182,9 @@ class Announcer:
                 no_thread = error if isinstance(error, Undelivered) else None
             else:
                 match = await self.service.set_messages(match, thread_id=thread.id)
-        players = " vs ".join(mention(s.user_id) for s in match.seats)
+        players = " vs ".join(
+            f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
         await self.post_board(match, [header, *describe_turns(match, turns)])
         if no_thread is not None:

@@ -9,6 +9,8 @@ from discord.ext import commands
 
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import mention
+from bot.service import Match
+from bot.store import SeatRow
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -48,12 +50,22 @@ class Endings(commands.Cog):
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
-                await self.bot.announcer.say(
-                    result.match,
-                    f"{me} offers a draw. {mention(other.user_id)}: use /draw to accept, "
-                    "or just move to decline.",
-                )
-            await tell(interaction, f"You offered a draw in {found.title}.")
+                await self.bot.announcer.say(result.match, offer_text(result.match, me, other))
+            await tell(
+                interaction,
+                f"You offered a draw in {found.title}. It stands until {other.name} moves.",
+            )
+
+
+def offer_text(match: Match, offering: str, other: SeatRow) -> str:
+    """The offer, addressed to the one player who may answer it, saying when they can: at
+    once if it is their move (moving declines it), else any time before their next move."""
+    mover = match.to_move
+    if mover is not None and mover.seat == other.seat:
+        answer = "accept with /draw, or decline by making your move"
+    else:
+        answer = "accept with /draw at any time; your next move declines it"
+    return f"{offering} offers a draw. {mention(other.user_id)}: {answer}."
 
 
 async def setup(bot: BoardBot) -> None:

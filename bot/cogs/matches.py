@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve
+from bot.interface import Interaction, answering, match_choices, resolve, turns_text
 from bot.notifications import jump_url
 from bot.service import Match
 
@@ -72,11 +72,12 @@ class Matches(commands.Cog):
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
+            result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(
-                f"The record of {found.describe()} ({len(record.turns)} turns).",
+                f"The record of {found.describe()} ({turns_text(found)}{result}).",
                 file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
                 ephemeral=True,
             )

@@ -9,7 +9,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, tell
+from bot.interface import Interaction, answering, match_choices, resolve, tell, turns_text
 from bot.notifications import jump_url
 from bot.service import Match, MatchService, ServiceError
 from bot.views import PickerView, board_view
@@ -59,9 +59,8 @@ class Moves(commands.Cog):
     async def board(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
-            played = found.row.ply
-            lines = [f"**{found.describe()}** · {played} turn{'' if played == 1 else 's'} played"]
+            found = await resolve(interaction, match, recent=True)
+            lines = [f"**{found.describe()}** · {turns_text(found)}"]
             mover = found.to_move
             if mover is not None:
                 lines.append(f"{mover.name} to move ({found.game.seat_name(mover.seat)}).")

@@ -65,11 +65,15 @@ class Challenges:
                 )
             if opponent.bot:
                 raise ServiceError(
-                    f"{opponent.name} is a bot and cannot play", "challenge a person instead"
+                    f"{opponent.name} is a bot and cannot play",
+                    "challenge a person instead",
+                    names=(opponent.name,),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    f"{opponent.name} is named twice", "each opponent takes one seat"
+                    f"{opponent.name} is named twice",
+                    "each opponent takes one seat",
+                    names=(opponent.name,),
                 )
             seen.add(opponent.user_id)
         count = len(opponents) + 1

@@ -16,6 +16,7 @@ from rules.core import outcome_from_json
 log = logging.getLogger(__name__)
 
 OPEN = (Status.PENDING, Status.ACTIVE)
+PLAYED = (Status.ACTIVE, Status.FINISHED)
 _MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
 
 
@@ -50,9 +51,17 @@ class Queries:
         return Listing(tuple(matches), len(broken))
 
     async def resolve(
-        self, user_id: int, guild_id: int | None, channel_id: int, ref: str | None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        ref: str | None,
+        *,
+        recent: bool = False,
     ) -> Match:
-        """The match a command means: named, this thread's, or the user's only one here."""
+        """The match a command means: named, this thread's, or the user's only one here.
+        With `recent` (commands that only look), a user with no match in progress gets their
+        most recently played one, so a finished match stays reachable."""
         if ref and ref.strip():
             found = _MATCH_REF.match(ref)
             if not found:
@@ -68,6 +77,10 @@ class Queries:
         active = [m for m in listing.matches if m.status == Status.ACTIVE]
         if len(active) == 1:
             return active[0]
+        if not active and recent:
+            played = await self._most_recent(user_id, guild_id)
+            if played is not None:
+                return played
         if not active:
             raise ServiceError(
                 "you have no match in progress in this server",
@@ -77,6 +90,11 @@ class Queries:
             f"you have {len(active)} matches in progress here, so say which one",
             "fill in the match option, or run the command inside the match's thread",
         )
+
+    async def _most_recent(self, user_id: int, guild_id: int | None) -> Match | None:
+        """The user's most recently updated match that was played, finished ones included."""
+        rows, _ = await self.cache.store.matches_of(user_id, PLAYED, guild_id)
+        return self.cache.load(rows[0]) if rows else None
 
     async def record(self, match_id: int) -> Record:
         """The match as a game record: seats, seed, the move log and the stored result."""

@@ -50,10 +50,12 @@ class Turns:
         game, state = match.game, match.state
         seat = game.to_move(state)
         try:
-            move = game.parse_move(state, text)
+            move = game.parse_move(state, text, names=match.names)
         except RulesError as error:
-            raise ServiceError(str(error), legal_hint(match, text)) from error
-        played = Turn(seat, user_id, game.format_move(state, move))
+            raise ServiceError(str(error), legal_hint(match, text), names=match.names) from error
+        notation = game.format_move(state, move)
+        description = game.describe_move(state, move, names=match.names)
+        played = Turn(seat, user_id, notation, description=description)
         # Moving lapses the opponent's draw offer; the mover's own offer stands.
         offer = match.row.draw_offer if match.row.draw_offer == seat else None
         return await self.advance(match, game.apply(state, move), [played], offer)
