@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import mention
+from bot.notifications import mention, shown
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -39,7 +39,7 @@ class Endings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            me = interaction.user.display_name
+            me = shown(interaction.user.display_name)
             async with self.bot.service.lock(found.id):
                 result = await self.bot.service.draw(found.id, interaction.user.id)
                 if result.agreed:
@@ -52,6 +52,7 @@ class Endings(commands.Cog):
                     result.match,
                     f"{me} offers a draw. {mention(other.user_id)}: use /draw to accept, "
                     "or just move to decline.",
+                    [other.user_id],
                 )
             await tell(interaction, f"You offered a draw in {found.title}.")
 

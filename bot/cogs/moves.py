@@ -10,7 +10,7 @@ from discord.utils import MISSING
 
 from bot import limits
 from bot.interface import Interaction, answering, explain, match_choices, resolve, tell
-from bot.notifications import jump_url
+from bot.notifications import jump_url, shown
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.views import board_view, picker_message
 
@@ -63,14 +63,17 @@ class Moves(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
             played = found.row.ply
-            lines = [f"**{found.describe()}** · {played} turn{'' if played == 1 else 's'} played"]
+            lines = [
+                f"**{shown(found.describe())}** · {played} turn{'' if played == 1 else 's'} played"
+            ]
             mover = found.to_move
             if mover is not None:
-                lines.append(f"{mover.name} to move ({found.game.seat_name(mover.seat)}).")
+                side = found.game.seat_name(mover.seat)
+                lines.append(f"{shown(mover.name)} to move ({side}).")
             elif found.outcome is not None:
-                lines.append(f"Game over: {found.describe_outcome()}.")
+                lines.append(f"Game over: {shown(found.describe_outcome())}.")
             else:
-                waiting = ", ".join(s.name for s in found.waiting_for)
+                waiting = ", ".join(shown(s.name) for s in found.waiting_for)
                 lines.append(f"Not started: waiting for {waiting}.")
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
