@@ -51,9 +51,10 @@ class Picker:
     ) -> PickerStep:
         """The step after following `positions` (then `token`, if given) from the start of a
         turn. OutOfDate when `ply` is not the match's ply any more; `None` opens afresh."""
-        match = require_turn(await self.cache.get(match_id), user_id)
+        match = await self.cache.get(match_id)
         if ply is not None and ply != match.row.ply:
             raise OutOfDate("this picker is out of date: the match has moved on since")
+        require_turn(match, user_id)
         return await self.offload.run(PICKER_SECONDS, TOO_COMPLEX, _walk, match, positions, token)
 
 
