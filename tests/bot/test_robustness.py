@@ -204,3 +204,65 @@ def test_killed_mid_play_the_database_checks_clean(tmp_path: Path) -> None:
     )
     assert check.returncode == 0, check.stdout + check.stderr
     assert "1 matches checked, 0 with problems." in check.stdout
+
+
+# Who may do what: (actor, action) -> whether it is allowed. "challenger" moves first.
+PENDING = {
+    ("challenger", "Accept"): False,
+    ("challenger", "Decline"): False,
+    ("challenger", "Withdraw"): True,
+    ("opponent", "Accept"): True,
+    ("opponent", "Decline"): True,
+    ("opponent", "Withdraw"): False,
+    ("outsider", "Accept"): False,
+    ("outsider", "Decline"): False,
+    ("outsider", "Withdraw"): False,
+}
+ACTIVE = {
+    ("challenger", "move"): True,
+    ("challenger", "resign"): True,
+    ("challenger", "draw"): True,
+    ("opponent", "move"): False,
+    ("opponent", "resign"): True,
+    ("opponent", "draw"): True,
+    ("outsider", "move"): False,
+    ("outsider", "resign"): False,
+    ("outsider", "draw"): False,
+}
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize(("actor", "action"), [*PENDING, *ACTIVE])
+def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
+    """Every action by every kind of member: allowed ones change the match, the others are
+    refused privately and change nothing."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        people = {"challenger": h.user("alice"), "opponent": h.user("bob")}
+        people["outsider"] = h.user("eve")
+        who = people[actor]
+        if (actor, action) in PENDING:
+            await h.command(
+                people["challenger"], "challenge", game="quorum", opponent=h.user("bob")
+            )
+            challenge = h.latest(lambda s: "Accept" in s.buttons)
+            match_id = max(await h.bot.store.match_ids())
+            sent = await h.click(who, challenge.message_id or 0, action)
+            allowed = PENDING[actor, action]
+        else:
+            match_id, _ = await start_match(h)
+            thread = (await h.bot.service.get(match_id)).channel_id
+            options = {"move": "a1e3"} if action == "move" else {}
+            sent = await h.command(who, action, thread, **options)
+            allowed = ACTIVE[actor, action]
+        row = await h.bot.store.get_match(match_id)
+        assert row is not None
+        status = "pending" if (actor, action) in PENDING else "active"
+        untouched = (row.status == status, row.ply, row.draw_offer)
+        if allowed:
+            assert untouched != (True, 0, None), f"{actor} {action} changed nothing"
+        else:
+            assert [s for s in private(sent) if s.for_user == who.id], "refused, and told so"
+            assert untouched == (True, 0, None), f"{actor} {action} changed the match"
+
+    offline(scenario)
