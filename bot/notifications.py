@@ -17,13 +17,29 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
-from bot.service import Match, MatchService, Turn
+from bot.service import Match, MatchService, ServiceError, Turn
 from bot.views import board_view
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Exactly these users may be pinged by a message: a mention written any other way (a
+    display name such as `<@123>`) pings nobody."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
+        replied_user=False,
+    )
+
+
+def shown(name: str) -> str:
+    """A member's display name as it may appear in a message: mentions and markdown in it
+    are shown as typed, not acted on."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 NOTHING_LOST = "nothing is lost, and /board shows the match"
@@ -88,7 +104,7 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
     passed.', 'carol resigned.': each move in the words its rules give."""
     lines = []
     for turn in turns:
-        name = match.at(turn.seat).name
+        name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
         elif turn.automatic:
@@ -109,7 +125,7 @@ def _bold_notation(turn: Turn) -> str:
 def status_line(match: Match) -> str:
     """Who is to move (with a mention), or the result."""
     if match.outcome is not None:
-        return f"**Game over: {match.describe_outcome()}.**"
+        return f"**Game over: {shown(match.describe_outcome())}.**"
     mover = match.to_move
     if mover is None:
         return ""
@@ -186,7 +202,9 @@ class Announcer:
             f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
         )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(match, [header, *describe_turns(match, turns)])
+        await self.post_board(
+            match, [header, *describe_turns(match, turns)], [s.user_id for s in match.seats]
+        )
         if no_thread is not None:
             raise no_thread
         return match
@@ -194,31 +212,52 @@ class Announcer:
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
 
-    async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
+    async def post_board(
+        self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
+    ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        thread is archived."""
+        thread is archived. The player to move is pinged, and those in `ping`."""
         text = limits.content("\n".join([*lines, status_line(match)]).strip())
         channel = self._channel(match)
+        mover = match.to_move
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
                 file=await self.board_file(match),
-                allowed_mentions=MENTIONS,
+                allowed_mentions=pinging(*ping, *([mover.user_id] if mover else [])),
                 view=board_view(match.id) if active else MISSING,
             )
         previous = match.row.board_message_id
-        await self.service.set_messages(match, board_message_id=message.id)
+        await self.service.set_messages(match, board_message_id=message.id, board_ply=match.row.ply)
         if previous:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
         return message
 
-    async def say(self, match: Match, text: str) -> None:
+    async def post_missing_boards(self) -> int:
+        """Post the boards of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; returns how many were posted."""
+        posted = 0
+        for match_id in await self.service.store.unposted_boards():
+            try:
+                match = await self.service.get(match_id)
+                shown_up_to = match.row.board_ply or 0
+                moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
+                turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+                note = "-# Posted after a restart: this board was not shown when it was played."
+                await self.post_board(match, [*describe_turns(match, turns), note])
+                posted += 1
+            except (ServiceError, Undelivered, discord.HTTPException) as error:
+                log.warning("match #%s: could not post its missing board: %s", match_id, error)
+        return posted
+
+    async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
+        """A line in the match's place, pinging only the users in `ping`."""
         async with self._delivering("post that", self._places(match), (self._sending(match),)):
-            await self._channel(match).send(limits.content(text), allowed_mentions=MENTIONS)
+            await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:

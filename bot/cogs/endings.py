@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import mention
+from bot.notifications import mention, shown
 from bot.service import Match
 from bot.store import SeatRow
 
@@ -41,7 +41,7 @@ class Endings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            me = interaction.user.display_name
+            me = shown(interaction.user.display_name)
             async with self.bot.service.lock(found.id):
                 result = await self.bot.service.draw(found.id, interaction.user.id)
                 if result.agreed:
@@ -50,10 +50,12 @@ class Endings(commands.Cog):
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
-                await self.bot.announcer.say(result.match, offer_text(result.match, me, other))
+                await self.bot.announcer.say(
+                    result.match, offer_text(result.match, me, other), [other.user_id]
+                )
             await tell(
                 interaction,
-                f"You offered a draw in {found.title}. It stands until {other.name} moves.",
+                f"You offered a draw in {found.title}. It stands until {shown(other.name)} moves.",
             )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot import limits
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
@@ -165,7 +166,7 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
         name = wanted.strip().lower()
         if name not in game.variants:
             raise ServiceError(
-                f"{game.title} has no variant {wanted.strip()!r}",
+                f"{game.title} has no variant {limits.quote(wanted)}",
                 f"choose from: {', '.join(game.variants)}",
             )
         if count not in game.variants[name].player_counts:

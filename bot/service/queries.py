@@ -7,8 +7,11 @@ import logging
 import re
 from dataclasses import dataclass
 
+from bot import limits
 from bot.service.cache import MatchCache
+from bot.service.hints import suggestions
 from bot.service.matches import Match, ServiceError
+from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
 from bot.store import CorruptMatch, Status
 from rules import Record
 from rules.core import outcome_from_json
@@ -17,6 +20,7 @@ log = logging.getLogger(__name__)
 
 OPEN = (Status.PENDING, Status.ACTIVE)
 PLAYED = (Status.ACTIVE, Status.FINISHED)
+TOO_MANY = TooComplex("too many moves to suggest here", "type your move")
 _MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
 
 
@@ -29,8 +33,9 @@ class Listing:
 class Queries:
     """Reads for the interface; matches come through the cache, so none costs a reload."""
 
-    def __init__(self, cache: MatchCache) -> None:
+    def __init__(self, cache: MatchCache, offload: Offload) -> None:
         self.cache = cache
+        self.offload = offload
 
     async def in_thread(self, thread_id: int) -> Match | None:
         match_id = await self.cache.store.match_in_thread(thread_id)
@@ -66,7 +71,7 @@ class Queries:
             found = _MATCH_REF.match(ref)
             if not found:
                 raise ServiceError(
-                    f"{ref.strip()!r} is not a match number",
+                    f"{limits.quote(ref)} is not a match number",
                     "pick one from the list, or type its number like 12",
                 )
             return await self.cache.get(int(found[1]))
@@ -95,6 +100,13 @@ class Queries:
         """The user's most recently updated match that was played, finished ones included."""
         rows, _ = await self.cache.store.matches_of(user_id, PLAYED, guild_id)
         return self.cache.load(rows[0]) if rows else None
+
+    async def suggest(self, match: Match, typed: str) -> list[str]:
+        """Autocomplete's legal moves starting with what was typed, worked out in a worker;
+        TooComplex when the position has too many to list in time."""
+        if len(typed) > limits.QUOTED:
+            return []
+        return await self.offload.run(SUGGEST_SECONDS, TOO_MANY, suggestions, match, typed)
 
     async def record(self, match_id: int) -> Record:
         """The match as a game record: seats, seed, the move log and the stored result."""

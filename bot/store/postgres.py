@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
+    UNPOSTED,
     CorruptMatch,
     MatchRow,
     MoveRow,
@@ -129,6 +130,9 @@ class PostgresStore:
 
     async def match_ids(self) -> list[int]:
         return [int(r["id"]) for r in await self._pool.fetch("SELECT id FROM matches ORDER BY id")]
+
+    async def unposted_boards(self) -> list[int]:
+        return [int(r["id"]) for r in await self._pool.fetch(UNPOSTED)]
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._pool.fetch(
