@@ -62,7 +62,8 @@ class BoardBot(commands.AutoShardedBot):
             tree_cls=BoardTree,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names whom (bot.notifications.pinging).
+            allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count,
             # None (every shard) is discord.py's own default, though its hint says list
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
@@ -82,6 +83,9 @@ class BoardBot(commands.AutoShardedBot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        missing = await self.announcer.post_missing_boards()
+        if missing:
+            log.info("posted %d board(s) left unposted by the last run", missing)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -93,6 +97,8 @@ class BoardBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        if hasattr(self, "service"):
+            self.service.offload.close()
         if hasattr(self, "store"):
             await self.store.close()
 

@@ -406,6 +406,11 @@ class OfflineDiscord:
     ) -> dict[str, Any]:
         payload, _ = self._base(COMMAND, user, channel_id)
         payload["data"] = self._command_data(name, options)
+        command = self.bot.tree.get_command(name)
+        assert isinstance(command, app_commands.Command)
+        missing = [p.name for p in command.parameters if p.required and p.name not in options]
+        if missing:  # Discord's client never sends a command without its required options
+            raise OfflineError(f"/{name} needs {' '.join(f'{m}:...' for m in missing)}")
         return payload
 
     async def command(

@@ -17,14 +17,30 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
-from bot.service import Match, MatchService, Turn
+from bot.service import Match, MatchService, ServiceError, Turn
 from bot.views import board_view
 from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Exactly these users may be pinged by a message: a mention written any other way (a
+    display name such as `<@123>`) pings nobody."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
+        replied_user=False,
+    )
+
+
+def shown(name: str) -> str:
+    """A member's display name as it may appear in a message: mentions and markdown in it
+    are shown as typed, not acted on."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 NOTHING_LOST = "nothing is lost, and /board shows the match"
@@ -91,23 +107,32 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
 
 
 def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
-    """'alice played **a1e3**.', 'bob had no move and passed.', 'carol resigned.'"""
+    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
+    passed.', 'carol resigned.': each move in the words its rules give."""
     lines = []
     for turn in turns:
-        name = match.at(turn.seat).name
+        name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
-            lines.append(f"{name} played **{turn.notation}**.")
+            lines.append(f"{name} played {_bold_notation(turn)}.")
     return lines
+
+
+def _bold_notation(turn: Turn) -> str:
+    """The move's words with its notation in bold, so the move itself stands out."""
+    words = turn.description or turn.notation
+    if words.startswith(turn.notation):
+        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    return words
 
 
 def status_line(match: Match) -> str:
     """Who is to move (with a mention), or the result."""
     if match.outcome is not None:
-        return f"**Game over: {match.describe_outcome()}.**"
+        return f"**Game over: {shown(match.describe_outcome())}.**"
     mover = match.to_move
     if mover is None:
         return ""
@@ -201,9 +226,13 @@ class Announcer:
                 no_thread = error if isinstance(error, Undelivered) else None
             else:
                 match = await self.service.set_messages(match, thread_id=thread.id)
-        players = " vs ".join(mention(s.user_id) for s in match.seats)
+        players = " vs ".join(
+            f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(match, [header, *describe_turns(match, turns)])
+        await self.post_board(
+            match, [header, *describe_turns(match, turns)], [s.user_id for s in match.seats]
+        )
         if no_thread is not None:
             raise no_thread
         return match
@@ -211,11 +240,15 @@ class Announcer:
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
 
-    async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
+    async def post_board(
+        self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
+    ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        carries the replay of the whole game, and its thread is archived."""
+        carries the replay of the whole game, and its thread is archived. The player to move
+        is pinged, and those in `ping`."""
         text = limits.content("\n".join([*lines, status_line(match)]).strip())
         channel = self._channel(match)
+        mover = match.to_move
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
         files = [await self.board_file(match)]
@@ -225,20 +258,38 @@ class Announcer:
             message = await channel.send(
                 text,
                 files=files,
-                allowed_mentions=MENTIONS,
+                allowed_mentions=pinging(*ping, *([mover.user_id] if mover else [])),
                 view=board_view(match.id) if active else MISSING,
             )
         previous = match.row.board_message_id
-        await self.service.set_messages(match, board_message_id=message.id)
+        await self.service.set_messages(match, board_message_id=message.id, board_ply=match.row.ply)
         if previous:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
         return message
 
-    async def say(self, match: Match, text: str) -> None:
+    async def post_missing_boards(self) -> int:
+        """Post the boards of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; returns how many were posted."""
+        posted = 0
+        for match_id in await self.service.store.unposted_boards():
+            try:
+                match = await self.service.get(match_id)
+                shown_up_to = match.row.board_ply or 0
+                moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
+                turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+                note = "-# Posted after a restart: this board was not shown when it was played."
+                await self.post_board(match, [*describe_turns(match, turns), note])
+                posted += 1
+            except (ServiceError, Undelivered, discord.HTTPException) as error:
+                log.warning("match #%s: could not post its missing board: %s", match_id, error)
+        return posted
+
+    async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
+        """A line in the match's place, pinging only the users in `ping`."""
         async with self._delivering("post that", self._places(match), (self._sending(match),)):
-            await self._channel(match).send(limits.content(text), allowed_mentions=MENTIONS)
+            await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, player
-from bot.notifications import MENTIONS, mention
+from bot.notifications import mention, pinging, shown
 from bot.service import Match
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
@@ -32,7 +32,7 @@ def challenge_text(match: Match) -> str:
         f"({match.row.variant}, {len(match.seats)} players) · match #{match.id}"
     ]
     if match.status == "pending":
-        accepted = [s.name for s in invited if s.accepted]
+        accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:
             lines.append(f"Accepted so far: {', '.join(accepted)}.")
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
@@ -81,7 +81,7 @@ class Challenges(commands.Cog):
             message = await interaction.followup.send(
                 challenge_text(match),
                 view=challenge_view(match.id),
-                allowed_mentions=MENTIONS,
+                allowed_mentions=pinging(*(s.user_id for s in match.seats)),
                 wait=True,
             )
             await self.bot.service.set_messages(match, challenge_message_id=message.id)
@@ -121,8 +121,9 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.decline(match_id, interaction.user.id)
+            me = shown(interaction.user.display_name)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} declined.",
+                content=f"{challenge_text(match)}\n{me} declined.",
                 view=None,
             )
 
@@ -132,7 +133,7 @@ class Challenges(commands.Cog):
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.withdraw(match_id, interaction.user.id)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} withdrew "
+                content=f"{challenge_text(match)}\n{shown(interaction.user.display_name)} withdrew "
                 "the challenge.",
                 view=None,
             )

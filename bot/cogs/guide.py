@@ -53,7 +53,7 @@ class Guide(commands.Cog):
             name = (topic or "").strip().lower() or next(iter(chosen.help_topics))
             if name not in chosen.help_topics:
                 raise ServiceError(
-                    f"{chosen.title} has no rules topic {topic!r}",
+                    f"{chosen.title} has no rules topic {limits.quote(topic or '')}",
                     f"topics: {', '.join(chosen.help_topics)}",
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import limits, ratings
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering, match_choices, resolve
-from bot.notifications import describe_turns, jump_url, mention
+from bot.notifications import describe_turns, jump_url, mention, shown
 from bot.service import Turn
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
@@ -28,7 +28,7 @@ RATING_NOTE = "-# The rating is openskill's conservative estimate (mu - 3 sigma)
 
 def history_line(row: MatchRow, user_id: int) -> str:
     """`Quorum #3 vs bob: **won** (resignation) · link`, for histories and profiles."""
-    others = " and ".join(s.name for s in row.seats if s.user_id != user_id)
+    others = " and ".join(shown(s.name) for s in row.seats if s.user_id != user_id)
     where = row.thread_id or row.channel_id
     link = jump_url(row.guild_id, where, row.board_message_id)
     result = result_for(row, user_id)
@@ -95,7 +95,7 @@ class Standings(commands.Cog):
                 for standing in found.standings
             ]
             current = [
-                f"{match.describe()} · "
+                f"{shown(match.describe())} · "
                 f"{jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)}"
                 for match in found.current
             ]
@@ -106,7 +106,7 @@ class Standings(commands.Cog):
             if not found.standings:
                 summary += " No rated match has finished yet."
             embed = limits.embed(
-                f"{who.display_name}'s profile", f"{summary}\n{RATING_NOTE}", fields
+                f"{shown(who.display_name)}'s profile", f"{summary}\n{RATING_NOTE}", fields
             )
             await interaction.followup.send(embed=embed, ephemeral=True)
 
@@ -141,22 +141,22 @@ class Standings(commands.Cog):
         rows = await self.bot.service.ratings.history(guild_id, user_id, game)
         pages = max(1, math.ceil(len(rows) / HISTORY_PAGE))
         page = min(max(page, 1), pages)
-        shown = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        on_page = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
         which = f"{get_game(game).title} matches" if game else "matches"
         lines = [f"{mention(user_id)}'s finished {which}, newest first:"]
-        lines += [f"• {history_line(row, user_id)}" for row in shown] or ["none yet"]
+        lines += [f"• {history_line(row, user_id)}" for row in on_page] or ["none yet"]
         lines.append(f"-# Page {page} of {pages} · {len(rows)} in all.")
         embed = limits.embed("Match history", "\n".join(lines))
         return embed, history_view(user_id, game, page, pages)
 
     @app_commands.command(name="replay", description="Step through a match, turn by turn")
-    @app_commands.describe(match="Which match (default: this thread's, or your latest)")
+    @app_commands.describe(match="Which match (not needed inside a match thread)")
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def replay(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match, latest=True)
+            found = await resolve(interaction, match, recent=True)
             text, file, view = await self._replay(found.id, None)
             await interaction.followup.send(text, file=file, view=view, ephemeral=True)
 
@@ -174,7 +174,7 @@ class Standings(commands.Cog):
         replay = await self.bot.service.ratings.positions(match_id)
         match, last = replay.match, len(replay.states) - 1
         ply = last if ply is None else min(max(ply, 0), last)
-        lines = [f"**{match.describe()}** · position {ply} of {last}"]
+        lines = [f"**{shown(match.describe())}** · position {ply} of {last}"]
         if ply == 0:
             lines.append("The setup.")
         else:
@@ -183,7 +183,7 @@ class Standings(commands.Cog):
             seat = seat or match.game.to_move(replay.states[ply - 1])
             lines += describe_turns(match, [Turn(seat, match.at(seat).user_id, notation)])
         if ply == last and match.outcome is not None:
-            lines.append(f"Game over: {match.describe_outcome()}.")
+            lines.append(f"Game over: {shown(match.describe_outcome())}.")
         file = await self.bot.announcer.board_file(match, ply, replay.states[ply])
         return limits.content("\n".join(lines)), file, replay_view(match_id, ply, last)
 

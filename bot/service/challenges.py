@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot import limits
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
@@ -68,11 +69,15 @@ class Challenges:
                 )
             if opponent.bot:
                 raise ServiceError(
-                    f"{opponent.name} is a bot and cannot play", "challenge a person instead"
+                    f"{opponent.name} is a bot and cannot play",
+                    "challenge a person instead",
+                    names=(opponent.name,),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    f"{opponent.name} is named twice", "each opponent takes one seat"
+                    f"{opponent.name} is named twice",
+                    "each opponent takes one seat",
+                    names=(opponent.name,),
                 )
             seen.add(opponent.user_id)
         count = len(opponents) + 1
@@ -166,7 +171,7 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
         name = wanted.strip().lower()
         if name not in game.variants:
             raise ServiceError(
-                f"{game.title} has no variant {wanted.strip()!r}",
+                f"{game.title} has no variant {limits.quote(wanted)}",
                 f"choose from: {', '.join(game.variants)}",
             )
         if count not in game.variants[name].player_counts:

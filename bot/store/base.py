@@ -39,7 +39,13 @@ STATUSES = tuple(map(str, Status))
 
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
-    | {"outcome", "draw_offer"}
+    | {"outcome", "draw_offer", "board_ply"}
+)
+
+# Started matches whose latest turn was saved but not shown: the same SQL on both backends.
+UNPOSTED = (
+    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
+    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
 )
 
 
@@ -83,6 +89,7 @@ class MatchRow:
     updated_at: str
     seats: tuple[SeatRow, ...]
     rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
+    board_ply: int | None = None  # the ply whose board was last posted
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,10 @@ class Store(Protocol):
         ...
 
     async def match_ids(self) -> list[int]: ...
+
+    async def unposted_boards(self) -> list[int]:
+        """Started matches whose latest turn was saved but its board never posted."""
+        ...
 
     async def moves(self, match_id: int) -> list[MoveRow]: ...
 
@@ -298,6 +309,7 @@ def match_row(row: Row) -> MatchRow:
                 for seat, user, name, accepted in json.loads(row["seats"])
             ),
             rated=bool(row["rated"]),
+            board_ply=row["board_ply"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error

@@ -151,6 +151,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # The ply whose board was last posted: a turn saved but never shown (the process died
+    # between the two) is posted on start-up. Boards already in the database count as shown.
+    Migration.portable(
+        "the ply of the last board posted",
+        """
+        ALTER TABLE matches ADD COLUMN board_ply INTEGER;
+        UPDATE matches SET board_ply = ply;
+        """,
+    ),
     Migration.portable(
         "ratings per server and game, the matches they counted, and unrated matches",
         """

@@ -19,6 +19,7 @@ import asyncpg
 from bot.store.base import (
     ORDINAL,
     RATING_COLUMNS,
+    UNPOSTED,
     CorruptMatch,
     MatchRow,
     MoveRow,
@@ -135,6 +136,9 @@ class PostgresStore:
 
     async def match_ids(self) -> list[int]:
         return [int(r["id"]) for r in await self._pool.fetch("SELECT id FROM matches ORDER BY id")]
+
+    async def unposted_boards(self) -> list[int]:
+        return [int(r["id"]) for r in await self._pool.fetch(UNPOSTED)]
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._pool.fetch(

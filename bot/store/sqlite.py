@@ -23,6 +23,7 @@ import aiosqlite
 from bot.store.base import (
     ORDINAL,
     RATING_COLUMNS,
+    UNPOSTED,
     CorruptMatch,
     MatchRow,
     MoveRow,
@@ -144,6 +145,10 @@ class SqliteStore:
 
     async def match_ids(self) -> list[int]:
         rows = await self._db.execute_fetchall("SELECT id FROM matches ORDER BY id")
+        return [int(r["id"]) for r in rows]
+
+    async def unposted_boards(self) -> list[int]:
+        rows = await self._db.execute_fetchall(UNPOSTED)
         return [int(r["id"]) for r in rows]
 
     async def moves(self, match_id: int) -> list[MoveRow]:

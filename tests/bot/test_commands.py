@@ -126,7 +126,7 @@ def test_draw_offer_and_acceptance(offline: Any) -> None:
         assert "already offered" in private(await h.command(alice, "draw"))[0].content
         await h.command(alice, "move", move="a1e3")  # the offer stands after her own move
         sent = await h.command(bob, "draw")
-        assert "Draw (agreement)" in public(sent)[0].content
+        assert "Game over: draw (agreement)." in public(sent)[0].content
         assert any(s.kind == "archive" for s in sent)
         match = await h.bot.service.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
