@@ -17,7 +17,7 @@ from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
 
@@ -29,6 +29,7 @@ COGS = (
     "bot.cogs.endings",
     "bot.cogs.matches",
     "bot.cogs.guide",
+    "bot.cogs.standings",
 )
 
 
@@ -43,9 +44,13 @@ class BoardTree(app_commands.CommandTree[Any]):
         await apologise(interaction)
 
 
-class BoardBot(commands.Bot):
+class BoardBot(commands.AutoShardedBot):
     """Holds the store, the match service, the announcer and the computer player the cogs
-    share."""
+    share.
+
+    Sharded by SHARD_COUNT and SHARD_IDS: each process runs its own shards, so a server's
+    interactions always reach the same process and per-match locks can stay in memory.
+    """
 
     store: Store
     service: MatchService
@@ -70,7 +75,11 @@ class BoardBot(commands.Bot):
             tree_cls=BoardTree,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names whom (bot.notifications.pinging).
+            allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            # None (every shard) is discord.py's own default, though its hint says list
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.sync_global = sync_global
@@ -80,8 +89,11 @@ class BoardBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(
+            self.settings.database, pool_size=self.settings.database_pool_size
+        )
         self.service = MatchService(self.store, seeds=self._seeds)
+        await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         self.computer = Computer(
@@ -91,6 +103,9 @@ class BoardBot(commands.Bot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        missing = await self.announcer.post_missing_boards()
+        if missing:
+            log.info("posted %d board(s) left unposted by the last run", missing)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -107,6 +122,8 @@ class BoardBot(commands.Bot):
             await self.computer.close()
             await self.ai_pool.close()
         await super().close()
+        if hasattr(self, "service"):
+            self.service.offload.close()
         if hasattr(self, "store"):
             await self.store.close()
 

@@ -10,6 +10,8 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot import limits
+from bot.notifications import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,7 @@ def player(user: discord.abc.User) -> Player:
 
 async def tell(interaction: Interaction, text: str) -> None:
     """An ephemeral message, whether or not the interaction was answered already."""
+    text = limits.content(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -43,10 +46,12 @@ async def tell(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: ServiceError) -> str:
-    first, _, rest = error.message.partition(" ")
-    if first.isalpha():  # "it is..." -> "It is...", but "c3 has no stone" stays as it is
-        first = first[:1].upper() + first[1:]
-    text = f"{first} {rest}".rstrip()
+    """The error as a sentence: "it is..." -> "It is...", but "c3 has no stone" and a message
+    that starts with a player's name ("ivy's pawn...") keep their case."""
+    text = error.message
+    first = text.partition(" ")[0]
+    if first.isalpha() and not text.startswith(error.names):
+        text = text[:1].upper() + text[1:]
     if not text.endswith((".", "!", "?")):
         text += "."
     return f"{text}\n-# {error.hint}" if error.hint else text
@@ -67,6 +72,9 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
         yield
     except ServiceError as error:
         await tell(interaction, explain(error))
+    except Undelivered as problem:
+        where = interaction.channel_id
+        await tell(interaction, problem.explain(interaction.app_permissions, where))
     except Exception:
         log.exception("handling %s failed", _describe(interaction))
         await apologise(interaction)
@@ -79,10 +87,17 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-async def resolve(interaction: Interaction, ref: str | None) -> Match:
+def turns_text(match: Match) -> str:
+    """`1 turn played`, `12 turns played`: the same count wherever a match is shown."""
+    count = match.turns_played
+    return f"{count} turn{'' if count == 1 else 's'} played"
+
+
+async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:
+    """The match a command means (see Queries.resolve; `recent` for commands that only look)."""
     channel_id = interaction.channel_id or 0
     return await service_of(interaction).resolve(
-        interaction.user.id, interaction.guild_id, channel_id, ref
+        interaction.user.id, interaction.guild_id, channel_id, ref, recent=recent
     )
 
 
@@ -90,8 +105,8 @@ async def match_choices(interaction: Interaction, current: str) -> list[app_comm
     """The user's open matches in this server whose description contains what was typed."""
     listing = await service_of(interaction).listing(interaction.user.id, interaction.guild_id)
     typed = current.strip().lower().lstrip("#")
-    return [
-        app_commands.Choice(name=m.describe()[:100], value=str(m.id))
+    return limits.choices(
+        app_commands.Choice(name=m.describe(), value=str(m.id))
         for m in listing.matches
         if typed in m.describe().lower()
-    ][:25]
+    )

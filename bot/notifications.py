@@ -9,24 +9,91 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, Literal, Protocol
 
 import discord
 from discord.utils import MISSING
 
-from bot.service import Match, MatchService, Turn
+from bot import limits
+from bot.service import Match, MatchService, ServiceError, Turn
 from bot.views import board_view
+from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Exactly these users may be pinged by a message: a mention written any other way (a
+    display name such as `<@123>`) pings nobody."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
+        replied_user=False,
+    )
+
+
+def shown(name: str) -> str:
+    """A member's display name as it may appear in a message: mentions and markdown in it
+    are shown as typed, not acted on."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+NOTHING_LOST = "nothing is lost, and /board shows the match"
+
+
+class Undelivered(Exception):
+    """Discord refused a public post (a permission withheld, or too many requests). What the
+    service saved stays saved; the member is told why, in one sentence."""
+
+    def __init__(
+        self,
+        what: str,
+        channels: tuple[int, ...],
+        needed: tuple[str, ...],
+        instead: str = NOTHING_LOST,
+        retry_after: str | None = None,
+    ) -> None:
+        super().__init__(f"could not {what} in channel {channels[0]}")
+        self.what = what
+        self.channels = channels  # where it failed, then its parent (threads inherit from it)
+        self.needed = needed  # discord.Permissions names, any of which may be the one lacking
+        self.instead = instead
+        self.retry_after = retry_after
+
+    def explain(self, permissions: discord.Permissions, channel_id: int | None) -> str:
+        """The sentence for the member; `permissions` are the bot's where they asked, which
+        tell exactly what is lacking when that is the same channel or its parent."""
+        where = f"<#{self.channels[0]}>"
+        if self.retry_after is not None:
+            why = f"Discord asked me to slow down (for {self.retry_after} s)"
+        else:
+            lacking = [p for p in self.needed if not getattr(permissions, p)]
+            if channel_id not in self.channels or not lacking:
+                lacking = list(self.needed)
+            names = " or ".join(permission_name(p) for p in lacking)
+            why = f"I lack the {names} permission there"
+        return f"I could not {self.what} in {where} because {why}; {self.instead}."
+
+
+def permission_name(permission: str) -> str:
+    """'send_messages_in_threads' -> 'Send Messages in Threads', as Discord names it."""
+    return permission.replace("_", " ").title().replace(" In ", " in ")
 
 
 class Renderer(Protocol):
     def __call__(
         self, game_name: str, state: Any, *, names: Sequence[str] | None = None
+    ) -> bytes: ...
+
+
+class ReplayRenderer(Protocol):
+    def __call__(
+        self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
     ) -> bytes: ...
 
 
@@ -40,87 +107,166 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
 
 
 def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
-    """'alice played **a1e3**.', 'bob had no move and passed.', 'carol resigned.'"""
+    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
+    passed.', 'carol resigned.': each move in the words its rules give."""
     lines = []
     for turn in turns:
-        name = match.at(turn.seat).name
+        name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
-            lines.append(f"{name} played **{turn.notation}**.")
+            lines.append(f"{name} played {_bold_notation(turn)}.")
     return lines
 
 
+def _bold_notation(turn: Turn) -> str:
+    """The move's words with its notation in bold, so the move itself stands out."""
+    words = turn.description or turn.notation
+    if words.startswith(turn.notation):
+        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    return words
+
+
 def status_line(match: Match) -> str:
-    """Who is to move (with a mention), or the result."""
+    """Who is to move (with a mention, unless the computer is), or the result."""
     if match.outcome is not None:
-        return f"**Game over: {match.describe_outcome()}.**"
+        return f"**Game over: {shown(match.describe_outcome())}.**"
     mover = match.to_move
     if mover is None:
         return ""
     side = match.game.seat_name(mover.seat)
     if mover.engine is not None:
-        return f"{mover.name} (computer, level {mover.engine}) is thinking ({side})."
+        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
     return f"{mention(mover.user_id)}, your move ({side})."
 
 
 class Announcer:
     """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
 
-    def __init__(self, client: discord.Client, service: MatchService, render: Renderer) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: MatchService,
+        render: Renderer,
+        replay: ReplayRenderer = render_replay,
+    ) -> None:
         self.client = client
         self.service = service
         self.render = render
+        self.replay = replay
         # Told of every position posted in a match still being played (the computer
         # listens here for its turns).
         self.watchers: list[Callable[[Match], None]] = []
 
-    async def board_file(self, match: Match) -> discord.File:
-        png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
-        name = f"{match.game.name}-{match.id}-{match.row.ply}.png"
-        return discord.File(io.BytesIO(png), filename=name)
+    async def board_file(
+        self, match: Match, ply: int | None = None, state: Any = None
+    ) -> discord.File:
+        """The board now, or at an earlier `ply` whose `state` a replay passes."""
+        if ply is None:
+            ply, state = match.row.ply, match.state
+        png = await asyncio.to_thread(self.render, match.game.name, state, names=match.names)
+        name = f"{match.game.name}-{match.id}-{ply}.png"
+        return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
+
+    async def replay_file(self, match: Match) -> discord.File:
+        """The whole game as an animated GIF (under 8 MB), built off the event loop."""
+        replay = await self.service.ratings.positions(match.id)
+        gif = await asyncio.to_thread(
+            self.replay, match.game.name, replay.states, names=match.names
+        )
+        name = f"{match.game.name}-{match.id}-replay.gif"
+        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
+
+    @staticmethod
+    def _places(match: Match) -> tuple[int, ...]:
+        """Where the match is played, then the channel its thread hangs from."""
+        return (match.channel_id, match.row.channel_id)
+
+    @staticmethod
+    def _sending(match: Match) -> str:
+        return "send_messages_in_threads" if match.row.thread_id else "send_messages"
+
+    @staticmethod
+    @asynccontextmanager
+    async def _delivering(
+        what: str, places: tuple[int, ...], needed: tuple[str, ...], instead: str = NOTHING_LOST
+    ) -> AsyncIterator[None]:
+        """Turn Discord's refusal of a post into Undelivered, naming what it needs."""
+        try:
+            yield
+        except discord.Forbidden as error:
+            log.info("could not %s in %s: %s", what, places[0], error)
+            raise Undelivered(what, places, needed, instead) from error
+        except discord.HTTPException as error:
+            if error.status != 429:
+                raise
+            log.info("could not %s in %s: rate limited", what, places[0])
+            retry_after = error.response.headers.get("Retry-After", "a few")
+            raise Undelivered(what, places, needed, instead, retry_after) from error
 
     async def open_match(
         self, match: Match, challenge: discord.Message | None, turns: Sequence[Turn] = ()
     ) -> Match:
         """Open the match thread from the challenge message (or stay in the channel)."""
+        no_thread: Undelivered | None = None
         if challenge is not None:
-            name = f"{match.title}: {' vs '.join(match.names)}"[:100]
+            name = limits.thread_name(f"{match.title}: {' vs '.join(match.names)}")
             try:
-                thread = await challenge.create_thread(
-                    name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-                )
-            except (discord.HTTPException, ValueError) as error:
+                async with self._delivering(
+                    "open a thread for the match",
+                    (match.row.channel_id,),
+                    ("create_public_threads", "read_message_history"),
+                    "the match is played in this channel instead",
+                ):
+                    thread = await challenge.create_thread(
+                        name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                    )
+            except (Undelivered, discord.HTTPException, ValueError) as error:
                 log.warning("match #%s: no thread (%s); playing in the channel", match.id, error)
+                no_thread = error if isinstance(error, Undelivered) else None
             else:
                 match = await self.service.set_messages(match, thread_id=thread.id)
-        players = " vs ".join(mention(s.user_id) for s in match.seats)
+        players = " vs ".join(
+            f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(match, [header, *describe_turns(match, turns)])
+        await self.post_board(match, [header, *describe_turns(match, turns)], match.people)
+        if no_thread is not None:
+            raise no_thread
         return match
 
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
 
-    async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
+    async def post_board(
+        self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
+    ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        thread is archived."""
-        text = "\n".join([*lines, status_line(match)]).strip()
+        carries the replay of the whole game, and its thread is archived. The player to move
+        is pinged (unless it is the computer), and those in `ping`."""
+        text = limits.content("\n".join([*lines, status_line(match)]).strip())
         channel = self._channel(match)
+        mover = match.to_move
+        to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
-        message = await channel.send(
-            text,
-            file=await self.board_file(match),
-            allowed_mentions=MENTIONS,
-            view=board_view(match.id) if active else MISSING,
-        )
+        needed = (self._sending(match), "attach_files")
+        files = [await self.board_file(match)]
+        if match.outcome is not None:
+            files.append(await self.replay_file(match))
+        async with self._delivering("post the board", self._places(match), needed):
+            message = await channel.send(
+                text,
+                files=files,
+                allowed_mentions=pinging(*ping, *to_ping),
+                view=board_view(match.id) if active else MISSING,
+            )
         previous = match.row.board_message_id
-        await self.service.set_messages(match, board_message_id=message.id)
+        await self.service.set_messages(match, board_message_id=message.id, board_ply=match.row.ply)
         if previous:
             await self._strip_buttons(channel, previous)
         if not active:
@@ -129,8 +275,27 @@ class Announcer:
             watcher(match)
         return message
 
-    async def say(self, match: Match, text: str) -> None:
-        await self._channel(match).send(text, allowed_mentions=MENTIONS)
+    async def post_missing_boards(self) -> int:
+        """Post the boards of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; returns how many were posted."""
+        posted = 0
+        for match_id in await self.service.store.unposted_boards():
+            try:
+                match = await self.service.get(match_id)
+                shown_up_to = match.row.board_ply or 0
+                moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
+                turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+                note = "-# Posted after a restart: this board was not shown when it was played."
+                await self.post_board(match, [*describe_turns(match, turns), note])
+                posted += 1
+            except (ServiceError, Undelivered, discord.HTTPException) as error:
+                log.warning("match #%s: could not post its missing board: %s", match_id, error)
+        return posted
+
+    async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
+        """A line in the match's place, pinging only the users in `ping`."""
+        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+            await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -145,7 +310,12 @@ class Announcer:
             thread = self.client.get_channel(match.row.thread_id)
             if thread is None:
                 thread = await self.client.fetch_channel(match.row.thread_id)
-            if isinstance(thread, discord.Thread):
-                await thread.edit(archived=True)
         except discord.HTTPException as error:
-            log.info("could not archive the thread of match #%s: %s", match.id, error)
+            log.info("could not find the thread of match #%s: %s", match.id, error)
+            return
+        if isinstance(thread, discord.Thread):
+            over = "the match is over all the same"
+            async with self._delivering(
+                "archive the match thread", self._places(match), ("manage_threads",), over
+            ):
+                await thread.edit(archived=True)

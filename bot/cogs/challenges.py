@@ -9,8 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import ai
+from bot import limits
 from bot.interface import Interaction, answering, player
-from bot.notifications import MENTIONS, mention
+from bot.notifications import mention, pinging, shown
 from bot.service import Match, Player
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
@@ -37,12 +38,12 @@ def challenge_text(match: Match) -> str:
         f"({match.row.variant}, {len(match.seats)} players) · match #{match.id}"
     ]
     if match.status == "pending":
-        accepted = [s.name for s in invited if s.accepted]
+        accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:
             lines.append(f"Accepted so far: {', '.join(accepted)}.")
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
         lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
-    return "\n".join(lines)
+    return limits.content("\n".join(lines))
 
 
 class Challenges(commands.Cog):
@@ -56,6 +57,7 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
+        rated="Whether the result counts for ratings (default: yes; never with this bot)",
         level="How well this bot plays when you challenge it (default 2: medium)",
     )
     @app_commands.choices(game=GAME_CHOICES)
@@ -69,6 +71,7 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
+        rated: bool = True,
         level: int = DEFAULT_LEVEL,
     ) -> None:
         async with answering(interaction):
@@ -81,6 +84,7 @@ class Challenges(commands.Cog):
                 game=game,
                 opponents=opponents,
                 variant=variant,
+                rated=rated,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)
@@ -88,7 +92,9 @@ class Challenges(commands.Cog):
                 opening = await self.bot.service.accept_engines(match.id)
                 match = opening.match
                 if opening.started:
-                    await interaction.followup.send(self._begins(match), allowed_mentions=MENTIONS)
+                    await interaction.followup.send(
+                        self._begins(match), allowed_mentions=pinging(*match.people)
+                    )
                     # unlike the follow-up, the original response knows its server, so a
                     # thread can open on it
                     message: discord.Message = await interaction.original_response()
@@ -96,7 +102,7 @@ class Challenges(commands.Cog):
                     message = await interaction.followup.send(
                         challenge_text(match),
                         view=challenge_view(match.id),
-                        allowed_mentions=MENTIONS,
+                        allowed_mentions=pinging(*match.people),
                         wait=True,
                     )
                 match = await self.bot.service.set_messages(match, challenge_message_id=message.id)
@@ -122,11 +128,11 @@ class Challenges(commands.Cog):
         except RulesError:
             return []
         typed = current.strip().lower()
-        return [
-            app_commands.Choice(name=f"{name}: {v.description}"[:100], value=name)
+        return limits.choices(
+            app_commands.Choice(name=f"{name}: {v.description}", value=name)
             for name, v in game.variants.items()
             if typed in name
-        ][:25]
+        )
 
     async def accept(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
@@ -145,8 +151,9 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.decline(match_id, interaction.user.id)
+            me = shown(interaction.user.display_name)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} declined.",
+                content=f"{challenge_text(match)}\n{me} declined.",
                 view=None,
             )
 
@@ -156,7 +163,7 @@ class Challenges(commands.Cog):
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.withdraw(match_id, interaction.user.id)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} withdrew "
+                content=f"{challenge_text(match)}\n{shown(interaction.user.display_name)} withdrew "
                 "the challenge.",
                 view=None,
             )

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot import limits
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering
 from bot.service import ServiceError
@@ -24,11 +25,14 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant]`: invite members; they press \
-Accept or Decline, you can Withdraw. When all accept, a thread opens for the match.
+• `/challenge game opponent [opponent2] [opponent3] [variant] [rated] [level]`: invite members; \
+they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
+Name this bot to play the computer at `level` 1 to 3 (unrated).
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
 • `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
 • `/resign [match]`, `/draw [match]` (offer, or accept the offer), `/record [match]` (a text file).
+• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
+`/replay [match]`: step through a match.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""
@@ -50,7 +54,7 @@ class Guide(commands.Cog):
             name = (topic or "").strip().lower() or next(iter(chosen.help_topics))
             if name not in chosen.help_topics:
                 raise ServiceError(
-                    f"{chosen.title} has no rules topic {topic!r}",
+                    f"{chosen.title} has no rules topic {limits.quote(topic or '')}",
                     f"topics: {', '.join(chosen.help_topics)}",
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -63,7 +67,7 @@ class Guide(commands.Cog):
                 state = chosen.new()
                 png = await asyncio.to_thread(self.bot.announcer.render, chosen.name, state)
                 picture = discord.File(io.BytesIO(png), filename=f"{chosen.name}-start.png")
-            await interaction.followup.send(text, ephemeral=True, file=picture)
+            await interaction.followup.send(limits.content(text), ephemeral=True, file=picture)
 
     @rules.autocomplete("topic")
     async def topic_choices(
@@ -74,12 +78,15 @@ class Guide(commands.Cog):
         except RulesError:
             return []
         typed = current.strip().lower()
-        return [app_commands.Choice(name=t, value=t) for t in chosen.help_topics if typed in t][:25]
+        return limits.choices(
+            app_commands.Choice(name=t, value=t) for t in chosen.help_topics if typed in t
+        )
 
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: Interaction) -> None:
         games = ", ".join(g.title for g in GAMES.values())
-        await interaction.response.send_message(HELP.format(games=games), ephemeral=True)
+        text = limits.content(HELP.format(games=games))
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: BoardBot) -> None:

@@ -9,14 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, match_choices, resolve
-from bot.notifications import jump_url
+from bot import limits
+from bot.interface import Interaction, answering, match_choices, resolve, turns_text
+from bot.notifications import jump_url, shown
 from bot.service import Match
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
 
-MAX_LISTED = 20
+FOOTER_ROOM = 200  # characters kept free on each page for the page line and any warning
 
 
 def listing_line(match: Match, user_id: int) -> str:
@@ -26,15 +27,15 @@ def listing_line(match: Match, user_id: int) -> str:
         if any(s.user_id == user_id for s in waiting):
             state = "**waiting for your answer**"
         else:
-            state = f"waiting for {', '.join(s.name for s in waiting)}"
+            state = f"waiting for {', '.join(shown(s.name) for s in waiting)}"
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
     else:
         mover = match.to_move
         if mover is not None and mover.user_id == user_id:
             state = "**your move**"
         else:
-            state = f"{mover.name} to move" if mover else "over"
-    return f"• {match.describe()} · {state} · {link}"
+            state = f"{shown(mover.name)} to move" if mover else "over"
+    return f"• {shown(match.describe())} · {state} · {link}"
 
 
 class Matches(commands.Cog):
@@ -42,21 +43,27 @@ class Matches(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="matches", description="Your matches, those waiting for you first")
-    async def matches(self, interaction: Interaction) -> None:
+    @app_commands.describe(page="Which page of a long list (default: the first)")
+    async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             listing = await self.bot.service.listing(interaction.user.id, interaction.guild_id)
-            lines = [listing_line(m, interaction.user.id) for m in listing.matches[:MAX_LISTED]]
-            if not lines:
+            every = [listing_line(m, interaction.user.id) for m in listing.matches]
+            pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
+            page = min(page, len(pages))
+            lines = pages[page - 1]
+            if not every:
                 lines = ["You have no open matches here. Start one with /challenge."]
-            elif len(listing.matches) > MAX_LISTED:
-                lines.append(f"…and {len(listing.matches) - MAX_LISTED} more.")
+            elif len(pages) > 1:
+                following = f" · `/matches page:{page + 1}` shows more" if page < len(pages) else ""
+                lines = [*lines, f"-# Page {page} of {len(pages)}{following}."]
             if listing.unreadable:
                 lines.append(
                     f"({listing.unreadable} damaged match(es) could not be shown; "
                     "a server admin can run `python -m bot --check-db`.)"
                 )
-            await interaction.followup.send("\n".join(lines), ephemeral=True, suppress_embeds=True)
+            text = limits.content("\n".join(lines))
+            await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
 
     @app_commands.command(name="record", description="A match's game record, as a text file")
     @app_commands.describe(match="Which match (not needed inside a match thread)")
@@ -65,11 +72,12 @@ class Matches(commands.Cog):
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
+            result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(
-                f"The record of {found.describe()} ({len(record.turns)} turns).",
+                f"The record of {found.describe()} ({turns_text(found)}{result}).",
                 file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
                 ephemeral=True,
             )

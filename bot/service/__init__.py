@@ -11,7 +11,10 @@ One module per concern; new behaviour goes into the module whose job it is:
     challenges  checking, opening, accepting, declining and withdrawing challenges
     turns       moves, resignations, draws: turn checks, automatic passes, the guarded save
     queries     reads: by thread, a user's listing, the match a command means, the record
+    ratings     counting finished matches once; leaderboards, profiles, histories, replays
     hints       legal-move suggestions and hints (pure functions)
+    offload     rules work in worker threads, each call with a time budget
+    picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
 """
 
@@ -24,9 +27,11 @@ from functools import partial
 from bot.service import audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
-from bot.service.hints import suggestions
 from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.offload import Offload, TooComplex
+from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
+from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
 
@@ -34,13 +39,19 @@ __all__ = [
     "AcceptResult",
     "ChallengeRequest",
     "DrawResult",
+    "Leaderboard",
     "Listing",
     "Match",
     "MatchService",
     "MoveResult",
+    "Offload",
+    "OutOfDate",
+    "PickerStep",
     "Player",
+    "Profile",
     "ServiceError",
     "Status",
+    "TooComplex",
     "Turn",
 ]
 
@@ -51,14 +62,23 @@ class MatchService:
     Only wiring belongs here: each name is bound to the concern that owns it.
     """
 
-    def __init__(self, store: Store, *, seeds: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seeds: Callable[[], int] | None = None,
+        offload: Offload | None = None,
+    ) -> None:
         self.store = store
         self.cache = MatchCache(store)
-        self.turns = Turns(self.cache)
+        self.offload = offload or Offload()
+        self.queries = Queries(self.cache, self.offload)
+        self.ratings = Ratings(self.cache, self.queries)
+        self.turns = Turns(self.cache, self.offload, finished=self.ratings.rate_quietly)
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
-        self.queries = Queries(self.cache)
+        self.picker = Picker(self.cache, self.offload)
 
         self.lock = self.cache.lock
         self.get = self.cache.get
@@ -78,5 +98,6 @@ class MatchService:
         self.listing = self.queries.listing
         self.resolve = self.queries.resolve
         self.record = self.queries.record
-        self.suggestions = suggestions
+        self.suggest = self.queries.suggest
+        self.picker_step = self.picker.step
         self.check = partial(audit.check, self.cache, self.queries)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot import limits
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
@@ -25,6 +26,7 @@ class ChallengeRequest:
     game: str
     variant: str
     players: tuple[Player, ...]
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,10 @@ class Challenges:
         game: str,
         opponents: Sequence[Player],
         variant: str | None = None,
+        rated: bool = True,
     ) -> ChallengeRequest:
-        """Check a challenge without touching the database (so errors come before defer)."""
+        """Check a challenge without touching the database (so errors come before defer).
+        A game with a bot in a seat is never rated: engines are not on the ladder."""
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
@@ -69,10 +73,13 @@ class Challenges:
                 raise ServiceError(
                     f"{opponent.name} is a bot and cannot play",
                     "challenge a person, or this bot itself to play the computer",
+                    names=(opponent.name,),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    f"{opponent.name} is named twice", "each opponent takes one seat"
+                    f"{opponent.name} is named twice",
+                    "each opponent takes one seat",
+                    names=(opponent.name,),
                 )
             seen.add(opponent.user_id)
         count = len(opponents) + 1
@@ -88,6 +95,7 @@ class Challenges:
             chosen.name,
             _variant(chosen, variant, count),
             (challenger, *opponents),
+            rated and not any(p.bot for p in (challenger, *opponents)),
         )
 
     async def open(self, request: ChallengeRequest) -> Match:
@@ -103,6 +111,7 @@ class Challenges:
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
             seats=[(p.user_id, p.name, n == 0, p.engine) for n, p in enumerate(request.players)],
+            rated=request.rated,
         )
         return await self.cache.get(match_id)
 
@@ -181,7 +190,7 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
         name = wanted.strip().lower()
         if name not in game.variants:
             raise ServiceError(
-                f"{game.title} has no variant {wanted.strip()!r}",
+                f"{game.title} has no variant {limits.quote(wanted)}",
                 f"choose from: {', '.join(game.variants)}",
             )
         if count not in game.variants[name].player_counts:

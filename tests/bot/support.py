@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import sqlite3
 from typing import Any
+
+import asyncpg
 
 from bot import BoardBot, Settings, create_bot
 from bot.harness import OfflineDiscord, Sent
+from bot.store import parse_url
 
 
-def new_bot(database: Path, **settings: Any) -> BoardBot:
-    return create_bot(Settings(token="offline", database_path=database, **settings))
+def new_bot(database_url: str, **settings: Any) -> BoardBot:
+    return create_bot(Settings(token="offline", database_url=database_url, **settings))
 
 
 def public(sent: list[Sent]) -> list[Sent]:
@@ -33,3 +36,19 @@ async def start_match(
         await h.click(user, challenge.message_id or 0, "Accept")
     match_id = max(await h.bot.store.match_ids())
     return match_id, users
+
+
+async def execute_raw(database_url: str, *statements: str) -> None:
+    """Run SQL straight on a database, behind the store's back (to damage rows in tests)."""
+    backend, target = parse_url(database_url)
+    if backend == "sqlite":
+        with sqlite3.connect(target) as db:
+            for statement in statements:
+                db.execute(statement)
+        return
+    db = await asyncpg.connect(target)
+    try:
+        for statement in statements:
+            await db.execute(statement)
+    finally:
+        await db.close()

@@ -14,17 +14,22 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot import Settings, create_bot
 from bot.harness import OfflineDiscord, User
 from bot.offline import run_offline
+from bot.service import MatchService, Player
 from bot.settings import SettingsError, load_settings
-from bot.store import MIGRATIONS, Status, Store
+from bot.store import MIGRATIONS, Status, open_store, parse_url
+from bot.store.copy import copy_database, differences
+from bot.store.migrations import pending
 from tests.ai.searches import crashing_search
-from tests.bot.support import new_bot, public
+from tests.bot.support import execute_raw, new_bot, public
 
 NODES = 40  # level 1's own cap: quick and deterministic
+ENGINE_SEATS = 5  # the migration that gave seats their engine column
 
 
 async def challenge_bot(h: OfflineDiscord, game: str, **options: Any) -> tuple[int, User]:
@@ -41,7 +46,7 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
         match_id, alice = await challenge_bot(h, "razzle", level=1)
         match = await h.bot.service.get(match_id)
         assert match.status == Status.ACTIVE, "the bot accepts at once"
-        assert not match.rated and match.at(2).engine == 1
+        assert not match.row.rated and match.at(2).engine == 1
         assert any(s.kind == "thread" for s in h.sent), "the match gets its thread"
         for _ in range(400):
             if match.outcome is not None:
@@ -94,7 +99,7 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
     offline(scenario, ai_nodes=NODES)
 
 
-def test_a_restart_resumes_the_bots_turn(database: Path) -> None:
+def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     async def main() -> None:
         async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:
             match_id, alice = await challenge_bot(h, "quorum")
@@ -112,10 +117,10 @@ def test_a_restart_resumes_the_bots_turn(database: Path) -> None:
 
 
 def test_a_crashing_search_worker_still_gets_the_bot_a_legal_move(
-    database: Path, caplog: Any
+    database: str, caplog: Any
 ) -> None:
     async def main() -> None:
-        bot = create_bot(Settings(token="offline", database_path=database), search=crashing_search)
+        bot = create_bot(Settings(token="offline", database_url=database), search=crashing_search)
         async with OfflineDiscord(bot) as h:
             match_id, alice = await challenge_bot(h, "boku")
             sent = await h.command(alice, "move", move="e5")
@@ -132,7 +137,7 @@ def test_other_bots_still_cannot_play(offline: Any) -> None:
         sent = await h.command(
             h.user("alice"), "challenge", game="boku", opponent=h.user("robo", bot=True)
         )
-        assert "Robo is a bot and cannot play" in sent[-1].content
+        assert "robo is a bot and cannot play" in sent[-1].content
         assert await h.bot.store.match_ids() == []
 
     offline(scenario)
@@ -147,7 +152,7 @@ def test_an_offline_script_waits_for_the_bots_reply(tmp_path: Path) -> None:
         asyncio.run(run_offline(settings, io.StringIO(script), out))
         outputs.append(out.getvalue())
     first = outputs[0]
-    assert "begins: @alice vs @Board Games" in first
+    assert "begins: @alice (White) vs @Board Games (Black)" in first
     reply = first.index("Board Games played")
     assert first.index("alice: /move move:a1e3") < reply < first.index("End of input")
     assert outputs[0] == outputs[1], "the same script plays the same way"
@@ -163,24 +168,42 @@ def test_ai_settings() -> None:
             load_settings({name: wrong}, None)
 
 
-def test_a_database_from_before_engine_seats_keeps_its_seats(tmp_path: Path) -> None:
-    """Migration 2 rebuilds the seats table: people's seats survive, with no engine."""
-    path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as db:
-        db.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
-        db.execute(
-            "INSERT INTO matches (id, channel_id, game, variant, seed, status, snapshot, "
-            "created_at, updated_at) VALUES (1, 5, 'quorum', 'standard', 1, 'pending', '{}', "
-            "'t', 't')"
-        )
-        db.executemany(
-            "INSERT INTO seats (match_id, seat, user_id, name, accepted) VALUES (1, ?, ?, ?, ?)",
-            [(1, 11, "alice", 1), (2, 12, "bob", 0)],
-        )
+async def database_at(database_url: str, version: int) -> None:
+    """A database an older bot left: migrated only up to `version`."""
+    backend, target = parse_url(database_url)
+    steps = pending(0, backend)[:version]
+    if backend == "sqlite":
+        with sqlite3.connect(target) as db:
+            for number, script in steps:
+                db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+        return
+    db = await asyncpg.connect(target)
+    try:
+        await db.execute("CREATE TABLE schema_version (version INTEGER)")
+        for number, script in steps:
+            await db.execute(script)
+            await db.execute("INSERT INTO schema_version VALUES ($1)", number)
+    finally:
+        await db.close()
+
+
+def test_a_database_from_before_engine_seats_keeps_its_seats(database_url: str) -> None:
+    """Migration 5 gives seats an engine column and lets one user hold several seats:
+    people's seats survive, with no engine."""
 
     async def main() -> Any:
-        store = await Store.open(path)
+        await database_at(database_url, ENGINE_SEATS - 1)
+        await execute_raw(
+            database_url,
+            "INSERT INTO matches (id, channel_id, game, variant, seed, status, snapshot, "
+            "created_at, updated_at) VALUES (1, 5, 'quorum', 'standard', 1, 'pending', '{}', "
+            "'t', 't')",
+            "INSERT INTO seats (match_id, seat, user_id, name, accepted) "
+            "VALUES (1, 1, 11, 'alice', 1), (1, 2, 12, 'bob', 0)",
+        )
+        store = await open_store(database_url)
         try:
+            assert await store.schema_version() == len(MIGRATIONS)
             return await store.get_match(1)
         finally:
             await store.close()
@@ -190,3 +213,39 @@ def test_a_database_from_before_engine_seats_keeps_its_seats(tmp_path: Path) -> 
         (11, "alice", True, None),
         (12, "bob", False, None),
     ]
+
+
+def test_copy_db_keeps_the_computers_seats(database_url: str, tmp_path: Path) -> None:
+    """`--copy-db` from SQLite into each backend carries the engine levels, the bot in two
+    seats of one match included."""
+
+    async def main() -> None:
+        source = await open_store(f"sqlite:///{tmp_path / 'source.sqlite3'}")
+        service = MatchService(source, seeds=lambda: 5)
+        computer = Player(99, "Board Games", bot=True, engine=3)
+        request = service.prepare_challenge(
+            guild_id=1,
+            channel_id=2,
+            challenger=Player(11, "alice"),
+            game="boost",
+            opponents=[Player(12, "bob"), computer, computer],
+        )
+        match = await service.challenge(request)
+        assert not match.row.rated, "a match with the computer seated is stored unrated"
+        target = await open_store(database_url)
+        try:
+            await copy_database(source, target)
+            assert await differences(source, target) == []
+            copied = await target.get_match(match.id)
+            assert copied is not None and not copied.rated
+            assert [(s.user_id, s.engine) for s in copied.seats] == [
+                (11, None),
+                (12, None),
+                (99, 3),
+                (99, 3),
+            ]
+        finally:
+            await source.close()
+            await target.close()
+
+    asyncio.run(main())

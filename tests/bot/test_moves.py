@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from bot.harness import OfflineDiscord
@@ -219,7 +218,7 @@ def test_guided_picker_reaches_a_legal_move(offline: Any) -> None:
     offline(scenario)
 
 
-def test_restart_keeps_buttons_and_matches_working(offline: Any, database: Path) -> None:
+def test_restart_keeps_buttons_and_matches_working(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
         match_id, _ = await start_match(h)

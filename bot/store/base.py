@@ -1,0 +1,389 @@
+"""What every storage backend offers: the `Store` interface, its row types and errors.
+
+The service and the admin tools speak only to this interface, so the same code runs on the
+embedded SQLite file and on a shared PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Status(StrEnum):
+    """Where a match is in its life. Declared in lifecycle order: a match only moves forward
+    (pending, then active or declined or withdrawn; active, then finished)."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def phrase(self) -> str:
+        """How a player is told the status: `this challenge is no longer open (declined)`."""
+        if self is Status.PENDING:
+            return "waiting for answers"
+        if self is Status.ACTIVE:
+            return "in progress"
+        return self.value
+
+
+# The statuses as the schema's CHECK constraint lists them.
+STATUSES = tuple(map(str, Status))
+
+UPDATABLE = frozenset(
+    {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
+    | {"outcome", "draw_offer", "board_ply"}
+)
+
+# Started matches whose latest turn was saved but not shown: the same SQL on both backends.
+UNPOSTED = (
+    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
+    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
+)
+
+# Matches in progress where the computer holds a seat: the same SQL on both backends.
+WITH_ENGINES = (
+    "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+    "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
+)
+
+
+class StoreError(Exception):
+    """Base of the storage errors the service turns into messages."""
+
+
+class StaleWrite(StoreError):
+    """The match moved on since it was read: someone else's command landed first."""
+
+
+class CorruptMatch(StoreError):
+    """A match row that cannot be read; reported and skipped, never fatal."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    accepted: bool
+    engine: int | None = None  # the computer's level, in a seat it plays
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    challenge_message_id: int | None
+    board_message_id: int | None
+    game: str
+    variant: str
+    seed: int
+    status: Status
+    ply: int
+    snapshot: str
+    outcome: dict[str, Any] | None
+    draw_offer: int | None
+    created_at: str
+    updated_at: str
+    seats: tuple[SeatRow, ...]
+    rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
+    board_ply: int | None = None  # the ply whose board was last posted
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's standing in one game on one server: the openskill rating (mu, sigma) and
+    the counts shown beside it. `streak` counts wins in a row (positive) or losses (negative)."""
+
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    streak: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown as one number (mu - 3 sigma, openskill's ordinal);
+        the SQL that ranks players computes the same expression."""
+        return self.mu - 3 * self.sigma
+
+
+# Given the current standings of a match's players (by user id; newcomers absent), the new ones.
+RatingUpdate = Callable[[Mapping[int, RatingRow]], Sequence[RatingRow]]
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    notation: str
+    played_at: str
+
+
+class Store(Protocol):
+    """Matches, their seats and move logs, preferences and scheduled-job claims.
+
+    Every write that changes a match names the ply (log length) it expects, so of two writes
+    racing on one match, from one process or many, only the first lands; the other raises
+    StaleWrite and changes nothing.
+    """
+
+    backend: str  # "sqlite" or "postgresql", for messages
+
+    async def close(self) -> None: ...
+
+    async def get_match(self, match_id: int) -> MatchRow | None: ...
+
+    async def match_in_thread(self, thread_id: int) -> int | None:
+        """The id of the match played in this thread, if any."""
+        ...
+
+    async def matches_of(
+        self, user_id: int, statuses: Sequence[str], guild_id: int | None = None
+    ) -> tuple[list[MatchRow], list[CorruptMatch]]:
+        """A user's matches in the given statuses; unreadable ones come back as errors."""
+        ...
+
+    async def match_ids(self) -> list[int]: ...
+
+    async def unposted_boards(self) -> list[int]:
+        """Started matches whose latest turn was saved but its board never posted."""
+        ...
+
+    async def matches_with_engines(self) -> list[int]:
+        """The ids of the matches in progress where the computer holds a seat."""
+        ...
+
+    async def moves(self, match_id: int) -> list[MoveRow]: ...
+
+    async def create_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        variant: str,
+        seed: int,
+        snapshot: str,
+        seats: Sequence[tuple[int, str, bool, int | None]],
+        rated: bool = True,
+    ) -> int:
+        """A pending challenge; seats are (user id, name, accepted, the computer's level or
+        None for a person) in turn order."""
+        ...
+
+    async def update_match(
+        self, match_id: int, expected_ply: int, *, expected_status: str | None = None, **fields: Any
+    ) -> None:
+        """Change match columns if the match is still at `expected_ply` (and status), else
+        StaleWrite."""
+        ...
+
+    async def accept_seat(self, match_id: int, seat: int) -> bool:
+        """Mark one seat of a pending match accepted; the last acceptance starts the match in
+        the same transaction. Returns whether it started."""
+        ...
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[tuple[int, str]],
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        draw_offer: int | None,
+    ) -> str:
+        """Log (seat, notation) turns after `expected_ply` with the match's new snapshot and
+        fields in one atomic write, returning the time stamped on the match."""
+        ...
+
+    async def claim_job(self, kind: str, key: str, due: datetime, owner: str) -> bool:
+        """Claim the scheduled job (kind, key), due at `due`, for `owner` (a process name).
+
+        True for exactly one caller across all processes sharing the database; everyone
+        else gets False and must not act. A claim is permanent: the job never fires twice.
+        """
+        ...
+
+    async def finish_job(self, kind: str, key: str, owner: str) -> None:
+        """Record that the owner of a claim has done the job."""
+        ...
+
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """Apply a finished match to its players' ratings, once: in one transaction, record the
+        match as rated (False, and nothing changes, if it was already) and write what
+        `update` makes of the current standings, which it reads there, so two matches ending
+        at once for one player both count."""
+        ...
+
+    async def unrated_matches(self) -> list[int]:
+        """Finished rated matches whose result has not reached the ratings yet (a process
+        stopped in between)."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        """The best standings in a game on a server, highest ordinal first."""
+        ...
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 = top) and standing; None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A player's standings in every game rated on a server, most games first."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def export_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Every row of a table (its column names, then the rows), for copying a database."""
+        ...
+
+    async def import_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert copied rows as they are, ids included, into an empty table."""
+        ...
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def stamp(moment: datetime) -> str:
+    """Times are stored as UTC ISO text on both backends, so rows copy unchanged."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Match columns to write, checked against UPDATABLE, JSON-encoded, stamped."""
+    unknown = set(fields) - UPDATABLE
+    if unknown:
+        raise ValueError(f"not a match column one may update: {sorted(unknown)}")
+    values = {
+        key: json.dumps(value) if isinstance(value, dict) else value
+        for key, value in fields.items()
+    }
+    values["updated_at"] = now()
+    return values
+
+
+class Row(Protocol):
+    """A result row read by column name: sqlite3.Row and asyncpg's Record both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def match_row(row: Row) -> MatchRow:
+    """Decode one row (with its seats folded into a JSON array); garbage becomes CorruptMatch
+    naming the match (the snapshot is parsed later, by whoever needs the state, so that a
+    cached state costs no JSON work)."""
+    try:
+        outcome = json.loads(row["outcome"]) if row["outcome"] is not None else None
+        if not (outcome is None or isinstance(outcome, dict)):
+            raise ValueError("the outcome must be a JSON object")
+        return MatchRow(
+            id=int(row["id"]),
+            guild_id=row["guild_id"],
+            channel_id=int(row["channel_id"]),
+            thread_id=row["thread_id"],
+            challenge_message_id=row["challenge_message_id"],
+            board_message_id=row["board_message_id"],
+            game=str(row["game"]),
+            variant=str(row["variant"]),
+            seed=int(row["seed"]),
+            status=_status(row["status"]),
+            ply=int(row["ply"]),
+            snapshot=str(row["snapshot"]),
+            outcome=outcome,
+            draw_offer=row["draw_offer"],
+            created_at=str(row["created_at"]),
+            updated_at=str(row["updated_at"]),
+            seats=tuple(
+                SeatRow(int(seat), int(user), str(name), bool(accepted), engine)
+                for seat, user, name, accepted, engine in json.loads(row["seats"])
+            ),
+            rated=bool(row["rated"]),
+            board_ply=row["board_ply"],
+        )
+    except (ValueError, TypeError, KeyError) as error:
+        raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def rating_row(row: Row) -> RatingRow:
+    return RatingRow(
+        game=str(row["game"]),
+        user_id=int(row["user_id"]),
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        draws=int(row["draws"]),
+        losses=int(row["losses"]),
+        streak=int(row["streak"]),
+    )
+
+
+RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
+
+
+def rating_values(standing: RatingRow) -> tuple[Any, ...]:
+    """A standing's values in RATING_COLUMNS order."""
+    return (
+        standing.game,
+        standing.user_id,
+        standing.mu,
+        standing.sigma,
+        standing.games,
+        standing.wins,
+        standing.draws,
+        standing.losses,
+        standing.streak,
+    )
+
+
+ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
+
+
+def _status(stored: Any) -> Status:
+    try:
+        return Status(stored)
+    except ValueError:
+        raise ValueError(f"unknown status {stored!r}") from None
+
+
+def parse_url(url: str) -> tuple[str, str]:
+    """A database URL as SQLAlchemy writes it, split into (backend, where): `sqlite:///rel`
+    and `sqlite:////abs` give the file's path, `postgresql://...` (or `postgres://`, with an
+    optional `+driver`) gives the URL asyncpg connects with."""
+    scheme, separator, rest = url.strip().partition("://")
+    backend = scheme.split("+", 1)[0].lower()
+    if separator and backend == "sqlite":
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError(
+                f"{url!r} names no file: write sqlite:///relative/path or sqlite:////absolute/path"
+            )
+        return "sqlite", rest[1:]
+    if separator and backend in ("postgresql", "postgres"):
+        return "postgresql", f"postgresql://{rest}"
+    raise ValueError(
+        f"{url!r} is not a database URL this bot understands: use sqlite:///path/to/file "
+        "or postgresql://user@host:port/database"
+    )
