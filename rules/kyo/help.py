@@ -112,7 +112,7 @@ HELP: dict[str, str] = {
         "A turn is its origin square, then its actions: -e3 a step, xe3 a strike, :2 the "
         "number of chips the slice holds from here on, >e3 chips without the pawn, +e3 a "
         "tower deploying a shield, =LDS a shuffle (new order, bottom first). Examples from "
-        "the start: e2-e3, b1:2-b2:1-b3, f1=LDS:2-g2, e2+d3-e3, e1:1>d2. Case and spaces do "
+        "the start: e2-e3, b1:2-b2:1-b3, f1=LDS:2-g2, e2+d3+f3, e1:1>d2. Case and spaces do "
         "not matter."
     ),
 }
