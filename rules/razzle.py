@@ -115,6 +115,13 @@ class RazzleState(CommonState):
     forced: bool = False
     history: History[str] = field(kw_only=True)
     """The repetition keys of the turn-start positions so far (`key`), the current one last."""
+    occupied: int = field(default=-1, kw_only=True, compare=False, repr=False)
+    """Derived, never compared: the occupied squares as bits (see _occupied); `_play` carries
+    it forward (only a knight move changes it), other states work it out from `board`."""
+
+    def __post_init__(self) -> None:
+        if self.occupied < 0:
+            object.__setattr__(self, "occupied", _occupied(self.board))
 
     @property
     def key(self) -> str:
@@ -126,7 +133,7 @@ class RazzleState(CommonState):
 _made = direct_constructor(
     RazzleState,
     (
-        *("board", "ineligible", "forced", "history"),
+        *("board", "ineligible", "forced", "history", "occupied"),
         *("variant", "players", "turn", "ply", "result", "last"),
     ),
 )
@@ -392,16 +399,18 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         pieces.sort(key=ORDINAL.__getitem__)
         ineligible = state.ineligible
         receivers = [square for square in pieces if square not in ineligible]
-        occupied = _occupied(board)
+        occupied = state.occupied
         chains = _chains(holder, receivers, occupied, GOAL_RANK[seat])
         if state.forced and chains:
             return tuple(chains)
         moves: list[RazzleMove] = []
+        known_knight_moves = _KNIGHT_MOVES_BY_BLOCKED  # _knight_moves's lookup, inlined
         for square in pieces:
             if chains and ORDINAL[holder] < ORDINAL[square]:
                 moves += chains
                 chains = []
-            moves += _knight_moves(square, occupied)
+            knights = known_knight_moves[square].get(occupied & KNIGHT_TARGETS[square])
+            moves += knights if knights is not None else _knight_moves(square, occupied)
         moves += chains
         return tuple(moves) if moves else (PASS,)
 
@@ -413,15 +422,18 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         forced = False
         result: Outcome | None = None
         path: tuple[int, ...] = ()
+        occupied = state.occupied
         if isinstance(move, Knight):
             cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
-            ineligible = ineligible - {move.origin}
-            forced = _ball_of(state.board, opponent) in NEIGHBOURS[move.target]
+            occupied ^= (1 << move.origin) | (1 << move.target)
+            if move.origin in ineligible:
+                ineligible = ineligible - {move.origin}
+            forced = state.board.index(BALL[opponent]) in NEIGHBOURS[move.target]
             path = (move.origin, move.target)
         elif isinstance(move, Chain):
             path = move.path
             cells[path[0]], cells[path[-1]] = PIECE[seat], BALL[seat]
-            ineligible = ineligible | set(path)
+            ineligible = ineligible.union(path)
             if path[-1] // WIDTH == GOAL_RANK[seat]:
                 result = Outcome((seat,), Reason.GOAL)
         board = "".join(cells)
@@ -436,6 +448,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             ineligible,
             forced,
             history,
+            occupied,
             state.variant,
             state.players,
             opponent,
