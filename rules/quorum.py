@@ -42,7 +42,6 @@ STONE = {1: WHITE, 2: BLACK}
 SIDE_NAMES = {"white": 1, "w": 1, "○": 1, "black": 2, "b": 2, "●": 2}
 HOMES = {1: (0, 1, 8, 9), 2: (54, 55, 62, 63)}  # a1 b1 a2 b2 / g7 h7 g8 h8
 OBJECTIVES = (27, 28, 35, 36)  # d4 e4 d5 e5
-CENTRE_LOW, CENTRE_HIGH = slice(27, 29), slice(35, 37)  # the objectives, as board slices
 START = {
     1: ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
     2: ("h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "h8"),
@@ -138,6 +137,7 @@ QuorumMove = Jump | Place | Pass
 ALL_SQUARES = (1 << SIZE * SIZE) - 1
 BIT = tuple(1 << square for square in range(SIZE * SIZE))
 NAMES = tuple(map(_name, range(SIZE * SIZE)))
+CENTRE_BITS = sum(map(BIT.__getitem__, OBJECTIVES))
 NEIGHBOUR_BITS = tuple(sum(map(BIT.__getitem__, around)) for around in NEIGHBOURS)
 
 
@@ -286,8 +286,8 @@ class Quorum(Game[QuorumState, QuorumMove]):
                 seat,
                 NAMES[active] + NAMES[target],
                 (POINTS[active], POINTS[target]),
-                tuple(map(POINTS.__getitem__, captured)),
-                tuple(map(POINTS.__getitem__, changed)),
+                tuple(map(POINTS.__getitem__, captured)) if captured else (),
+                tuple(map(POINTS.__getitem__, changed)) if changed else (),
             )
         else:
             if isinstance(move, Place):
@@ -302,7 +302,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
         key = f"{board}{following}"
         history = state.history.then(key)
         result: Outcome | None = None
-        if board[CENTRE_LOW] + board[CENTRE_HIGH] == STONE[seat] * 4:
+        if stones[seat] & CENTRE_BITS == CENTRE_BITS:
             result = Outcome((seat,), Reason.QUORUM)
         elif history.occurrences(key) >= 3:
             result = Outcome((), Reason.REPETITION)
