@@ -165,6 +165,25 @@ class QuorumState(CommonState):
         return f"{self.board}{self.turn}"
 
 
+def _smother_and_flip(
+    stones: list[int], landing: int, seat: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """After a jump to `landing` (already on `stones`, which this updates): the enemy stones
+    suffocated (next to the landing, no empty square around them), then the enemy stones
+    flipped (next to the landing with a stone of `seat` right behind), each all at once."""
+    enemy = 3 - seat
+    empty = ALL_SQUARES ^ (stones[1] | stones[2])
+    theirs, mine = stones[enemy], stones[seat]
+    captured = tuple(
+        n for n in NEIGHBOURS[landing] if theirs & BIT[n] and not empty & NEIGHBOUR_BITS[n]
+    )
+    theirs &= ~_bits(captured)
+    changed = tuple(n for n, beyond in LINES[landing] if theirs & BIT[n] and mine & BIT[beyond])
+    flipped = _bits(changed)
+    stones[enemy], stones[seat] = theirs & ~flipped, mine | flipped
+    return captured, changed
+
+
 # Every field, in the order `_play` has them (see direct_constructor).
 _made = direct_constructor(
     QuorumState,
@@ -278,10 +297,11 @@ class Quorum(Game[QuorumState, QuorumMove]):
             stones[seat] ^= BIT[active] | BIT[target]
             # Both touch only enemy stones next to the landing square: often there are none.
             if stones[following] & NEIGHBOUR_BITS[target]:
-                captured = self._suffocate(cells, target, seat)
-                changed = self._convert(cells, target, seat)
-                stones[following] &= ~(_bits(captured) | _bits(changed))
-                stones[seat] |= _bits(changed)
+                captured, changed = _smother_and_flip(stones, target, seat)
+                for square in captured:
+                    cells[square] = EMPTY
+                for square in changed:
+                    cells[square] = STONE[seat]
             highlight = make_highlight(
                 seat,
                 NAMES[active] + NAMES[target],
@@ -317,28 +337,6 @@ class Quorum(Game[QuorumState, QuorumMove]):
             result,
             highlight,
         )
-
-    @staticmethod
-    def _suffocate(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
-        enemy = STONE[next_seat(seat, 2)]
-        doomed = tuple(
-            n
-            for n in NEIGHBOURS[landing]
-            if cells[n] == enemy and all(cells[m] != EMPTY for m in NEIGHBOURS[n])
-        )
-        for square in doomed:
-            cells[square] = EMPTY
-        return doomed
-
-    @staticmethod
-    def _convert(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
-        mine, enemy = STONE[seat], STONE[next_seat(seat, 2)]
-        flipped = tuple(
-            n for n, beyond in LINES[landing] if cells[n] == enemy and cells[beyond] == mine
-        )
-        for square in flipped:
-            cells[square] = mine
-        return flipped
 
     # -- notation --------------------------------------------------------------------------
 
