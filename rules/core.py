@@ -11,7 +11,9 @@ For search: states are immutable, so a search keeps the parent and tries each mo
 copy: Boost's board is a tuple of bit masks, Quorum's, Boku's and Razzle Dazzle's a short
 string, and what the repetition rules need from the past is a `rules.repetition.History`,
 appended in O(1) along a line of play and copied once per branch (when a second move is
-tried from the same state). Boku also carries its free cells and capturing moves forward.
+tried from the same state). Boku also carries its free cells and capturing moves forward,
+Quorum its stone masks and Razzle Dazzle its occupied squares; `_play` makes each new state
+with a `direct_constructor`, which skips the frozen dataclass's `__init__`.
 """
 
 from __future__ import annotations
