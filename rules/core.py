@@ -11,7 +11,9 @@ For search: states are immutable, so a search keeps the parent and tries each mo
 copy: Boost's board is a tuple of bit masks, Quorum's, Boku's and Razzle Dazzle's a short
 string, and what the repetition rules need from the past is a `rules.repetition.History`,
 appended in O(1) along a line of play and copied once per branch (when a second move is
-tried from the same state). Boku also carries its free cells and capturing moves forward.
+tried from the same state). Boku also carries its free cells and capturing moves forward,
+Quorum its stone masks and Razzle Dazzle its occupied squares; `_play` makes each new state
+with a `direct_constructor`, which skips the frozen dataclass's `__init__`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from types import MappingProxyType
+from types import MappingProxyType, MemberDescriptorType
 from typing import Any, ClassVar, Generic, TypeVar
 
 FORMAT_VERSION = 1
@@ -280,6 +282,36 @@ class CommonState:
 
 S = TypeVar("S", bound=CommonState)
 M = TypeVar("M", bound=Hashable)
+D = TypeVar("D")
+
+
+def direct_constructor(cls: type[D], names: Sequence[str]) -> Callable[..., D]:
+    """A constructor for the frozen dataclass `cls` taking the values of all its fields, in
+    the order of `names`, and storing them as they are: no `__init__`, no `__post_init__`, no
+    defaults, no checks. For a game's `_play`, which makes one state per turn, and for moves
+    made while listing them: a frozen dataclass's `__init__` stores each field through
+    `object.__setattr__`, and that alone cost about a third of a Boku turn. Written out as
+    code once, like dataclasses' own `__init__`, because a loop over the fields would spend
+    much of the saving."""
+    fields = [item.name for item in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if sorted(names) != sorted(fields):
+        raise ValueError(f"{cls.__name__} needs exactly its fields: {', '.join(fields)}")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    body = ["    state = new(cls)"]
+    for name in names:
+        slot = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if isinstance(slot, MemberDescriptorType):  # a slot: its descriptor stores the value
+            namespace[f"set_{name}"] = slot.__set__
+            body.append(f"    set_{name}(state, {name})")
+        else:
+            body.append(f"    state.__dict__[{name!r}] = {name}")
+    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return state\n"
+    exec(source, namespace)  # noqa: S102 - source made above from the class's own field names
+    return namespace["make"]  # type: ignore[no-any-return]
+
+
+# A Highlight from all five of its fields, for the games' `_play` (one per turn).
+make_highlight = direct_constructor(Highlight, ("seat", "notation", "path", "captured", "changed"))
 
 
 # --- squares -------------------------------------------------------------------------------
