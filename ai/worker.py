@@ -10,6 +10,7 @@ from typing import Any
 
 import ai
 from rules import get_game
+from rules.playout import random_move
 
 # (game name, dump, level, seconds, seed, nodes) -> move
 Search = Callable[[str, Mapping[str, Any], int, float | None, int | None, int | None], Any]
@@ -30,9 +31,9 @@ def search_dump(
 
 
 def random_legal_move(game_name: str, dump: Mapping[str, Any], seed: int | None) -> Any:
-    """The fallback when a search fails: any legal move."""
+    """The fallback when a search fails: any legal move, found without listing them all."""
     game = get_game(game_name)
-    return random.Random(seed).choice(game.legal_moves(game.load(dump)))
+    return random_move(game, game.load(dump), random.Random(seed))
 
 
 def serve(connection: Connection, search: Search) -> None:

@@ -262,6 +262,14 @@ def _fits(kind: str, step: PickerStep, *extra: str) -> bool:
     return short and len(_picker_id(kind, step, *extra)) <= limits.CUSTOM_ID
 
 
+def _option(token: str, label: str) -> discord.SelectOption:
+    """A picker choice: what it does in words, with its notation beneath when they differ."""
+    described = None if label == token else limits.option_label(token)
+    return discord.SelectOption(
+        label=limits.option_label(label), value=token, description=described
+    )
+
+
 class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
     """One menu of the next choices (a step may need several: 25 options each)."""
 
@@ -274,7 +282,7 @@ class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(
         placeholder = f"{tokens[0]} … {tokens[-1]}" if len(tokens) > 1 else tokens[0]
         select: ui.Select[Any] = ui.Select(
             placeholder=limits.placeholder(placeholder),
-            options=[discord.SelectOption(label=limits.option_label(t), value=t) for t in tokens],
+            options=[_option(t, step.labels[step.choices.index(t)]) for t in tokens],
             custom_id=limits.custom_id(_picker_id("pick", step, str(number))),
             row=number,
         )

@@ -58,3 +58,23 @@ def random_playout(
     while outcome(state) is None and ply(state) < bound:
         state = apply(state, choice(legal_moves(state)), check=False)
     return state
+
+
+WALK_ATTEMPTS = 20
+
+
+def random_move(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    """Some legal move, found by a random walk down the lazy move tree, so a position with
+    too many turns to list (Kyo) costs one path, not a listing. Not uniform over moves."""
+    for _ in range(WALK_ATTEMPTS):
+        node = game.move_tree(state)
+        while True:
+            tokens = list(node.children)
+            options = len(tokens) + (node.move is not None)
+            if options == 0:
+                break  # a dead end: walk again from the root
+            pick = rng.randrange(options)
+            if pick == len(tokens):
+                return node.move
+            node = node.children[tokens[pick]]
+    return rng.choice(game.legal_moves(state))

@@ -3,29 +3,22 @@
 from __future__ import annotations
 
 from bot.service.matches import Match
-from rules import PASS
 
 MAX_CHOICES = 25
+HINTED = 8  # legal moves shown under a refused move: a few, the nearest first
 
 
 def suggestions(match: Match, typed: str) -> list[str]:
-    """Legal moves whose notation starts with what was typed, for autocomplete."""
-    game, state = match.game, match.state
-    wanted = game.normalize(typed)
-    found: list[str] = []
-    for move in game.legal_moves(state):
-        if move == PASS:
-            continue
-        text = game.format_move(state, move)
-        if game.normalize(text).startswith(wanted):
-            found.append(text)
-            if len(found) == MAX_CHOICES:
-                break
-    return found
+    """Legal moves whose notation starts with what was typed, for autocomplete (found within
+    the rules' time budget, so a position with too many turns to list never stalls it)."""
+    return match.game.completions(match.state, typed, MAX_CHOICES)
 
 
 def legal_hint(match: Match, text: str) -> str:
-    """The legal moves from the square the text starts with, or where moves start."""
+    """A few legal moves sharing the longest start with the text, or where moves start.
+
+    Only the picker's lazy tree is walked, within the rules' time budget: never a complete
+    listing (a Kyo position can have hundreds of thousands of turns)."""
     game, state = match.game, match.state
     tree = game.move_tree(state)
     typed = game.normalize(text)
@@ -33,9 +26,9 @@ def legal_hint(match: Match, text: str) -> str:
     matching = [t for t in tree.children if typed.startswith(game.normalize(t))]
     if matching:
         token = max(matching, key=len)
-        moves = [game.format_move(state, m) for m in tree.children[token].moves()]
-        shown = ", ".join(moves[:MAX_CHOICES])
-        more = f" and {len(moves) - MAX_CHOICES} more" if len(moves) > MAX_CHOICES else ""
+        moves = game.nearest_moves(state, text, HINTED + 1)
+        shown = ", ".join(moves[:HINTED])
+        more = ", and more" if len(moves) > HINTED else ""
         return f"legal moves from {token}: {shown}{more}"
     starts = ", ".join(list(tree.children)[:MAX_CHOICES])
     return f"moves can start with: {starts}" if starts else "there is no legal move"

@@ -33,6 +33,7 @@ class PickerStep:
     path: tuple[str, ...]
     positions: tuple[int, ...]
     choices: tuple[str, ...]
+    labels: tuple[str, ...]  # each choice in words ("lift 2 chips"), or its token
     move: str | None  # the notation of the complete move the path spells, if it is one
 
 
@@ -76,4 +77,6 @@ def _walk(match: Match, positions: tuple[int, ...], token: str | None) -> Picker
         path.append(token)
         node = node.children[token]
     move = None if node.move is None else game.format_move(state, node.move)
-    return PickerStep(match, tuple(path), positions, tuple(node.children), move)
+    choices = tuple(node.children)
+    labels = tuple(game.token_label(state, path, token) for token in choices)
+    return PickerStep(match, tuple(path), positions, choices, labels, move)

@@ -224,7 +224,7 @@ def _automatic_passes(match: Match, state: Any) -> list[tuple[Turn, Any]]:
     game = match.game
     played: list[tuple[Turn, Any]] = []
     for _ in range(game.players(state)):
-        if game.outcome(state) is not None or game.legal_moves(state) != (PASS,):
+        if game.outcome(state) is not None or not game.must_pass(state):
             break
         seat = game.to_move(state)
         notation = game.format_move(state, PASS)

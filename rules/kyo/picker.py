@@ -79,12 +79,24 @@ def _subtree(
     return MoveTree(expand, move, key=node)
 
 
+READABLE_HEAD = 200  # characters: longer than any turn
+SEPARATORS = frozenset("-:=>+x, ")
+
+
 def readable_tokens(text: str) -> tuple[str, ...]:
     """The tokens of the longest readable start of a text (a half-typed turn like 'e2-e'),
     trying at most a few characters shorter: a token is never longer than that."""
     for cut in range(min(6, len(text) + 1)):
         try:
             return tokenize(text[: len(text) - cut])
+        except InvalidMove:
+            continue
+    # Else the longest start ending before a separator ('e2:999…' reads as e2), looked for
+    # in a bounded head of the text so the search stays linear.
+    head = text[:READABLE_HEAD]
+    for end in reversed([i for i, ch in enumerate(head) if ch in SEPARATORS]):
+        try:
+            return tokenize(head[:end])
         except InvalidMove:
             continue
     return ()

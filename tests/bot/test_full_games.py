@@ -91,3 +91,31 @@ def test_the_guided_picker_builds_the_longest_turn_of_each_game(offline: Any, na
         assert (await h.bot.store.moves(match_id))[-1].notation == notation
 
     offline(scenario)
+
+
+def test_the_kyo_picker_says_each_choice_in_words(offline: Any) -> None:
+    """Kyo's tokens (`:2`, `=LD`, `>a9`) are offered with what they do, notation beneath."""
+    kyo = get_game("kyo")
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, users = await start_match(h, "kyo", 2)
+        state = (await h.bot.service.get(match_id)).state
+        longest = max(kyo.legal_moves(state), key=lambda m: len(kyo.move_tokens(state, m)))
+        board = h.latest(lambda s: "Move" in s.buttons)
+        (picker,) = private(await h.click(users[0], board.message_id or 0, "Move"))
+        path: list[str] = []
+        worded = 0
+        for token in kyo.move_tokens(state, longest):
+            shown = h.latest(lambda s: s.message_id == picker.message_id)
+            menus = [c for row in shown.components for c in row["components"] if c["type"] == 3]
+            options = {o["value"]: o for menu in menus for o in menu["options"]}
+            expected = kyo.token_label(state, path, token)
+            assert options[token]["label"] == expected
+            if expected != token:
+                assert options[token]["description"] == token
+                worded += 1
+            await h.choose(users[0], picker.message_id or 0, token)
+            path.append(token)
+        assert worded == len(path), "every choice of the turn is said in words"
+
+    offline(scenario)

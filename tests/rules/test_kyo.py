@@ -987,3 +987,10 @@ def test_hints_name_a_few_nearest_legal_turns() -> None:
         "b1:2-b2:1-b3:0-c2",
     }
     assert "topic:notation" in str(GAME.diagnose(state, "hello"))
+
+
+def test_the_nearest_turns_to_an_unreadable_slice_start_from_its_square() -> None:
+    state = GAME.new()
+    near = GAME.nearest_moves(state, "e2:" + "9" * 5000, 8)
+    assert near and len(near) <= 8
+    assert all(text.startswith("e2") for text in near), near
