@@ -9,8 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock, SystemClock
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
+from bot.reminders import JobHandler
+from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.settings import Settings
 from bot.store import Store
@@ -25,6 +28,8 @@ COGS = (
     "bot.cogs.endings",
     "bot.cogs.matches",
     "bot.cogs.guide",
+    "bot.cogs.settings",
+    "bot.cogs.takeback",
 )
 
 
@@ -40,14 +45,20 @@ class BoardTree(app_commands.CommandTree[Any]):
 
 
 class BoardBot(commands.Bot):
-    """Holds the store, the match service and the announcer the cogs share."""
+    """Holds the store, the match service, the announcer and the scheduler the cogs share."""
 
     store: Store
     service: MatchService
     announcer: Announcer
+    scheduler: Scheduler
 
     def __init__(
-        self, settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+        self,
+        settings: Settings,
+        *,
+        render: Renderer = render_png,
+        sync_global: bool = False,
+        clock: Clock | None = None,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
         intents = discord.Intents.none()
@@ -62,15 +73,21 @@ class BoardBot(commands.Bot):
         self.settings = settings
         self.sync_global = sync_global
         self._render = render
+        self.clock: Clock = clock or SystemClock()
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.service = MatchService(self.store)
+        self.service = MatchService(self.store, clock=self.clock)
         self.announcer = Announcer(self, self.service, self._render)
+        handler = JobHandler(self, self.service, self.announcer)
+        self.scheduler = Scheduler(self.store, self.clock, handler)
+        self.service.deadlines.scheduled = self.scheduler.wake
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        await self.service.deadlines.catch_up()
+        await self.scheduler.start()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -81,13 +98,19 @@ class BoardBot(commands.Bot):
             log.info("synced %d commands globally", len(self.synced))
 
     async def close(self) -> None:
+        if hasattr(self, "scheduler"):
+            await self.scheduler.stop()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
 
 
 def create_bot(
-    settings: Settings, *, render: Renderer = render_png, sync_global: bool = False
+    settings: Settings,
+    *,
+    render: Renderer = render_png,
+    sync_global: bool = False,
+    clock: Clock | None = None,
 ) -> BoardBot:
     """Build the bot without connecting; `login` (or `start`) runs `setup_hook`."""
-    return BoardBot(settings, render=render, sync_global=sync_global)
+    return BoardBot(settings, render=render, sync_global=sync_global, clock=clock)

@@ -17,7 +17,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +28,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import BoardBot
+from bot.clock import ManualClock
 
 EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
@@ -155,6 +156,7 @@ class OfflineDiscord:
         self.autocompleted: dict[int, list[dict[str, Any]]] = {}
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
         self.fail_threads = False
+        self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
         self._interactions: dict[str, _Interaction] = {}
         self._adapter = _Adapter(self)
         self._context_token: Any = None
@@ -209,6 +211,13 @@ class OfflineDiscord:
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == 11]
 
+    def dm_channel(self, user: User) -> int | None:
+        """The id of the bot's DM channel with this user, once the bot opened one."""
+        for channel in self.channels.values():
+            if channel["type"] == 1 and channel["recipients"][0]["id"] == str(user.id):
+                return int(channel["id"])
+        return None
+
     # -- driving the bot ------------------------------------------------------------------
 
     def _base(self, kind: int, user: User, channel_id: int | None) -> tuple[dict[str, Any], str]:
@@ -249,6 +258,8 @@ class OfflineDiscord:
                 del member["user"]
                 resolved["members"][str(value.id)] = member
                 value = str(value.id)
+            elif kinds[key] is discord.AppCommandOptionType.integer:
+                value = int(value)
             data["options"].append({"name": key, "type": kinds[key].value, "value": value})
         if resolved["users"]:
             data["resolved"] = resolved
@@ -351,6 +362,26 @@ class OfflineDiscord:
                 return
             await asyncio.gather(*running, return_exceptions=True)
 
+    async def advance(self, seconds: float) -> list[Sent]:
+        """Move the bot's (manual) clock forward, running what falls due on the way, in
+        order; returns what the bot did."""
+        return [sent async for step in self.advancing(seconds) for sent in step]
+
+    async def advancing(self, seconds: float) -> AsyncIterator[list[Sent]]:
+        """`advance`, step by step: the clock stops at each due time on the way, and what
+        the bot did then is yielded while the clock still shows that time."""
+        clock = self.bot.clock
+        if not isinstance(clock, ManualClock):
+            raise OfflineError("only a bot built with a ManualClock can be moved in time")
+        until = clock.now() + seconds
+        while (due := await self.bot.store.next_due()) is not None and due <= until:
+            start = len(self.sent)
+            clock.advance(max(0.0, due - clock.now()))
+            await self.bot.scheduler.run_due()
+            await self.settle()
+            yield self.sent[start:]
+        clock.advance(until - clock.now())
+
     def latest(self, test: Any = None) -> Sent:
         """The most recent message (not a defer) the bot sent that passes `test`."""
         for sent in reversed(self.sent):
@@ -410,6 +441,8 @@ class OfflineDiscord:
             raise self._http_error(404, "Unknown Channel")
         if channel["type"] == 11:
             channel["thread_metadata"]["archived"] = False
+        if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.closed_dms:
+            raise self._http_error(403, "Cannot send messages to this user", 50007)
         message = self._message(channel_id, body, files, 0)
         self._record("message", message, files)
         return message
@@ -460,10 +493,33 @@ class OfflineDiscord:
                 self.sent.append(Sent("archive", int(channel["id"]), None, channel["name"]))
         return channel
 
-    def _http_error(self, status: int, text: str) -> discord.HTTPException:
+    def _open_dm(self, ids: dict[str, str], body: Any, files: Any) -> Any:
+        user_id = int(body["recipient_id"])
+        existing = next(
+            (
+                c
+                for c in self.channels.values()
+                if c["type"] == 1 and c["recipients"][0]["id"] == str(user_id)
+            ),
+            None,
+        )
+        if existing is not None:
+            return existing
+        name = self.name_of(user_id)
+        recipient = next((u for u in self.users.values() if u.id == user_id), User(user_id, name))
+        channel_id = self.next_id()
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 1,
+            "last_message_id": None,
+            "recipients": [recipient.payload()],
+        }
+        return self.channels[channel_id]
+
+    def _http_error(self, status: int, text: str, code: int = 0) -> discord.HTTPException:
         response = _FakeResponse(status, text)
         error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-        return error(response, {"message": text, "code": 0})
+        return error(response, {"message": text, "code": code})
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -681,6 +737,7 @@ _REST = {
     ("POST", "/channels/{channel_id}/messages"): OfflineDiscord._post,
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): OfflineDiscord._edit,
     ("POST", "/channels/{channel_id}/messages/{message_id}/threads"): OfflineDiscord._thread,
+    ("POST", "/users/@me/channels"): OfflineDiscord._open_dm,
     ("GET", "/channels/{channel_id}"): OfflineDiscord._channel,
     ("PATCH", "/channels/{channel_id}"): OfflineDiscord._edit_channel,
 }

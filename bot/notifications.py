@@ -21,6 +21,7 @@ from bot.views import board_view
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
+DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
@@ -46,6 +47,8 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         name = match.at(turn.seat).name
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
+        elif turn.notation.startswith("timeout"):
+            lines.append(f"{name} ran out of time.")
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
@@ -105,7 +108,9 @@ class Announcer:
     async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
         thread is archived."""
-        text = "\n".join([*lines, status_line(match)]).strip()
+        deadline = await self.service.deadline(match)
+        due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+        text = "\n".join([*lines, status_line(match), due]).strip()
         channel = self._channel(match)
         active = match.outcome is None and match.status == "active"
         message = await channel.send(
@@ -120,10 +125,45 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        mover = match.to_move
+        if mover is not None:
+            link = jump_url(match.row.guild_id, match.channel_id, message.id)
+            await self.direct(
+                match, mover.user_id, f"Your move in {match.describe()}. {due}\n{link}"
+            )
         return message
+
+    async def direct(self, match: Match, user_id: int, text: str, *, board: bool = True) -> bool:
+        """Send a member who opted in (`/settings dm`) a direct message with the board;
+        False if they did not opt in or Discord refused. The first refusal is remembered
+        and said once in the match's channel, and no DM is tried again."""
+        wanted = await self.service.preferences(user_id)
+        if not wanted.dm or wanted.dm_refused:
+            return False
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            picture = await self.board_file(match) if board else MISSING
+            await channel.send(text, file=picture, allowed_mentions=MENTIONS)
+        except discord.HTTPException as error:
+            if error.code != DMS_CLOSED:
+                log.warning("could not send a DM to %s: %s", user_id, error)
+                return False
+            if await self.service.refuse_dm(user_id):
+                await self.say(
+                    match,
+                    f"{mention(user_id)}, Discord would not let me send you a direct message "
+                    "(your DMs are closed to me), so I will mention you here instead. "
+                    "Use `/settings dm:on` once they are open again.",
+                )
+            return False
+        return True
 
     async def say(self, match: Match, text: str) -> None:
         await self._channel(match).send(text, allowed_mentions=MENTIONS)
+
+    async def post(self, match: Match, text: str, *, view: discord.ui.View) -> discord.Message:
+        """A message with buttons where the match is played."""
+        return await self._channel(match).send(text, allowed_mentions=MENTIONS, view=view)
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:

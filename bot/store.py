@@ -46,6 +46,19 @@ class Status(StrEnum):
         return self.value
 
 
+class JobKind(StrEnum):
+    """What a scheduled job does when it falls due (`jobs.kind`)."""
+
+    REMINDER = "reminder"
+    """A quarter of the player's time is left: remind them."""
+    LAST_REMINDER = "last-reminder"
+    """One hour is left: remind them again."""
+    TIMEOUT = "timeout"
+    """The deadline passed: the player to move loses on time."""
+    EXPIRY = "expiry"
+    """A challenge went unanswered too long: close it."""
+
+
 MIGRATIONS: tuple[str, ...] = (
     f"""
     CREATE TABLE matches (
@@ -107,6 +120,31 @@ MIGRATIONS: tuple[str, ...] = (
             WHERE id = NEW.match_id;
     END;
     """,
+    # Time limits, the scheduler's jobs, direct-message preferences and takeback votes.
+    """
+    ALTER TABLE matches ADD COLUMN days_per_move INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN expired_at INTEGER;
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        state TEXT NOT NULL DEFAULT 'due' CHECK (state IN ('due', 'claimed', 'done')),
+        claimed_at INTEGER,
+        done_at INTEGER,
+        UNIQUE (match_id, kind, ply)
+    );
+    CREATE INDEX jobs_due ON jobs (state, due_at);
+    ALTER TABLE preferences ADD COLUMN dm INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE preferences ADD COLUMN dm_refused INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE takeback_votes (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (match_id, ply, seat)
+    );
+    """,
 )
 
 # One row per match, its seats folded into a JSON array, so a load is a single query.
@@ -121,7 +159,7 @@ SELECT_MATCH = """
 
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
-    | {"outcome", "draw_offer"}
+    | {"outcome", "draw_offer", "expired_at"}
 )
 
 
@@ -164,6 +202,8 @@ class MatchRow:
     created_at: str
     updated_at: str
     seats: tuple[SeatRow, ...]
+    days_per_move: int = 0  # 0: no time limit
+    expired_at: int | None = None  # when an unanswered challenge expired
 
 
 @dataclass(frozen=True)
@@ -172,6 +212,21 @@ class MoveRow:
     seat: int
     notation: str
     played_at: str
+
+
+@dataclass(frozen=True)
+class JobRow:
+    id: int
+    match_id: int
+    kind: JobKind
+    ply: int  # the match must still be at this ply for the job to act
+    due_at: int
+
+
+@dataclass(frozen=True)
+class PreferenceRow:
+    dm: bool = False
+    dm_refused: bool = False
 
 
 def now() -> str:
@@ -206,6 +261,8 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
                 SeatRow(int(seat), int(user), str(name), bool(accepted))
                 for seat, user, name, accepted in json.loads(row["seats"])
             ),
+            days_per_move=int(row["days_per_move"]),
+            expired_at=row["expired_at"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
@@ -332,14 +389,16 @@ class Store:
         seed: int,
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
+        days_per_move: int = 0,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted) in turn order."""
         stamp = now()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
-                (guild_id, channel_id, game, variant, seed, snapshot, stamp, stamp),
+                "snapshot, created_at, updated_at, days_per_move) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)",
+                (guild_id, channel_id, game, variant, seed, snapshot, stamp, stamp, days_per_move),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -434,3 +493,162 @@ class Store:
         cursor = await self._db.execute(query, params)
         if cursor.rowcount != 1:
             raise StaleWrite(f"match #{match_id} changed since it was read")
+
+    # -- scheduled jobs --------------------------------------------------------------------
+
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        """Record (kind, due time) jobs for the match at this ply, once: scheduling again is a
+        no-op, so the first call fixes the times. Due jobs of earlier plies go, unrun."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply < ? AND state = 'due'",
+                (match_id, ply),
+            )
+            await db.executemany(
+                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, kind, ply) DO NOTHING",
+                [(match_id, str(kind), ply, due) for kind, due in jobs],
+            )
+
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT due_at FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",
+                (match_id, str(kind), ply),
+            )
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def next_due(self) -> int | None:
+        """The earliest time a job falls due, if any job waits."""
+        rows = list(
+            await self._db.execute_fetchall("SELECT MIN(due_at) FROM jobs WHERE state = 'due'")
+        )
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+    async def claim_job(self, at: int) -> JobRow | None:
+        """Take the earliest job due by `at`, marking it claimed in the same statement, so
+        that of several claimers exactly one gets it."""
+        async with self._write:
+            rows = list(
+                await self._db.execute_fetchall(
+                    "UPDATE jobs SET state = 'claimed', claimed_at = ? "
+                    "WHERE state = 'due' AND id = (SELECT id FROM jobs "
+                    "WHERE state = 'due' AND due_at <= ? ORDER BY due_at, id LIMIT 1) "
+                    "RETURNING id, match_id, kind, ply, due_at",
+                    (at, at),
+                )
+            )
+        if not rows:
+            return None
+        row = rows[0]
+        return JobRow(int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]))
+
+    async def finish_job(self, job_id: int, at: int) -> None:
+        async with self._write:
+            await self._db.execute(
+                "UPDATE jobs SET state = 'done', done_at = ? WHERE id = ?", (at, job_id)
+            )
+
+    async def recover_claims(self, retry: Sequence[JobKind]) -> None:
+        """After a restart: jobs claimed but never finished run again if they are of a kind
+        whose action is guarded (a ply-checked write); the rest count as done, since acting
+        twice (a second reminder) is worse than not at all."""
+        marks = ", ".join("?" for _ in retry)
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE jobs SET state = 'due' WHERE state = 'claimed' AND kind IN ({marks})",
+                [str(kind) for kind in retry],
+            )
+            await db.execute("UPDATE jobs SET state = 'done' WHERE state = 'claimed'")
+
+    async def unscheduled(self) -> list[int]:
+        """Matches that should have jobs and have none (a stop between a write and its
+        scheduling): active ones with a time limit, and pending challenges."""
+        rows = await self._db.execute_fetchall(
+            "SELECT id FROM matches m WHERE (m.status = 'active' AND m.days_per_move > 0 "
+            "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply "
+            "AND j.kind = 'timeout')) OR (m.status = 'pending' AND NOT EXISTS "
+            "(SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry')) ORDER BY id"
+        )
+        return [int(row[0]) for row in rows]
+
+    # -- preferences -----------------------------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT dm, dm_refused FROM preferences WHERE user_id = ?", (user_id,)
+            )
+        )
+        return PreferenceRow(bool(rows[0][0]), bool(rows[0][1])) if rows else PreferenceRow()
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        """Choose direct messages on or off; either way, forget an earlier refusal."""
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO preferences (user_id, dm, dm_refused, updated_at) "
+                "VALUES (?, ?, 0, ?) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                "dm_refused = 0, updated_at = excluded.updated_at",
+                (user_id, int(wanted), now()),
+            )
+
+    async def refuse_dm(self, user_id: int) -> bool:
+        """Remember that Discord refused a DM to this user; True the first time only."""
+        async with self._write:
+            cursor = await self._db.execute(
+                "UPDATE preferences SET dm_refused = 1, updated_at = ? "
+                "WHERE user_id = ? AND dm_refused = 0",
+                (now(), user_id),
+            )
+            return cursor.rowcount == 1
+
+    # -- takebacks -------------------------------------------------------------------------
+
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        """Record one seat's agreement to take back the turn that led to `ply`; returns
+        every seat agreed so far."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO takeback_votes (match_id, ply, seat) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id, ply, seat) DO NOTHING",
+                (match_id, ply, seat),
+            )
+            rows = await db.execute_fetchall(
+                "SELECT seat FROM takeback_votes WHERE match_id = ? AND ply = ?", (match_id, ply)
+            )
+        return frozenset(int(row[0]) for row in rows)
+
+    async def drop_takeback(self, match_id: int) -> None:
+        async with self._write:
+            await self._db.execute("DELETE FROM takeback_votes WHERE match_id = ?", (match_id,))
+
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Undo the turns after `target_ply` in one transaction: the log loses them, the match
+        gets the earlier snapshot, and jobs and votes from those plies go. StaleWrite if the
+        match is no longer at `expected_ply`."""
+        encoded = None if outcome is None else json.dumps(outcome)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET ply = ?, snapshot = ?, status = ?, outcome = ?, "
+                "draw_offer = NULL, updated_at = ? WHERE id = ? AND ply = ?",
+                (target_ply, snapshot, status, encoded, now(), match_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+            await db.execute(
+                "DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, target_ply)
+            )
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply >= ?", (match_id, target_ply)
+            )
+            await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", (match_id,))

@@ -7,6 +7,7 @@ are looked up by name so this module imports none of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import discord
@@ -126,7 +127,43 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"
         await player.open_picker(interaction, self.match_id)
 
 
-PERSISTENT_ITEMS = (AcceptButton, DeclineButton, WithdrawButton, MoveButton)
+class TakebackAnswers(Protocol):
+    async def answer(
+        self, interaction: discord.Interaction[Any], match_id: int, ply: int, accept: bool
+    ) -> None: ...
+
+
+class TakebackButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:takeback:(?P<answer>yes|no):(?P<id>\d+):(?P<ply>\d+)",
+):
+    """Accept or Decline under a takeback request; the ply names the request, so a click
+    on an old request is refused once the match has moved on."""
+
+    def __init__(self, match_id: int, ply: int, accept: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label="Accept takeback" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=f"bg:takeback:{'yes' if accept else 'no'}:{match_id}:{ply}",
+            )
+        )
+        self.match_id = match_id
+        self.ply = ply
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> TakebackButton:
+        return cls(int(match["id"]), int(match["ply"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        answers = cast(TakebackAnswers, _cog(interaction, "Takebacks"))
+        await answers.answer(interaction, self.match_id, self.ply, self.accept)
+
+
+PERSISTENT_ITEMS = (AcceptButton, DeclineButton, WithdrawButton, MoveButton, TakebackButton)
 
 
 def challenge_view(match_id: int) -> ui.View:
@@ -134,6 +171,44 @@ def challenge_view(match_id: int) -> ui.View:
     for item in (AcceptButton, DeclineButton, WithdrawButton):
         view.add_item(item(match_id))
     return view
+
+
+def takeback_view(match_id: int, ply: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(TakebackButton(match_id, ply, True))
+    view.add_item(TakebackButton(match_id, ply, False))
+    return view
+
+
+class ConfirmView(ui.View):
+    """A private pair of buttons (like Resign / Cancel): the first runs `action`, Cancel
+    changes nothing. Sent ephemerally, so only the user who asked can press them."""
+
+    def __init__(
+        self,
+        user_id: int,
+        label: str,
+        action: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        *,
+        timeout: float = 300,
+    ) -> None:
+        super().__init__(timeout=timeout)
+        self.user_id = user_id
+        self.action = action
+        yes: ui.Button[ConfirmView] = ui.Button(label=label, style=discord.ButtonStyle.danger)
+        yes.callback = self._yes  # type: ignore[method-assign]
+        no: ui.Button[ConfirmView] = ui.Button(label="Cancel", style=discord.ButtonStyle.secondary)
+        no.callback = self._no  # type: ignore[method-assign]
+        self.add_item(yes)
+        self.add_item(no)
+
+    async def _yes(self, interaction: discord.Interaction[Any]) -> None:
+        self.stop()
+        await self.action(interaction)
+
+    async def _no(self, interaction: discord.Interaction[Any]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
 
 
 def board_view(match_id: int) -> ui.View:

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.interface import Interaction, answering, player
 from bot.notifications import MENTIONS, mention
 from bot.service import Match
+from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
 
@@ -22,13 +23,24 @@ GAME_CHOICES = [
 ]
 
 
+def pace(days: int) -> str:
+    """`3 days per move`, or `no time limit`."""
+    return f"{days} day{'' if days == 1 else 's'} per move" if days else "no time limit"
+
+
+DAYS_CHOICES: list[app_commands.Choice[int]] = [
+    app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
+]
+
+
 def challenge_text(match: Match) -> str:
     challenger = match.at(1)
     invited = match.seats[1:]
     names = ", ".join(mention(s.user_id) for s in invited)
     lines = [
         f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
-        f"({match.row.variant}, {len(match.seats)} players) · match #{match.id}"
+        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
+        f"· match #{match.id}"
     ]
     if match.status == "pending":
         accepted = [s.name for s in invited if s.accepted]
@@ -50,8 +62,10 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
+        days=f"Days to make each move (default {DEFAULT_DAYS})",
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -61,6 +75,7 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
+        days: int = DEFAULT_DAYS,
     ) -> None:
         async with answering(interaction):
             opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
@@ -71,6 +86,7 @@ class Challenges(commands.Cog):
                 game=game,
                 opponents=opponents,
                 variant=variant,
+                days=days,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)
@@ -81,6 +97,7 @@ class Challenges(commands.Cog):
                 wait=True,
             )
             await self.bot.service.set_messages(match, challenge_message_id=message.id)
+            await self.bot.service.expire_later(match)
 
     @challenge.autocomplete("variant")
     async def variant_choices(

@@ -24,11 +24,18 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant]`: invite members; they press \
-Accept or Decline, you can Withdraw. When all accept, a thread opens for the match.
+• `/challenge game opponent [opponent2] [opponent3] [variant] [days]`: invite members; they \
+press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
+Unanswered challenges expire after 7 days.
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
+• Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
+the deadline, you are reminded with a quarter of your time and an hour left, and a player who \
+runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
-• `/resign [match]`, `/draw [match]` (offer, or accept the offer), `/record [match]` (a text file).
+• `/takeback [match]`: undo your last move before the next player moves, if everyone accepts.
+• `/resign [match]` (asks to confirm), `/draw [match]` (offer, or accept the offer), \
+`/record [match]` (a text file).
+• `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""

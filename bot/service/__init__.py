@@ -12,6 +12,8 @@ One module per concern; new behaviour goes into the module whose job it is:
     turns       moves, resignations, draws: turn checks, automatic passes, the guarded save
     queries     reads: by thread, a user's listing, the match a command means, the record
     hints       legal-move suggestions and hints (pure functions)
+    deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
+    takebacks   undoing the last move when every other player agrees
     audit       replaying every log against its snapshot
 """
 
@@ -21,12 +23,15 @@ import random
 from collections.abc import Callable
 from functools import partial
 
+from bot.clock import Clock, SystemClock
 from bot.service import audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
+from bot.service.deadlines import Deadlines, Reminder
 from bot.service.hints import suggestions
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.queries import Listing, Queries
+from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
 
@@ -39,8 +44,10 @@ __all__ = [
     "MatchService",
     "MoveResult",
     "Player",
+    "Reminder",
     "ServiceError",
     "Status",
+    "Takeback",
     "Turn",
 ]
 
@@ -51,7 +58,13 @@ class MatchService:
     Only wiring belongs here: each name is bound to the concern that owns it.
     """
 
-    def __init__(self, store: Store, *, seeds: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seeds: Callable[[], int] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.store = store
         self.cache = MatchCache(store)
         self.turns = Turns(self.cache)
@@ -59,6 +72,8 @@ class MatchService:
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
         self.queries = Queries(self.cache)
+        self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
+        self.takebacks = Takebacks(self.cache, self.queries)
 
         self.lock = self.cache.lock
         self.get = self.cache.get
@@ -69,6 +84,7 @@ class MatchService:
         self.decline = self.challenges.decline
         self.withdraw = self.challenges.withdraw
         self.require_turn = self.turns.require_turn
+        self.require_playing = self.turns.require_playing
         self.move = self.turns.move
         self.resign = self.turns.resign
         self.draw = self.turns.draw
@@ -78,3 +94,10 @@ class MatchService:
         self.record = self.queries.record
         self.suggestions = suggestions
         self.check = partial(audit.check, self.cache, self.queries)
+        self.deadline = self.deadlines.deadline
+        self.expire_later = self.deadlines.expire_later
+        self.request_takeback = self.takebacks.request
+        self.answer_takeback = self.takebacks.answer
+        self.preferences = store.preferences
+        self.set_dm = store.set_dm
+        self.refuse_dm = store.refuse_dm

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot.clock import DAY
 from bot.service.cache import MatchCache
+from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
 from bot.store import Status
@@ -25,6 +27,7 @@ class ChallengeRequest:
     game: str
     variant: str
     players: tuple[Player, ...]
+    days: int = DEFAULT_DAYS  # per move; 0 is no limit
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Challenges:
         game: str,
         opponents: Sequence[Player],
         variant: str | None = None,
+        days: int = DEFAULT_DAYS,
     ) -> ChallengeRequest:
         """Check a challenge without touching the database (so errors come before defer)."""
         try:
@@ -72,6 +76,9 @@ class Challenges:
                     f"{opponent.name} is named twice", "each opponent takes one seat"
                 )
             seen.add(opponent.user_id)
+        if days not in DAY_CHOICES:
+            choices = ", ".join(map(str, DAY_CHOICES))
+            raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
         count = len(opponents) + 1
         if not opponents or count not in chosen.player_counts:
             counts = ", ".join(str(n - 1) for n in chosen.player_counts)
@@ -85,6 +92,7 @@ class Challenges:
             chosen.name,
             _variant(chosen, variant, count),
             (challenger, *opponents),
+            days,
         )
 
     async def open(self, request: ChallengeRequest) -> Match:
@@ -100,6 +108,7 @@ class Challenges:
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
             seats=[(p.user_id, p.name, n == 0) for n, p in enumerate(request.players)],
+            days_per_move=request.days,
         )
         return await self.cache.get(match_id)
 
@@ -135,6 +144,11 @@ class Challenges:
 
 
 def _require_open(match: Match) -> None:
+    if match.row.expired_at is not None:
+        raise ServiceError(
+            f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
+            f"ask {match.at(1).name} for a new one",
+        )
     if match.status != Status.PENDING:
         raise ServiceError(f"this challenge is no longer open ({match.status.phrase})")
 

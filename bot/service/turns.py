@@ -45,6 +45,10 @@ class Turns:
             )
         return match
 
+    def require_playing(self, match: Match, user_id: int) -> int:
+        """The user's seat, if they are playing this match now; otherwise why not."""
+        return _playing_seat(match, user_id)
+
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
         match = self.require_turn(await self.cache.get(match_id), user_id)
         game, state = match.game, match.state

@@ -27,6 +27,7 @@ bob: pick h4
 bob: click Play
 alice: /move move:zz
 alice: /resign
+alice: click Resign
 """
 
 

@@ -12,9 +12,10 @@ import pytest
 import rules
 from bot.harness import OfflineDiscord
 from rules import Record, get_game
-from tests.bot.support import new_bot, private, public, start_match
+from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
+COMMANDS |= {"settings", "takeback"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -27,8 +28,10 @@ def test_command_sync_payload(offline: Any) -> None:
         commands = {c["name"]: c for c in body}
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
-        assert list(challenge) == ["game", "opponent", "opponent2", "opponent3", "variant"]
-        assert [o["required"] for o in challenge.values()] == [True, True, False, False, False]
+        assert list(challenge) == ["game", "opponent", "opponent2", "opponent3", "variant", "days"]
+        assert [o["required"] for o in challenge.values()] == [True, True] + [False] * 4
+        days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
+        assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
         assert challenge["opponent"]["type"] == 6  # a user
         assert [c["value"] for c in challenge["game"]["choices"]] == list(rules.GAMES)[:25]
         assert challenge["variant"]["autocomplete"]
@@ -151,7 +154,7 @@ def test_a_move_declines_a_draw_offer(offline: Any) -> None:
 def test_resign_out_of_turn_ends_the_match(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
-        sent = await h.command(bob, "resign")
+        sent = await resign(h, bob)
         assert "bob resigned" in public(sent)[0].content
         assert "alice wins (resignation)" in public(sent)[0].content
         assert "no match in progress" in private(await h.command(bob, "resign"))[0].content
@@ -183,7 +186,7 @@ def test_every_game_challenge_play_resign(offline: Any, name: str) -> None:
             assert public(sent) and public(sent)[0].pngs
         match = await h.bot.service.get(match_id)
         if match.outcome is None:
-            sent = await h.command(users[0], "resign")
+            sent = await resign(h, users[0])
             assert "resigned" in public(sent)[0].content
         assert await h.bot.service.check() == []
 
