@@ -374,12 +374,16 @@ class OfflineDiscord:
         if not isinstance(clock, ManualClock):
             raise OfflineError("only a bot built with a ManualClock can be moved in time")
         until = clock.now() + seconds
-        while (due := await self.bot.store.next_due()) is not None and due <= until:
+        while True:
             start = len(self.sent)
-            clock.advance(max(0.0, due - clock.now()))
-            await self.bot.scheduler.run_due()
+            await self.bot.scheduler.run_due()  # also waits for a run the bot began itself
             await self.settle()
-            yield self.sent[start:]
+            if len(self.sent) > start:
+                yield self.sent[start:]
+            due = await self.bot.store.next_due()
+            if due is None or due > until:
+                break
+            clock.advance(max(0.0, due - clock.now()))
         clock.advance(until - clock.now())
 
     def latest(self, test: Any = None) -> Sent:
