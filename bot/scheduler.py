@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 # Run again after a restart if claimed and never finished: their writes are guarded.
 RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY)
 
+RETRY_SECONDS = 60
+
 Handler = Callable[[JobRow], Awaitable[None]]
 
 
@@ -67,6 +69,10 @@ class Scheduler:
     async def _loop(self) -> None:
         while True:
             self._woken.clear()
-            await self.run_due()
-            next_due = await self.store.next_due()
+            try:
+                await self.run_due()
+                next_due = await self.store.next_due()
+            except Exception:  # the database failed: say so, and try again in a while
+                log.exception("the scheduler could not read its jobs")
+                next_due = int(self.clock.now()) + RETRY_SECONDS
             await self.clock.wait(self._woken, None if next_due is None else float(next_due))

@@ -64,6 +64,9 @@ class Moves(commands.Cog):
             mover = found.to_move
             if mover is not None:
                 lines.append(f"{mover.name} to move ({found.game.seat_name(mover.seat)}).")
+                deadline = await self.service.deadline(found)
+                if deadline is not None:
+                    lines.append(f"Deadline: <t:{deadline}:R>.")
             elif found.outcome is not None:
                 lines.append(f"Game over: {found.describe_outcome()}.")
             else:

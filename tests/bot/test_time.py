@@ -59,8 +59,10 @@ def test_every_board_shows_the_deadline_and_the_clock_restarts_each_turn(offline
         await h.advance(10 * HOUR)
         sent = await h.command(alice, "move", move="a1e3")
         assert f"<t:{int(START) + 10 * HOUR + 2 * DAY}:R>" in public(sent)[0].content
-        jobs = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1)
-        assert jobs == int(START) + 10 * HOUR + 2 * DAY
+        due = int(START) + 10 * HOUR + 2 * DAY
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) == due
+        (shown,) = private(await h.command(bob, "board"))
+        assert f"Deadline: <t:{due}:R>." in shown.content
 
     offline(scenario)
 
