@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot import Settings, create_bot  # noqa: E402
 from bot.harness import OfflineDiscord, Sent  # noqa: E402
 from bot.service import MatchService, Player  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store import open_store  # noqa: E402
 from rules import PASS, get_game  # noqa: E402
 
 GAME = "quorum"
@@ -80,7 +80,7 @@ async def throughput(games: int, folder: Path) -> tuple[int, float]:
                 script.append((game.to_move(state), game.format_move(state, move)))
             state = game.apply(state, move)
         scripts.append(script)
-    store = await Store.open(folder / "throughput.sqlite3")
+    store = await open_store(folder / "throughput.sqlite3")
     try:
         service = MatchService(store)
         alice, bob = Player(1, "alice"), Player(2, "bob")

@@ -7,15 +7,19 @@ import asyncio
 import logging
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
 
+import asyncpg
 import discord
 
 from bot.app import create_bot
 from bot.offline import run_offline
 from bot.service import MatchService
 from bot.settings import TOKEN_HELP, Settings, SettingsError, load_settings
-from bot.store import Store, StoreError
+from bot.store import Store, StoreError, open_store, parse_url
+from bot.store.copy import copy_database, differences
 
 log = logging.getLogger("bot")
 
@@ -33,7 +37,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument(
         "--check-db",
         action="store_true",
-        help="replay every match's move log and report snapshots that differ, then exit",
+        help="replay every match's move log and report snapshots that differ, then exit "
+        "(the database named by DATABASE_URL, else DATABASE_PATH)",
+    )
+    mode.add_argument(
+        "--copy-db",
+        nargs=2,
+        metavar=("SOURCE_URL", "TARGET_URL"),
+        help="copy a whole database into an empty one and verify the copy, then exit "
+        "(URLs like sqlite:///data/boardgames.sqlite3 or postgresql://user@host:5432/db)",
     )
     mode.add_argument(
         "--offline",
@@ -50,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    quiet = args.offline or args.check_db
+    quiet = args.offline or args.check_db or args.copy_db
     logging.basicConfig(
         level=logging.WARNING if quiet else settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -59,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(run_offline(settings, sys.stdin))
     if args.check_db:
         return asyncio.run(check_db(settings))
+    if args.copy_db:
+        return asyncio.run(copy_db(*args.copy_db))
     if not settings.token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
@@ -82,24 +96,76 @@ async def sync_commands(settings: Settings) -> int:
     return 0
 
 
-async def check_db(settings: Settings) -> int:
-    path = settings.database_path
-    if not path.is_file():
-        print(f"There is no database at {path}.", file=sys.stderr)
-        return 2
+class Unopenable(Exception):
+    """A database that cannot be opened; the message says which and why."""
+
+
+OPEN_ERRORS = (StoreError, OSError, sqlite3.DatabaseError, asyncpg.PostgresError)
+
+
+@asynccontextmanager
+async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator[Store]:
+    """A store that is closed afterwards; an SQLite file that should exist is never created."""
     try:
-        store = await Store.open(path)
-    except (StoreError, OSError, sqlite3.DatabaseError) as error:
-        print(f"Cannot open {path}: {error}", file=sys.stderr)
-        return 2
+        file = _sqlite_file(where)
+    except ValueError as error:
+        raise Unopenable(str(error)) from error
+    if must_exist and file is not None and not file.is_file():
+        raise Unopenable(f"There is no database at {file}.")
     try:
-        checked = len(await store.match_ids())
-        problems = await MatchService(store).check()
+        store = await open_store(where)
+    except OPEN_ERRORS as error:
+        raise Unopenable(f"Cannot open {where}: {error}") from error
+    try:
+        yield store
     finally:
         await store.close()
+
+
+def _sqlite_file(where: str | Path) -> Path | None:
+    if isinstance(where, Path):
+        return where
+    backend, target = parse_url(where)
+    return Path(target) if backend == "sqlite" else None
+
+
+async def check_db(settings: Settings) -> int:
+    try:
+        async with opened(settings.database) as store:
+            checked = len(await store.match_ids())
+            problems = await MatchService(store).check()
+    except Unopenable as error:
+        print(error, file=sys.stderr)
+        return 2
     for problem in problems:
         print(problem)
     print(f"{checked} matches checked, {len(problems)} with problems.")
+    return 1 if problems else 0
+
+
+async def copy_db(source_url: str, target_url: str) -> int:
+    """Copy, then verify: every table's rows identical, and every match's log replayed on
+    the copy giving what it gives on the source."""
+    try:
+        async with opened(source_url) as source, opened(target_url, must_exist=False) as target:
+            copied = await copy_database(source, target)
+            problems = await differences(source, target)
+            replayed = await MatchService(target).check()
+            if replayed != await MatchService(source).check():
+                problems.append("replaying the move logs gives other results on the copy")
+    except Unopenable as error:
+        print(error, file=sys.stderr)
+        return 2
+    except StoreError as error:
+        print(f"Nothing copied: {error}.", file=sys.stderr)
+        return 2
+    print(", ".join(f"{table}: {count}" for table, count in copied.items()), "rows copied.")
+    for problem in [*problems, *replayed]:
+        print(problem)
+    print(
+        f"{copied['matches']} match logs replayed on the copy, {len(replayed)} with problems; "
+        + ("the copy is identical." if not problems else "THE COPY DIFFERS.")
+    )
     return 1 if problems else 0
 
 

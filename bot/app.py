@@ -13,10 +13,10 @@ from bot.clock import Clock, SystemClock
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.reminders import JobHandler
-from bot.scheduler import Scheduler
+from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
 
@@ -44,8 +44,12 @@ class BoardTree(app_commands.CommandTree[Any]):
         await apologise(interaction)
 
 
-class BoardBot(commands.Bot):
-    """Holds the store, the match service, the announcer and the scheduler the cogs share."""
+class BoardBot(commands.AutoShardedBot):
+    """Holds the store, the match service, the announcer and the scheduler the cogs share.
+
+    Sharded by SHARD_COUNT and SHARD_IDS: each process runs its own shards, so a server's
+    interactions always reach the same process and per-match locks can stay in memory.
+    """
 
     store: Store
     service: MatchService
@@ -69,6 +73,9 @@ class BoardBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count,
+            # None (every shard) is discord.py's own default, though its hint says list
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.sync_global = sync_global
@@ -77,11 +84,14 @@ class BoardBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(
+            self.settings.database, pool_size=self.settings.database_pool_size
+        )
         self.service = MatchService(self.store, clock=self.clock)
         self.announcer = Announcer(self, self.service, self._render)
         handler = JobHandler(self, self.service, self.announcer)
-        self.scheduler = Scheduler(self.store, self.clock, handler)
+        owner = process_name(self.settings.shard_ids)
+        self.scheduler = Scheduler(self.store, self.clock, handler, owner)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:

@@ -6,6 +6,13 @@ bot only; interactions enter through `parse_interaction_create`, as from the gat
 Everything the bot sends is kept as `Sent` records (images included), so tests and
 `python -m bot --offline` see exactly what Discord would have shown.
 
+It refuses what Discord refuses, with Discord's error codes: bodies failing an optional
+`check_request` (the tests pass Discord's OpenAPI document, tests/bot/spec.py), message
+limits, a second or late answer to an interaction, a token used before the answer or after
+15 minutes (on the harness's clock, see `delay` and `advance`). Each such refusal is a bug
+in the bot: `run` raises `Refused` for it. Permissions withheld per channel (`withhold`) and
+429s (`rate_limit`) are answered like Discord too, but are conditions the bot must handle.
+
 These are private discord.py names: the package pins discord.py's minor version, and all
 knowledge of them stays in this module.
 """
@@ -17,7 +24,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +41,27 @@ EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
 DISPATCH_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
 COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
+GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+ACTION_ROW, SELECT_MENUS = 1, (3, 5, 6, 7, 8)
+RESPONSE_DEADLINE = 3.0  # seconds to answer an interaction (else 10062)
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used (else 50027)
+# Discord's error codes for what the harness refuses
+UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, EMPTY_MESSAGE = 10015, 10062, 50006
+INVALID_WEBHOOK_TOKEN, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50027, 50035, 40060
+MISSING_PERMISSIONS = 50013
+# The permissions a test can withhold (discord.Permissions names, as the bot reads them)
+WITHHOLDABLE = (
+    "send_messages",
+    "send_messages_in_threads",
+    "create_public_threads",
+    "attach_files",
+    "embed_links",
+    "read_message_history",
+    "manage_threads",
+)
+
+RequestCheck = Callable[[str, str, Any], list[str]]
+"""(method, route template, body) -> why Discord would refuse it; see tests/bot/spec.py."""
 
 
 @dataclass
@@ -73,6 +101,8 @@ class User:
             "discriminator": "0",
             "avatar": None,
             "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
         }
 
     def member(self) -> dict[str, Any]:
@@ -84,6 +114,11 @@ class User:
             "mute": False,
             "flags": 0,
             "nick": None,
+            "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+            "pending": False,
+            "premium_since": None,
             "permissions": str(discord.Permissions.all().value),
         }
 
@@ -95,7 +130,9 @@ class _Interaction:
     user: User
     channel_id: int
     message_id: int | None  # the message a component sits on
+    created: float  # on the harness's clock
     original: int | None = None  # the response message, once there is one
+    responded: bool = False
     deferred: bool = False  # a deferred reply whose first follow-up fills it
     ephemeral: bool = False
 
@@ -104,12 +141,22 @@ class OfflineError(RuntimeError):
     """The bot made a call the fake Discord does not know: a gap in the harness or a bug."""
 
 
+class Refused(OfflineError):
+    """Discord would have refused requests the bot made while handling an interaction
+    (the bot was answered with the same error Discord gives): a bug in the bot."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        super().__init__("Discord refused: " + "; ".join(reasons))
+        self.reasons = reasons
+
+
 class _FakeResponse:
     """Enough of an aiohttp response for discord.HTTPException."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, headers: Mapping[str, str] | None = None) -> None:
         self.status = status
         self.reason = reason
+        self.headers = dict(headers or {})
 
 
 def _now() -> str:
@@ -122,6 +169,19 @@ def _flat(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield from _flat(component.get("components", []))
 
 
+def _numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord returns them: each has a numeric `id`, 1, 2, ... in order."""
+    numbers = itertools.count(1)
+
+    def number(component: dict[str, Any]) -> dict[str, Any]:
+        done = {**component, "id": component.get("id") or next(numbers)}
+        if "components" in component:
+            done["components"] = [number(child) for child in component["components"]]
+        return done
+
+    return [number(component) for component in components]
+
+
 def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template)) + "$")
 
@@ -129,8 +189,18 @@ def _pattern(template: str) -> re.Pattern[str]:
 class OfflineDiscord:
     """One server, one text channel and the threads the bot opens, all in memory."""
 
-    def __init__(self, bot: BoardBot, *, server: str = "Offline", channel: str = "games") -> None:
+    def __init__(
+        self,
+        bot: BoardBot,
+        *,
+        server: str = "Offline",
+        channel: str = "games",
+        check_request: RequestCheck | None = None,
+    ) -> None:
         self.bot = bot
+        self.check_request = check_request
+        self.violations: list[str] = []  # refusals not yet reported by `run`
+        self._skew = 0.0  # how far `delay` and `advance` moved the harness's clock ahead
         self._ids = itertools.count(FIRST_ID)
         self.bot_user = User(self.next_id(), "Board Games", bot=True)
         self.application_id = self.next_id()
@@ -147,6 +217,7 @@ class OfflineDiscord:
                 "permission_overwrites": [],
                 "nsfw": False,
                 "parent_id": None,
+                "flags": 0,
             }
         }
         self.users: dict[str, User] = {}
@@ -155,14 +226,24 @@ class OfflineDiscord:
         self.requests: list[tuple[str, str, Any]] = []
         self.autocompleted: dict[int, list[dict[str, Any]]] = {}
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
-        self.fail_threads = False
         self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
+        self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
+        self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
         self._interactions: dict[str, _Interaction] = {}
         self._adapter = _Adapter(self)
         self._context_token: Any = None
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def now(self) -> float:
+        """The harness's clock (seconds): real time plus every `delay` and `advance`."""
+        return time.monotonic() + self._skew
+
+    def delay(self, seconds: float) -> None:
+        """Let time pass for Discord's deadlines only (interaction answers and tokens), as
+        a slow handler would; `advance` moves the bot's clock too."""
+        self._skew += seconds
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -209,12 +290,57 @@ class OfflineDiscord:
         return next((u.name for u in self.users.values() if u.id == user_id), str(user_id))
 
     def threads(self) -> list[dict[str, Any]]:
-        return [c for c in self.channels.values() if c["type"] == 11]
+        return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
+
+    def withhold(self, channel_id: int, *permissions: str) -> None:
+        """Deny the bot these permissions in a channel (and the threads under it); Discord
+        then answers the requests that need them with 403 Missing Permissions (50013)."""
+        unknown = set(permissions) - set(WITHHOLDABLE)
+        if unknown:
+            raise OfflineError(f"cannot withhold {sorted(unknown)}; choose from {WITHHOLDABLE}")
+        self._withheld.setdefault(channel_id, set()).update(permissions)
+
+    def grant(self, channel_id: int) -> None:
+        """Give back every permission withheld in this channel."""
+        self._withheld.pop(channel_id, None)
+
+    def lacking(self, channel_id: int) -> set[str]:
+        """The permissions the bot lacks in a channel, its parent's included for a thread."""
+        channel = self.channels.get(channel_id, {})
+        parent = int(channel.get("parent_id") or 0)
+        return self._withheld.get(channel_id, set()) | self._withheld.get(parent, set())
+
+    def rate_limit(self, method: str, route: str, retry_after: float = 2.0) -> None:
+        """Answer the next `method route` request (a discord.py route template, such as
+        "/channels/{channel_id}/messages") with 429 Too Many Requests and this retry-after."""
+        self._rate_limited.setdefault((method, route), []).append(retry_after)
+
+    def permissions(self, channel_id: int) -> discord.Permissions:
+        """The bot's permissions in a channel, as interactions report them."""
+        granted = discord.Permissions.all()
+        for name in self.lacking(channel_id):
+            setattr(granted, name, False)
+        return granted
+
+    def dm(self, user: User) -> int:
+        """The id of the direct-message channel between the bot and this user."""
+        found = self.dm_channel(user)
+        if found is not None:
+            return found
+        channel_id = self.next_id()
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": DM,
+            "last_message_id": None,
+            "recipients": [user.payload()],
+            "flags": 0,
+        }
+        return channel_id
 
     def dm_channel(self, user: User) -> int | None:
-        """The id of the bot's DM channel with this user, once the bot opened one."""
+        """The id of the DM channel with this user, if one was opened (`dm` opens one)."""
         for channel in self.channels.values():
-            if channel["type"] == 1 and channel["recipients"][0]["id"] == str(user.id):
+            if channel["type"] == DM and channel["recipients"][0]["id"] == str(user.id):
                 return int(channel["id"])
         return None
 
@@ -224,21 +350,30 @@ class OfflineDiscord:
         interaction_id = self.next_id()
         token = f"token-{interaction_id}"
         where = channel_id or self.channel_id
-        payload = {
+        payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
             "type": kind,
             "token": token,
             "version": 1,
             "attachment_size_limit": 10 * 1024 * 1024,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(where),
             "channel": self.channels[where],
-            "member": user.member(),
             "locale": "en-US",
-            "app_permissions": str(discord.Permissions.all().value),
+            "app_permissions": str(self.permissions(where).value),
+            "entitlements": [],
         }
+        if self.channels[where]["type"] == DM:
+            payload["user"] = user.payload()
+            payload["context"] = 1  # the bot's DM
+            payload["authorizing_integration_owners"] = {"0": "0"}
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = user.member()
+            payload["context"] = 0  # a server
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         return payload, token
 
     def _command_data(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,7 +403,12 @@ class OfflineDiscord:
     def dispatch(self, payload: dict[str, Any], user: User, message_id: int | None = None) -> None:
         """Hand an interaction to the bot as the gateway would (it runs in the background)."""
         self._interactions[payload["token"]] = _Interaction(
-            int(payload["id"]), payload["token"], user, int(payload["channel_id"]), message_id
+            int(payload["id"]),
+            payload["token"],
+            user,
+            int(payload["channel_id"]),
+            message_id,
+            self.now(),
         )
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
@@ -288,9 +428,14 @@ class OfflineDiscord:
     async def run(
         self, payload: dict[str, Any], user: User, message_id: int | None = None
     ) -> list[Sent]:
+        """Dispatch an interaction, wait for the bot to finish with it, and return what it
+        did. Raises Refused if Discord would have refused any request it made meanwhile."""
         start = len(self.sent)
         self.dispatch(payload, user, message_id)
         await self.settle()
+        refused, self.violations = self.violations, []
+        if refused:
+            raise Refused(refused)
         return self.sent[start:]
 
     async def autocomplete(
@@ -380,11 +525,16 @@ class OfflineDiscord:
             await self.settle()
             if len(self.sent) > start:
                 yield self.sent[start:]
-            due = await self.bot.store.next_due()
+            due = await self.bot.scheduler.next_due()
             if due is None or due > until:
                 break
-            clock.advance(max(0.0, due - clock.now()))
-        clock.advance(until - clock.now())
+            self._pass(clock, max(0.0, due - clock.now()))
+        self._pass(clock, until - clock.now())
+
+    def _pass(self, clock: ManualClock, seconds: float) -> None:
+        """Time passes for the bot and for Discord alike."""
+        clock.advance(seconds)
+        self.delay(seconds)
 
     def latest(self, test: Any = None) -> Sent:
         """The most recent message (not a defer) the bot sent that passes `test`."""
@@ -404,6 +554,10 @@ class OfflineDiscord:
                 if part.get("name") == "payload_json":
                     body = json.loads(part["value"])
         self.requests.append((route.method, route.path, body))
+        self._screen(route.method, route.path, body)
+        waits = self._rate_limited.get((route.method, route.path))
+        if waits:
+            raise self._too_many_requests(waits.pop(0))
         handler = _REST.get((route.method, route.path))
         if handler is None:
             raise OfflineError(f"the offline Discord does not answer {route.method} {route.path}")
@@ -443,9 +597,14 @@ class OfflineDiscord:
         channel = self.channels.get(channel_id)
         if channel is None:
             raise self._http_error(404, "Unknown Channel")
-        if channel["type"] == 11:
+        in_thread = channel["type"] == PUBLIC_THREAD
+        needed = ["send_messages_in_threads" if in_thread else "send_messages"]
+        needed += ["attach_files"] * bool(files) + ["embed_links"] * bool(body.get("embeds"))
+        needed += ["read_message_history"] * bool(body.get("message_reference"))
+        self._require(channel_id, *needed)
+        if in_thread:
             channel["thread_metadata"]["archived"] = False
-        if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.closed_dms:
+        if channel["type"] == DM and int(channel["recipients"][0]["id"]) in self.closed_dms:
             raise self._http_error(403, "Cannot send messages to this user", 50007)
         message = self._message(channel_id, body, files, 0)
         self._record("message", message, files)
@@ -458,9 +617,8 @@ class OfflineDiscord:
         return self._apply_edit(message_id, body, files)
 
     def _thread(self, ids: dict[str, str], body: Any, files: Any) -> Any:
-        if self.fail_threads:
-            raise self._http_error(403, "Missing Permissions")
         parent = int(ids["channel_id"])
+        self._require(parent, "create_public_threads", "read_message_history")
         if self.channels[parent]["type"] != 0:
             raise self._http_error(400, "Cannot create a thread here")
         thread_id = int(ids["message_id"])  # Discord gives the thread its message's id
@@ -491,6 +649,8 @@ class OfflineDiscord:
 
     def _edit_channel(self, ids: dict[str, str], body: Any, files: Any) -> Any:
         channel = self._channel(ids, body, files)
+        if channel["type"] == PUBLIC_THREAD and (body.get("archived") or body.get("locked")):
+            self._require(int(channel["id"]), "manage_threads")
         if "archived" in body:
             channel["thread_metadata"]["archived"] = bool(body["archived"])
             if body["archived"]:
@@ -498,32 +658,45 @@ class OfflineDiscord:
         return channel
 
     def _open_dm(self, ids: dict[str, str], body: Any, files: Any) -> Any:
-        user_id = int(body["recipient_id"])
-        existing = next(
-            (
-                c
-                for c in self.channels.values()
-                if c["type"] == 1 and c["recipients"][0]["id"] == str(user_id)
-            ),
-            None,
-        )
-        if existing is not None:
-            return existing
-        name = self.name_of(user_id)
-        recipient = next((u for u in self.users.values() if u.id == user_id), User(user_id, name))
-        channel_id = self.next_id()
-        self.channels[channel_id] = {
-            "id": str(channel_id),
-            "type": 1,
-            "last_message_id": None,
-            "recipients": [recipient.payload()],
-        }
-        return self.channels[channel_id]
+        recipient = int(body["recipient_id"])
+        user = next((u for u in self.users.values() if u.id == recipient), None)
+        if user is None:
+            raise self._http_error(400, "Unknown User", 10013)
+        return self.channels[self.dm(user)]
 
     def _http_error(self, status: int, text: str, code: int = 0) -> discord.HTTPException:
         response = _FakeResponse(status, text)
         error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
         return error(response, {"message": text, "code": code})
+
+    def _require(self, channel_id: int, *needed: str) -> None:
+        """Refuse (403, 50013) a request needing a permission withheld in this channel.
+
+        The model: a message needs Send Messages (Send Messages in Threads in a thread), plus
+        Attach Files with files, Embed Links with embeds and Read Message History for a reply;
+        a thread from a message needs Create Public Threads and Read Message History;
+        archiving or locking a thread needs Manage Threads. Interaction answers and their
+        follow-ups need none, as on Discord."""
+        if self.lacking(channel_id) & set(needed):
+            raise self._http_error(403, "Missing Permissions", MISSING_PERMISSIONS)
+
+    def _too_many_requests(self, retry_after: float) -> discord.HTTPException:
+        response = _FakeResponse(429, "Too Many Requests", {"Retry-After": str(retry_after)})
+        data = {"message": "You are being rate limited.", "retry_after": retry_after}
+        return discord.HTTPException(response, {**data, "global": False, "code": 0})
+
+    def _refuse(self, status: int, code: int, text: str) -> discord.HTTPException:
+        """Discord's answer to a request it refuses; kept as a violation for `run` to raise."""
+        self.violations.append(f"{text} (error {code})")
+        return self._http_error(status, text, code)
+
+    def _screen(self, method: str, route: str, body: Any) -> None:
+        """Check a request body against Discord's API specification, when a check is set."""
+        if self.check_request is None:
+            return
+        reasons = self.check_request(method, route, body)
+        if reasons:
+            raise self._refuse(400, INVALID_FORM_BODY, "; ".join(reasons))
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -534,8 +707,13 @@ class OfflineDiscord:
         files: list[tuple[str, bytes]],
         flags: int,
         message_id: int | None = None,
+        *,
+        loading: bool = False,
     ) -> dict[str, Any]:
+        """A new message; `loading` for a deferred answer's "thinking…", empty till filled."""
         self._check_limits(body, files)
+        if not loading:
+            self._check_not_empty(body, files)
         message_id = message_id or self.next_id()
         message = {
             "id": str(message_id),
@@ -551,7 +729,7 @@ class OfflineDiscord:
             "mention_roles": [],
             "attachments": self._attachments(files),
             "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],
+            "components": _numbered(body.get("components") or []),
             "pinned": False,
             "type": 0,
             "flags": flags | (body.get("flags") or 0),
@@ -571,6 +749,12 @@ class OfflineDiscord:
         for row in rows:
             if len(row.get("components", [])) > 5:
                 problems.append("more than 5 components in a row")
+            kinds = [c.get("type") for c in row.get("components", [])]
+            if len(kinds) > 1 and any(kind in SELECT_MENUS for kind in kinds):
+                problems.append("a select menu shares its row")
+        custom_ids = [c["custom_id"] for c in _flat(rows) if "custom_id" in c]
+        if len(set(custom_ids)) < len(custom_ids):
+            problems.append("two components have the same custom_id")
         for component in _flat(rows):
             if len(component.get("custom_id", "")) > 100:
                 problems.append("a custom_id is longer than 100 characters")
@@ -578,10 +762,21 @@ class OfflineDiscord:
                 problems.append("a select menu has more than 25 options")
             if len(component.get("label", "")) > 80:
                 problems.append("a label is longer than 80 characters")
+            if len(component.get("placeholder") or "") > 150:
+                problems.append("a placeholder is longer than 150 characters")
+            for option in component.get("options", []):
+                if len(option.get("label", "")) > 100 or len(option.get("value", "")) > 100:
+                    problems.append("a select option's label or value is over 100 characters")
         if any(len(data) > 10 * 1024 * 1024 for _, data in files):
             problems.append("a file is larger than 10 MiB")
         if problems:
-            raise self._http_error(400, "; ".join(problems))
+            raise self._refuse(400, INVALID_FORM_BODY, "; ".join(problems))
+
+    def _check_not_empty(self, message: Mapping[str, Any], files: list[tuple[str, bytes]]) -> None:
+        """A message needs content, an embed, a component, a file or a sticker (else 50006)."""
+        parts = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+        if not files and not any(message.get(part) for part in parts):
+            raise self._refuse(400, EMPTY_MESSAGE, "Cannot send an empty message")
 
     def _attachments(self, files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
         return [
@@ -600,9 +795,11 @@ class OfflineDiscord:
     ) -> dict[str, Any]:
         self._check_limits(body, files)
         message = self.messages[message_id]
-        for key in ("content", "components", "embeds"):
-            if key in body:
-                message[key] = body[key] or ([] if key != "content" else "")
+        edited = {key: body[key] for key in ("content", "components", "embeds") if key in body}
+        self._check_not_empty({**message, **edited}, files)
+        for key, value in edited.items():
+            message[key] = value or ([] if key != "content" else "")
+        message["components"] = _numbered(message["components"])
         if files:
             message["attachments"] = self._attachments(files)
         message["edited_timestamp"] = _now()
@@ -635,6 +832,12 @@ class OfflineDiscord:
 
     def _callback(self, token: str, body: dict[str, Any], files: Any) -> Any:
         info = self._interactions[token]
+        if info.responded:
+            raise self._refuse(
+                400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged"
+            )
+        if self.now() - info.created > RESPONSE_DEADLINE:
+            raise self._refuse(404, UNKNOWN_INTERACTION, "Unknown interaction (answered after 3 s)")
         kind = body["type"]
         data = body.get("data") or {}
         ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
@@ -643,12 +846,17 @@ class OfflineDiscord:
         if kind == 8:
             choices = data.get("choices", [])
             if len(choices) > 25 or any(len(c["name"]) > 100 for c in choices):
-                raise self._http_error(400, "at most 25 choices of at most 100 characters")
+                raise self._refuse(
+                    400, INVALID_FORM_BODY, "at most 25 choices, names of at most 100 characters"
+                )
+            if any(len(str(c["value"])) > 100 for c in choices):
+                raise self._refuse(400, INVALID_FORM_BODY, "a choice value is over 100 characters")
             self.autocompleted[info.id] = choices
         elif kind in (4, 5):
             info.ephemeral = ephemeral
             info.deferred = kind == 5
-            message = self._message(info.channel_id, data, files, EPHEMERAL if ephemeral else 0)
+            flags = EPHEMERAL if ephemeral else 0
+            message = self._message(info.channel_id, data, files, flags, loading=kind == 5)
             info.original = message_id = int(message["id"])
             if kind == 4:
                 self._record("message", message, files, info.user.id)
@@ -666,6 +874,7 @@ class OfflineDiscord:
             resource = {"type": kind, "message": message}
         else:
             raise OfflineError(f"interaction callback type {kind} is not supported offline")
+        info.responded = True
         return {
             "interaction": {
                 "id": str(info.id),
@@ -677,8 +886,17 @@ class OfflineDiscord:
             "resource": resource,
         }
 
-    def _followup(self, token: str, body: dict[str, Any], files: Any) -> Any:
+    def _token_use(self, token: str) -> _Interaction:
+        """The interaction whose token a follow-up or edit uses, if Discord would accept it."""
         info = self._interactions[token]
+        if not info.responded:
+            raise self._refuse(404, UNKNOWN_WEBHOOK, "Unknown Webhook (used before the response)")
+        if self.now() - info.created > TOKEN_LIFETIME:
+            raise self._refuse(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token (over 15 min)")
+        return info
+
+    def _followup(self, token: str, body: dict[str, Any], files: Any) -> Any:
+        info = self._token_use(token)
         if info.deferred and info.original is not None:
             info.deferred = False  # the first follow-up fills the "thinking…" message
             message = self.messages[info.original]
@@ -692,7 +910,7 @@ class OfflineDiscord:
         return message
 
     def _original(self, token: str, message_ref: str) -> int:
-        info = self._interactions[token]
+        info = self._token_use(token)
         if message_ref != "@original":
             return int(message_ref)
         target = info.original or info.message_id
@@ -741,9 +959,9 @@ _REST = {
     ("POST", "/channels/{channel_id}/messages"): OfflineDiscord._post,
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): OfflineDiscord._edit,
     ("POST", "/channels/{channel_id}/messages/{message_id}/threads"): OfflineDiscord._thread,
-    ("POST", "/users/@me/channels"): OfflineDiscord._open_dm,
     ("GET", "/channels/{channel_id}"): OfflineDiscord._channel,
     ("PATCH", "/channels/{channel_id}"): OfflineDiscord._edit_channel,
+    ("POST", "/users/@me/channels"): OfflineDiscord._open_dm,
 }
 
 
@@ -762,6 +980,7 @@ class _Adapter(AsyncWebhookAdapter):
         files = _files(kwargs.get("files"))
         fake = self.fake
         fake.requests.append((route.method, route.path, body))
+        fake._screen(route.method, route.path, body)
         path = route.url.split("/api/v10", 1)[-1].split("?", 1)[0]
         parts = path.strip("/").split("/")
         if route.method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":

@@ -10,6 +10,8 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot import limits
+from bot.notifications import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,7 @@ def player(user: discord.abc.User) -> Player:
 
 async def tell(interaction: Interaction, text: str) -> None:
     """An ephemeral message, whether or not the interaction was answered already."""
+    text = limits.content(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -67,6 +70,9 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
         yield
     except ServiceError as error:
         await tell(interaction, explain(error))
+    except Undelivered as problem:
+        where = interaction.channel_id
+        await tell(interaction, problem.explain(interaction.app_permissions, where))
     except Exception:
         log.exception("handling %s failed", _describe(interaction))
         await apologise(interaction)
@@ -90,8 +96,8 @@ async def match_choices(interaction: Interaction, current: str) -> list[app_comm
     """The user's open matches in this server whose description contains what was typed."""
     listing = await service_of(interaction).listing(interaction.user.id, interaction.guild_id)
     typed = current.strip().lower().lstrip("#")
-    return [
-        app_commands.Choice(name=m.describe()[:100], value=str(m.id))
+    return limits.choices(
+        app_commands.Choice(name=m.describe(), value=str(m.id))
         for m in listing.matches
         if typed in m.describe().lower()
-    ][:25]
+    )

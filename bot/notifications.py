@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, Literal, Protocol
 
 import discord
 from discord.utils import MISSING
 
+from bot import limits
 from bot.service import Match, MatchService, Turn
 from bot.views import board_view
 
@@ -23,6 +25,48 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
 DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+NOTHING_LOST = "nothing is lost, and /board shows the match"
+
+
+class Undelivered(Exception):
+    """Discord refused a public post (a permission withheld, or too many requests). What the
+    service saved stays saved; the member is told why, in one sentence."""
+
+    def __init__(
+        self,
+        what: str,
+        channels: tuple[int, ...],
+        needed: tuple[str, ...],
+        instead: str = NOTHING_LOST,
+        retry_after: str | None = None,
+    ) -> None:
+        super().__init__(f"could not {what} in channel {channels[0]}")
+        self.what = what
+        self.channels = channels  # where it failed, then its parent (threads inherit from it)
+        self.needed = needed  # discord.Permissions names, any of which may be the one lacking
+        self.instead = instead
+        self.retry_after = retry_after
+
+    def explain(self, permissions: discord.Permissions, channel_id: int | None) -> str:
+        """The sentence for the member; `permissions` are the bot's where they asked, which
+        tell exactly what is lacking when that is the same channel or its parent."""
+        where = f"<#{self.channels[0]}>"
+        if self.retry_after is not None:
+            why = f"Discord asked me to slow down (for {self.retry_after} s)"
+        else:
+            lacking = [p for p in self.needed if not getattr(permissions, p)]
+            if channel_id not in self.channels or not lacking:
+                lacking = list(self.needed)
+            names = " or ".join(permission_name(p) for p in lacking)
+            why = f"I lack the {names} permission there"
+        return f"I could not {self.what} in {where} because {why}; {self.instead}."
+
+
+def permission_name(permission: str) -> str:
+    """'send_messages_in_threads' -> 'Send Messages in Threads', as Discord names it."""
+    return permission.replace("_", " ").title().replace(" In ", " in ")
 
 
 class Renderer(Protocol):
@@ -78,28 +122,65 @@ class Announcer:
     async def board_file(self, match: Match) -> discord.File:
         png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
         name = f"{match.game.name}-{match.id}-{match.row.ply}.png"
-        return discord.File(io.BytesIO(png), filename=name)
+        return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
+
+    @staticmethod
+    def _places(match: Match) -> tuple[int, ...]:
+        """Where the match is played, then the channel its thread hangs from."""
+        return (match.channel_id, match.row.channel_id)
+
+    @staticmethod
+    def _sending(match: Match) -> str:
+        return "send_messages_in_threads" if match.row.thread_id else "send_messages"
+
+    @staticmethod
+    @asynccontextmanager
+    async def _delivering(
+        what: str, places: tuple[int, ...], needed: tuple[str, ...], instead: str = NOTHING_LOST
+    ) -> AsyncIterator[None]:
+        """Turn Discord's refusal of a post into Undelivered, naming what it needs."""
+        try:
+            yield
+        except discord.Forbidden as error:
+            log.info("could not %s in %s: %s", what, places[0], error)
+            raise Undelivered(what, places, needed, instead) from error
+        except discord.HTTPException as error:
+            if error.status != 429:
+                raise
+            log.info("could not %s in %s: rate limited", what, places[0])
+            retry_after = error.response.headers.get("Retry-After", "a few")
+            raise Undelivered(what, places, needed, instead, retry_after) from error
 
     async def open_match(
         self, match: Match, challenge: discord.Message | None, turns: Sequence[Turn] = ()
     ) -> Match:
         """Open the match thread from the challenge message (or stay in the channel)."""
+        no_thread: Undelivered | None = None
         if challenge is not None:
-            name = f"{match.title}: {' vs '.join(match.names)}"[:100]
+            name = limits.thread_name(f"{match.title}: {' vs '.join(match.names)}")
             try:
-                thread = await challenge.create_thread(
-                    name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-                )
-            except (discord.HTTPException, ValueError) as error:
+                async with self._delivering(
+                    "open a thread for the match",
+                    (match.row.channel_id,),
+                    ("create_public_threads", "read_message_history"),
+                    "the match is played in this channel instead",
+                ):
+                    thread = await challenge.create_thread(
+                        name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                    )
+            except (Undelivered, discord.HTTPException, ValueError) as error:
                 log.warning("match #%s: no thread (%s); playing in the channel", match.id, error)
+                no_thread = error if isinstance(error, Undelivered) else None
             else:
                 match = await self.service.set_messages(match, thread_id=thread.id)
         players = " vs ".join(mention(s.user_id) for s in match.seats)
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
         await self.post_board(match, [header, *describe_turns(match, turns)])
+        if no_thread is not None:
+            raise no_thread
         return match
 
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
@@ -110,15 +191,17 @@ class Announcer:
         thread is archived."""
         deadline = await self.service.deadline(match)
         due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
-        text = "\n".join([*lines, status_line(match), due]).strip()
+        text = limits.content("\n".join([*lines, status_line(match), due]).strip())
         channel = self._channel(match)
         active = match.outcome is None and match.status == "active"
-        message = await channel.send(
-            text,
-            file=await self.board_file(match),
-            allowed_mentions=MENTIONS,
-            view=board_view(match.id) if active else MISSING,
-        )
+        needed = (self._sending(match), "attach_files")
+        async with self._delivering("post the board", self._places(match), needed):
+            message = await channel.send(
+                text,
+                file=await self.board_file(match),
+                allowed_mentions=MENTIONS,
+                view=board_view(match.id) if active else MISSING,
+            )
         previous = match.row.board_message_id
         await self.service.set_messages(match, board_message_id=message.id)
         if previous:
@@ -143,7 +226,7 @@ class Announcer:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             picture = await self.board_file(match) if board else MISSING
-            await channel.send(text, file=picture, allowed_mentions=MENTIONS)
+            await channel.send(limits.content(text), file=picture, allowed_mentions=MENTIONS)
         except discord.HTTPException as error:
             if error.code != DMS_CLOSED:
                 log.warning("could not send a DM to %s: %s", user_id, error)
@@ -159,11 +242,15 @@ class Announcer:
         return True
 
     async def say(self, match: Match, text: str) -> None:
-        await self._channel(match).send(text, allowed_mentions=MENTIONS)
+        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+            await self._channel(match).send(limits.content(text), allowed_mentions=MENTIONS)
 
     async def post(self, match: Match, text: str, *, view: discord.ui.View) -> discord.Message:
         """A message with buttons where the match is played."""
-        return await self._channel(match).send(text, allowed_mentions=MENTIONS, view=view)
+        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+            return await self._channel(match).send(
+                limits.content(text), allowed_mentions=MENTIONS, view=view
+            )
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -178,7 +265,12 @@ class Announcer:
             thread = self.client.get_channel(match.row.thread_id)
             if thread is None:
                 thread = await self.client.fetch_channel(match.row.thread_id)
-            if isinstance(thread, discord.Thread):
-                await thread.edit(archived=True)
         except discord.HTTPException as error:
-            log.info("could not archive the thread of match #%s: %s", match.id, error)
+            log.info("could not find the thread of match #%s: %s", match.id, error)
+            return
+        if isinstance(thread, discord.Thread):
+            over = "the match is over all the same"
+            async with self._delivering(
+                "archive the match thread", self._places(match), ("manage_threads",), over
+            ):
+                await thread.edit(archived=True)

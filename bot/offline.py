@@ -214,7 +214,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     for stale in (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm"))):
         stale.unlink(missing_ok=True)  # each session starts from an empty server
     bot = create_bot(
-        replace(settings, database_path=database, dev_guild_id=None),
+        replace(settings, database_path=database, database_url=None, dev_guild_id=None),
         clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real
     )
     harness = OfflineDiscord(bot)

@@ -11,6 +11,7 @@ import logging
 
 import discord
 
+from bot import limits
 from bot.clock import DAY
 from bot.cogs.challenges import challenge_text
 from bot.notifications import MENTIONS, Announcer, jump_url, mention
@@ -63,10 +64,12 @@ class JobHandler:
         if match.row.challenge_message_id is not None:
             try:
                 await channel.get_partial_message(match.row.challenge_message_id).edit(
-                    content=f"{challenge_text(match)}\n{note}", view=None
+                    content=limits.content(f"{challenge_text(match)}\n{note}"), view=None
                 )
             except discord.HTTPException as error:
                 log.info("could not edit the expired challenge #%s: %s", match.id, error)
         text = f"Your challenge {match.describe()} expired unanswered."
         if not await self.announcer.direct(match, match.at(1).user_id, text, board=False):
-            await channel.send(f"{mention(match.at(1).user_id)}, {text}", allowed_mentions=MENTIONS)
+            await channel.send(
+                limits.content(f"{mention(match.at(1).user_id)}, {text}"), allowed_mentions=MENTIONS
+            )

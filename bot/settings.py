@@ -10,6 +10,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.store.base import parse_url
+
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
 
 TOKEN_HELP = """\
@@ -35,8 +37,17 @@ class SettingsError(Exception):
 class Settings:
     token: str = ""
     database_path: Path = DEFAULT_DATABASE
+    database_url: str | None = None  # when set, wins over database_path
+    database_pool_size: int = 10
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None  # None: as many as Discord recommends
+    shard_ids: tuple[int, ...] | None = None  # None: all of them, in this process
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store lives: the URL if one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def load_settings(
@@ -53,9 +64,53 @@ def load_settings(
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL {level!r} is not one of DEBUG, INFO, WARNING, ERROR")
+    url = values.get("DATABASE_URL", "").strip() or None
+    if url is not None:
+        try:
+            parse_url(url)
+        except ValueError as error:
+            raise SettingsError(f"DATABASE_URL: {error}") from error
+    shard_count = _count(values, "SHARD_COUNT")
+    shard_ids = _shard_ids(values.get("SHARD_IDS", ""), shard_count)
     return Settings(
         token=values.get("DISCORD_TOKEN", "").strip(),
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+        database_url=url,
+        database_pool_size=_count(values, "DATABASE_POOL_SIZE") or Settings.database_pool_size,
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def _count(values: Mapping[str, str], name: str) -> int | None:
+    """A positive whole number, or None when unset."""
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise SettingsError(f"{name} must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:
+    """`0,1` or `0-3` or a mix: the shards this process runs, each below SHARD_COUNT."""
+    text = text.replace(" ", "")
+    if not text:
+        return None
+    if shard_count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT: set the total number of shards too")
+    ids: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or not (last or first).isdigit():
+            raise SettingsError(f"SHARD_IDS lists shard numbers like 0,1 or 0-3, not {part!r}")
+        ids.extend(range(int(first), int(last or first) + 1))
+    wrong = [n for n in ids if n >= shard_count]
+    if wrong or len(set(ids)) != len(ids) or not ids:
+        raise SettingsError(
+            f"SHARD_IDS {text!r} must name distinct shards from 0 to {shard_count - 1} "
+            f"(SHARD_COUNT is {shard_count})"
+        )
+    return tuple(sorted(ids))

@@ -13,6 +13,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import ui
 
+from bot import limits
 from rules import MoveTree
 
 MAX_OPTIONS = 25
@@ -45,7 +46,7 @@ class AcceptButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\
             ui.Button(
                 label="Accept",
                 style=discord.ButtonStyle.success,
-                custom_id=f"bg:accept:{match_id}",
+                custom_id=limits.custom_id(f"bg:accept:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -67,7 +68,7 @@ class DeclineButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id
             ui.Button(
                 label="Decline",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"bg:decline:{match_id}",
+                custom_id=limits.custom_id(f"bg:decline:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -89,7 +90,7 @@ class WithdrawButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<
             ui.Button(
                 label="Withdraw",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"bg:withdraw:{match_id}",
+                custom_id=limits.custom_id(f"bg:withdraw:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -111,7 +112,7 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"
             ui.Button(
                 label="Move",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"bg:move:{match_id}",
+                custom_id=limits.custom_id(f"bg:move:{match_id}"),
             )
         )
         self.match_id = match_id
@@ -141,11 +142,12 @@ class TakebackButton(
     on an old request is refused once the match has moved on."""
 
     def __init__(self, match_id: int, ply: int, accept: bool) -> None:
+        answer = "yes" if accept else "no"
         super().__init__(
             ui.Button(
                 label="Accept takeback" if accept else "Decline",
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"bg:takeback:{'yes' if accept else 'no'}:{match_id}:{ply}",
+                custom_id=limits.custom_id(f"bg:takeback:{answer}:{match_id}:{ply}"),
             )
         )
         self.match_id = match_id
@@ -251,7 +253,7 @@ class PickerView(ui.View):
             self.add_item(TokenSelect(chunk, number))
         if node.move is not None:
             confirm: ui.Button[PickerView] = ui.Button(
-                label=f"Play {notation[node.move]}",
+                label=self.play_label(),
                 style=discord.ButtonStyle.success,
                 row=MAX_SELECTS,
             )
@@ -265,16 +267,22 @@ class PickerView(ui.View):
             self.add_item(back)
         self.hidden = max(0, len(tokens) - MAX_OPTIONS * MAX_SELECTS)
 
+    def play_label(self) -> str:
+        """'Play <move>', shortened to fit a button (the text above shows the whole move)."""
+        assert self.node.move is not None
+        return limits.label(f"Play {self.notation[self.node.move]}")
+
     def text(self) -> str:
         chosen = " → ".join(self.path) if self.path else "nothing yet"
         lines = [self.heading, f"Chosen: **{chosen}**"]
         if self.node.children:
             lines.append("Pick the next square." if self.path else "Pick where your move starts.")
         if self.node.move is not None:
-            lines.append(f"Press **Play {self.notation[self.node.move]}** to make this move.")
+            move = self.notation[self.node.move]
+            lines.append(f"Press **{self.play_label()}** to play **{move}**.")
         if self.hidden:
             lines.append(f"({self.hidden} more choices do not fit here; type them with /move.)")
-        return "\n".join(lines)
+        return limits.content("\n".join(lines))
 
     def step(self, path: tuple[str, ...]) -> PickerView:
         return PickerView(self.match_id, self.user_id, self.heading, self.tree, self.notation, path)
@@ -311,9 +319,9 @@ class TokenSelect(ui.Select[PickerView]):
     def __init__(self, tokens: list[str], number: int) -> None:
         placeholder = f"{tokens[0]} … {tokens[-1]}" if len(tokens) > 1 else tokens[0]
         super().__init__(
-            placeholder=placeholder,
-            options=[discord.SelectOption(label=t, value=t) for t in tokens],
-            custom_id=f"bg:pick:{number}",
+            placeholder=limits.placeholder(placeholder),
+            options=[discord.SelectOption(label=limits.option_label(t), value=t) for t in tokens],
+            custom_id=limits.custom_id(f"bg:pick:{number}"),
             row=number,
         )
 

@@ -5,8 +5,9 @@ the lower right edge, rows (numbers) up and to the right from the lower left edg
 third line direction is straight up. Every label sits where its line would go on past the
 edge: letters at the lower right (and e-j again at the upper left), numbers at the lower
 left (and 5-10 again at the upper right). Every empty cell carries its name, faintly. The
-blocked cell is grey with a no-entry sign, the last placement has a ring, the captured
-marble an X, and a winning line of five is joined by a green bar.
+blocked cell is grey with a no-entry sign, the last placement a paper-edged ring on its
+marble (seen on dark and light alike), the captured marble an X, and a winning line of five
+is joined by a green bar.
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ from renderers.canvas import (
     LIGHT_SQUARE,
     LINE,
     PAPER,
+    PATH_COLOUR,
     WIDTH,
+    Board,
+    Center,
     disc,
     font,
-    game_header,
     mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
     sprite,
 )
 from rules import Highlight
@@ -117,9 +120,39 @@ def _background() -> Image.Image:
     return big.resize(SIZE_PX, Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=1)
+def _board() -> Board:
+    return Board(_background(), center, round(2 * RISE))
+
+
+MARBLE_SIZE = round(2 * RISE * 0.92)
+
+
 def _marble(seat: int, size: int) -> Image.Image:
     """Dark marbles are filled, light ones hollow: told apart by lightness, not hue."""
     return disc(size, INK, INK) if seat == 1 else disc(size, PAPER, INK)
+
+
+def _placed_mark(size: int) -> Image.Image:
+    """The last placement, drawn on its marble: a path-coloured ring edged in paper on both
+    sides, so it stands out on a dark marble as well as on a light one."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        edge, width = big // 24, big // 6
+        outer = big * 0.2
+        canvas.ellipse((outer, outer, big - outer, big - outer), outline=PAPER, width=width)
+        inner = outer + edge
+        box = (inner, inner, big - inner, big - inner)
+        canvas.ellipse(box, outline=PATH_COLOUR, width=width - 2 * edge)
+
+    return sprite(("boku-placed",), size, draw)
+
+
+def _mark_placement(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+    """Over the marbles: the placed marble's ring, then the capture's X."""
+    if last is not None and last.path:
+        paste_centered(image, _placed_mark(MARBLE_SIZE), center(last.path[-1]))
+    mark_effects(image, last, center, cell)
 
 
 def _blocked_mark(size: int) -> Image.Image:
@@ -150,25 +183,29 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     """The board has no sides to face, so `perspective` changes nothing."""
-    image = _background().copy()
-    last = last_move or state.last
-    cell = round(2 * RISE)
-    if state.blocked is not None:
-        paste_centered(image, _blocked_mark(2 * RADIUS - 4), center(POINTS[state.blocked]))
-        _blocked_note(image, state)
-    mark_path(image, last, center, cell)
-    line = winning_line(state)
-    if line:
-        ImageDraw.Draw(image).line([center(line[0]), center(line[-1])], fill=GREEN, width=14)
-    marble_size = round(2 * RISE * 0.92)
-    for index, mark in enumerate(state.board):
-        if mark == MARBLE[1]:
-            paste_centered(image, _marble(1, marble_size), center(POINTS[index]))
-        elif mark == MARBLE[2]:
-            paste_centered(image, _marble(2, marble_size), center(POINTS[index]))
-    mark_effects(image, last, center, cell)
-    game_header(image, GAME, state, [_marble(1, 34), _marble(2, 34)], names, last=last)
-    return image
+
+    def draw_marbles(image: Image.Image) -> None:
+        if state.blocked is not None:
+            paste_centered(image, _blocked_mark(2 * RADIUS - 4), center(POINTS[state.blocked]))
+            _blocked_note(image, state)
+        line = winning_line(state)
+        if line:
+            ImageDraw.Draw(image).line([center(line[0]), center(line[-1])], fill=GREEN, width=14)
+        for index, mark in enumerate(state.board):
+            if mark in (MARBLE[1], MARBLE[2]):
+                seat = 1 if mark == MARBLE[1] else 2
+                paste_centered(image, _marble(seat, MARBLE_SIZE), center(POINTS[index]))
+
+    return render_board(
+        GAME,
+        state,
+        _board(),
+        draw_marbles,
+        icons=[_marble(1, 34), _marble(2, 34)],
+        last_move=last_move,
+        names=names,
+        over=_mark_placement,
+    )
 
 
 def _blocked_note(image: Image.Image, state: BokuState) -> None:

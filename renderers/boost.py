@@ -1,6 +1,7 @@
 """Boost's board: points on a lined grid; pawns are circles, knights hexagons, towers squares,
-dragons triangles, each with its letter. Every piece also carries its seat number, so the
-four seat colours (chosen to stay apart for colour-blind eyes) are never the only cue."""
+dragons triangles, each with its letter. Every piece also carries its seat number, large, so
+the four seat colours (chosen to stay apart for colour-blind eyes) are never the only cue.
+The edge ring of points, where no tower can be built, is shaded darker than the inner area."""
 
 from __future__ import annotations
 
@@ -12,21 +13,19 @@ from PIL import Image, ImageDraw
 
 from renderers.canvas import (
     BLUE,
+    GREEN,
     INK,
     LABEL,
     LINE,
-    ORANGE,
     PAPER,
     RGB,
-    SKY,
+    VERMILION,
     YELLOW,
     Grid,
     draw_coordinates,
     font,
-    game_header,
-    mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
     sprite,
 )
 from rules import Highlight
@@ -36,12 +35,13 @@ from rules.boost.board import DRAGONS, KNIGHT, PAWN, TOWER, bits, slot, slot_kin
 GAME = Boost()
 
 BOARD: RGB = (236, 212, 166)
-# Seat colours with the letter colour that reads best on each: the four Okabe-Ito colours
-# that stay furthest apart under simulated protanopia, deuteranopia and tritanopia.
+# Seat colours with the letter colour that reads best on each: one hue family per seat (blue,
+# red-orange, green, yellow), the four Okabe-Ito colours that stay furthest apart under
+# simulated protanopia and deuteranopia (CIE76 delta E of 34 or more between any two).
 SEATS: dict[int, tuple[RGB, RGB]] = {
     1: (BLUE, PAPER),
-    2: (ORANGE, INK),
-    3: (SKY, INK),
+    2: (VERMILION, PAPER),
+    3: (GREEN, INK),
     4: (YELLOW, INK),
 }
 DRAGON: tuple[RGB, RGB] = ((62, 62, 70), (240, 228, 66))
@@ -50,7 +50,8 @@ LETTERS = {PAWN: "P", KNIGHT: "K", TOWER: "T"}
 
 
 def piece(kind: int, seat: int, size: int) -> Image.Image:
-    """A player's piece: its shape and letter, the seat number small beneath the letter."""
+    """A player's piece: its shape, a small letter, and its seat number large beneath it, so
+    the seat can be read without telling colours apart, even at Discord's inline size."""
     fill, ink = SEATS[seat]
     shape = SHAPES[kind]
 
@@ -72,10 +73,10 @@ def piece(kind: int, seat: int, size: int) -> Image.Image:
                 width=width,
             )
         canvas.text(
-            (big / 2, big * 0.44), LETTERS[kind], fill=ink, font=font(int(big * 0.44)), anchor="mm"
+            (big / 2, big * 0.29), LETTERS[kind], fill=ink, font=font(int(big * 0.26)), anchor="mm"
         )
         canvas.text(
-            (big / 2, big * 0.76), str(seat), fill=ink, font=font(int(big * 0.22)), anchor="mm"
+            (big / 2, big * 0.62), str(seat), fill=ink, font=font(int(big * 0.5)), anchor="mm"
         )
 
     return sprite(("boost-piece", kind, seat), size, draw)
@@ -140,31 +141,32 @@ def render(
 ) -> Image.Image:
     size = state.size
     grid = Grid(size, size, flipped=_flipped(state, perspective))
-    image = _background(grid).copy()
-    cell = grid.cell
-    last = last_move or state.last
+    piece_size = int(grid.cell * 0.84)
 
-    def center(point: tuple[int, int]) -> tuple[float, float]:
-        return grid.center(*point)
+    def draw_pieces(image: Image.Image) -> None:
+        for index, mask in enumerate(state.masks):
+            if index == DRAGONS:
+                sprite_image = dragon(piece_size)
+            else:
+                sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
+            for point in bits(mask):
+                paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
 
-    mark_path(image, last, center, cell)
-    piece_size = int(cell * 0.84)
-    for index, mask in enumerate(state.masks):
-        if index == DRAGONS:
-            sprite_image = dragon(piece_size)
-        else:
-            sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
-        for point in bits(mask):
-            paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
-    mark_effects(image, last, center, cell)
     defeated = GAME.defeated(state)
     notes = [
         "resigned" if seat in state.resigned else "defeated" if seat in defeated else ""
         for seat in range(1, state.players + 1)
     ]
-    icons = [piece(PAWN, seat, 34) for seat in range(1, state.players + 1)]
-    game_header(image, GAME, state, icons, names, notes, last=last)
-    return image
+    return render_board(
+        GAME,
+        state,
+        grid.board(_background(grid)),
+        draw_pieces,
+        icons=[piece(PAWN, seat, 34) for seat in range(1, state.players + 1)],
+        last_move=last_move,
+        names=names,
+        notes=notes,
+    )
 
 
 def reference() -> Image.Image:

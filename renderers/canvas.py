@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont, _imaging
+from PIL import Image, ImageDraw, ImageFont
+from PIL import _imaging as pillow_core
 
 from rules.core import Game, Highlight, Point
 
 # Keep a few freed image buffers for reuse: every render copies a ~3 MB background, and
 # fresh memory from the system costs more page faults than the drawing itself (measured
 # 9.0 -> 5.3 ms per Boost board). Same as PILLOW_BLOCKS_MAX=8.
-_imaging.set_blocks_max(8)  # Image.core is this module
+pillow_core.set_blocks_max(8)
 
 RGB = tuple[int, int, int]
 SUPERSAMPLE = 4
@@ -278,10 +279,16 @@ def game_header(
     )
 
 
+Center = Callable[[Point], tuple[float, float]]
+"""Pixel centre of a board point."""
+Marker = Callable[[Image.Image, Highlight | None, Center, int], None]
+"""Draws (part of) the last move's marks: (image, highlight, center, cell size)."""
+
+
 def mark_path(
     image: Image.Image,
     highlight: Highlight | None,
-    center: Callable[[Point], tuple[float, float]],
+    center: Center,
     cell: int,
 ) -> None:
     """Drawn under the pieces: the route, a dot where it started, a ring where it ended."""
@@ -298,7 +305,7 @@ def mark_path(
 def mark_effects(
     image: Image.Image,
     highlight: Highlight | None,
-    center: Callable[[Point], tuple[float, float]],
+    center: Center,
     cell: int,
 ) -> None:
     """Drawn over the pieces: brackets on changed points, an X on captured ones."""
@@ -308,6 +315,41 @@ def mark_effects(
         paste_centered(image, corner_mark(cell), center(point))
     for point in highlight.captured:
         paste_centered(image, cross_mark(cell), center(point))
+
+
+@dataclass(frozen=True)
+class Board:
+    """Where a game's points lie in its picture: the cached empty board, the pixel centre of
+    each point, and the size of one cell (which scales the last-move marks)."""
+
+    background: Image.Image
+    center: Center
+    cell: int
+
+
+def render_board(
+    game: Game[Any, Any],
+    state: Any,
+    board: Board,
+    draw_pieces: Callable[[Image.Image], None],
+    *,
+    icons: Sequence[Image.Image],
+    last_move: Highlight | None = None,
+    names: Sequence[str] | None = None,
+    notes: Sequence[str] | None = None,
+    under: Marker = mark_path,
+    over: Marker = mark_effects,
+) -> Image.Image:
+    """The picture every game draws the same way: a copy of the cached board, the last move's
+    route under the pieces, `draw_pieces(image)`, its effects over them, then the header with
+    one `icons` entry per seat. `last_move` overrides the state's own last turn."""
+    image = board.background.copy()
+    last = last_move or game.last(state)
+    under(image, last, board.center, board.cell)
+    draw_pieces(image)
+    over(image, last, board.center, board.cell)
+    game_header(image, game, state, icons, names, notes, last=last)
+    return image
 
 
 def _fit(text: str, width: int, size: int) -> str:
@@ -346,6 +388,10 @@ class Grid:
     def center(self, file: int, rank: int) -> tuple[float, float]:
         x, y = self.origin(file, rank)
         return x + self.cell / 2, y + self.cell / 2
+
+    def board(self, background: Image.Image) -> Board:
+        """This grid as a `Board` drawn on `background`."""
+        return Board(background, lambda point: self.center(*point), self.cell)
 
 
 @lru_cache(maxsize=16)
@@ -399,15 +445,26 @@ def draw_coordinates(image: Image.Image, grid: Grid) -> None:
 _PALETTES: dict[Hashable, Image.Image] = {}
 
 
-def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
-    """Palette PNG. The palette is built once per key from `reference()`, a busy picture
-    holding every colour the renderer uses, so each render only maps pixels to it.
-    zlib level 3 encodes about 2.5x faster than the default for some 20% more bytes."""
-    palette = _PALETTES.get(key)
+def quantize(
+    image: Image.Image,
+    key: Hashable,
+    reference: Callable[[], Image.Image],
+    colours: int = 256,
+) -> Image.Image:
+    """The picture mapped, undithered, onto a palette of at most `colours` built once per
+    (key, colours) from `reference()`, a busy picture holding every colour the renderer uses.
+    The same colour always maps to the same index, so a crop maps as the whole picture does."""
+    palette = _PALETTES.get((key, colours))
     if palette is None:
-        palette = reference().convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
-        _PALETTES[key] = palette
-    buffer = io.BytesIO()
+        palette = reference().convert("RGB").quantize(colours, method=Image.Quantize.MEDIANCUT)
+        _PALETTES[(key, colours)] = palette
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image, key: Hashable, reference: Callable[[], Image.Image]) -> bytes:
+    """Palette PNG (see `quantize`). zlib level 3 encodes about 2.5x faster than the default
+    for some 20% more bytes."""
+    buffer = io.BytesIO()
+    quantize(image, key, reference).save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()

@@ -7,7 +7,9 @@ that does not rely on hue alone, so the picture survives colour blindness and a 
   outlines and round-ended bars;
 - mana: dark mana is a solid bar, light mana a hollow one (pale inside, thick rim);
 - shields: narrower steel-grey bars with a white band, the same for both sides;
-- pawns: a shape and a letter per type (P circle, H square, T triangle, Q hexagon, K diamond).
+- pawns: a shape and a letter per type (P circle, H square, T triangle, Q hexagon, K diamond);
+- the last turn: its route in blue, a struck tile framed in vermilion, deployed shields
+  bracketed.
 """
 
 from __future__ import annotations
@@ -19,18 +21,20 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
+    CAPTURE_COLOUR,
     INK,
     PAPER,
     RGB,
+    Center,
     Grid,
     checkerboard,
-    cross_mark,
     disc,
     font,
-    game_header,
     mark_effects,
     mark_path,
     paste_centered,
+    render_board,
+    sprite,
 )
 from rules import Highlight
 from rules.kyo import Kyo, KyoState
@@ -113,6 +117,36 @@ def _draw_stack(image: Image.Image, stack: str, origin: tuple[int, int], cell: i
         paste_centered(image, _pawn(pawn, pawn_size), centre)
 
 
+def _strike_mark(size: int) -> Image.Image:
+    """A struck tile: a capture-coloured frame round the whole tile with a stroke into each
+    corner, the X of a capture kept clear of the stack that now stands there."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        width = big // 14
+        canvas.rectangle((0, 0, big - 1, big - 1), outline=CAPTURE_COLOUR, width=width)
+        reach = big * 0.15
+        for x, y in ((0, 0), (big, 0), (0, big), (big, big)):
+            inward_x = reach if x == 0 else big - reach
+            inward_y = reach if y == 0 else big - reach
+            canvas.line((x, y, inward_x, inward_y), fill=CAPTURE_COLOUR, width=width * 3 // 2)
+
+    return sprite(("kyo-strike",), size, draw)
+
+
+def _mark_route(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+    """Under the stacks, so a tall stack's height badge stays readable: the route, and a
+    frame on each struck tile."""
+    mark_path(image, last, center, cell)
+    for struck in last.captured if last is not None else ():
+        paste_centered(image, _strike_mark(cell), center(struck))
+
+
+def _mark_deploys(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+    """Over the stacks: brackets on tiles that received a shield (strikes are framed below)."""
+    if last is not None:
+        mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell)
+
+
 @lru_cache(maxsize=4)
 def _background(grid: Grid) -> Image.Image:
     return checkerboard(grid)
@@ -126,23 +160,25 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
-    image = _background(grid).copy()
-    cell = grid.cell
-    last = last_move or state.last
-    mark_path(image, last, lambda p: grid.center(*p), cell)
-    for index, stack in enumerate(state.board):
-        if stack:
-            _draw_stack(image, stack, grid.origin(*point(index)), cell)
-    if last is not None:
-        changed = Highlight(last.seat, "", changed=last.changed)
-        mark_effects(image, changed, lambda p: grid.center(*p), cell)
-        corner = cell * 0.22
-        for struck in last.captured:
-            x, y = grid.origin(*struck)
-            paste_centered(image, cross_mark(cell // 2), (x + cell - corner, y + corner))
-    pieces = [_pawn("K", 34), _pawn("k", 34)]
-    game_header(image, GAME, state, pieces, names, last=last)
-    return image
+
+    def draw_stacks(image: Image.Image) -> None:
+        for index, stack in enumerate(state.board):
+            if stack:
+                _draw_stack(image, stack, grid.origin(*point(index)), grid.cell)
+
+    icons = [_pawn("K", 34), _pawn("k", 34)]
+    board = grid.board(_background(grid))
+    return render_board(
+        GAME,
+        state,
+        board,
+        draw_stacks,
+        icons=icons,
+        last_move=last_move,
+        names=names,
+        under=_mark_route,
+        over=_mark_deploys,
+    )
 
 
 def reference() -> Image.Image:

@@ -15,10 +15,8 @@ from renderers.canvas import (
     Grid,
     checkerboard,
     disc,
-    game_header,
-    mark_effects,
-    mark_path,
     paste_centered,
+    render_board,
 )
 from rules import Highlight
 from rules.quorum import BLACK, HOMES, OBJECTIVES, SIZE, WHITE, Quorum, QuorumState
@@ -66,19 +64,19 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
-    image = _background(grid).copy()
-    cell = grid.cell
-    last = last_move or state.last
-    mark_path(image, last, lambda p: grid.center(*p), cell)
-    stone_size = int(cell * 0.86)
-    for index, colour in enumerate(state.board):
-        if colour in (WHITE, BLACK):
-            center = grid.center(index % SIZE, index // SIZE)
-            paste_centered(image, _stone(colour, stone_size), center)
-    mark_effects(image, last, lambda p: grid.center(*p), cell)
-    pieces = [_stone(WHITE, 34), _stone(BLACK, 34)]
-    game_header(image, GAME, state, pieces, names, last=last)
-    return image
+    stone_size = int(grid.cell * 0.86)
+
+    def draw_stones(image: Image.Image) -> None:
+        for index, colour in enumerate(state.board):
+            if colour in (WHITE, BLACK):
+                center = grid.center(index % SIZE, index // SIZE)
+                paste_centered(image, _stone(colour, stone_size), center)
+
+    icons = [_stone(WHITE, 34), _stone(BLACK, 34)]
+    board = grid.board(_background(grid))
+    return render_board(
+        GAME, state, board, draw_stones, icons=icons, last_move=last_move, names=names
+    )
 
 
 def reference() -> Image.Image:

@@ -17,12 +17,13 @@ from renderers.canvas import (
     PATH_COLOUR,
     VERMILION,
     YELLOW,
+    Center,
     Grid,
     checkerboard,
     disc,
     dot_mark,
-    game_header,
     paste_centered,
+    render_board,
     ring_mark,
     sprite,
 )
@@ -140,12 +141,11 @@ def _edge(seat: int, start: tuple[float, float], end: tuple[float, float], cell:
     return half + cell * 0.03
 
 
-def _mark_last(image: Image.Image, grid: Grid, last: Highlight | None) -> None:
+def _mark_last(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
     """The last turn, under the pieces: one arrow for a knight jump, one per pass."""
     if last is None or len(last.path) < 2:
         return
-    cell = grid.cell
-    centers = [grid.center(*p) for p in last.path]
+    centers = [center(p) for p in last.path]
     paste_centered(image, ring_mark(cell), centers[-1])
     arrows = [
         (a, b, _edge(last.seat, a, b, cell), _edge(last.seat, b, a, cell))
@@ -165,31 +165,39 @@ def render(
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     grid = Grid(WIDTH, HEIGHT, flipped=perspective == 2)
-    image = _background(grid).copy()
     cell = grid.cell
     piece_size = int(cell * PIECE_SCALE)
-    last = last_move or state.last
-    _mark_last(image, grid, last)
     ball = _ball(int(cell * 0.42))
     badge = _no_entry(int(cell * 0.34))
     badge_offset = piece_size * 0.34
-    for index, cell_text in enumerate(state.board):
-        if cell_text == ".":
-            continue
-        seat = 1 if cell_text in (PIECE[1], BALL[1]) else 2
-        center = grid.center(index % WIDTH, index // WIDTH)
-        paste_centered(image, _piece(seat, piece_size), center)
-        if cell_text == BALL[seat]:
-            paste_centered(image, ball, center)
-        if index in state.ineligible:
-            paste_centered(image, badge, (center[0] + badge_offset, center[1] - badge_offset))
+
+    def draw_pieces(image: Image.Image) -> None:
+        for index, cell_text in enumerate(state.board):
+            if cell_text == ".":
+                continue
+            seat = 1 if cell_text in (PIECE[1], BALL[1]) else 2
+            center = grid.center(index % WIDTH, index // WIDTH)
+            paste_centered(image, _piece(seat, piece_size), center)
+            if cell_text == BALL[seat]:
+                paste_centered(image, ball, center)
+            if index in state.ineligible:
+                paste_centered(image, badge, (center[0] + badge_offset, center[1] - badge_offset))
+
     notes = ["", ""]
     if state.result is None and state.forced:
         if any(isinstance(m, Chain) for m in GAME.legal_moves(state)):
             notes[state.turn - 1] = "must pass"
-    pieces = [_piece(1, 34), _piece(2, 34)]
-    game_header(image, GAME, state, pieces, names, notes, last=last)
-    return image
+    return render_board(
+        GAME,
+        state,
+        grid.board(_background(grid)),
+        draw_pieces,
+        icons=[_piece(1, 34), _piece(2, 34)],
+        last_move=last_move,
+        names=names,
+        notes=notes,
+        under=_mark_last,
+    )
 
 
 def reference() -> Image.Image:

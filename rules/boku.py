@@ -29,6 +29,7 @@ from rules.core import (
     parse_seat,
     split_diagram,
 )
+from rules.repetition import History
 
 SIZE = 10
 SPAN = 5  # a cell (q, r) exists when |q - r| <= SPAN
@@ -212,7 +213,7 @@ class BokuState(CommonState):
 
     board: str
     blocked: int | None = None
-    history: tuple[str, ...] = ()
+    history: History[str] = field(kw_only=True)
     # Derived, never compared: the board in layout order (see _layout) and the plain placement
     # on every empty cell, passed in by `_play` (updated from the previous position, they must
     # match `board`) or worked out here; the legal moves, worked out once because every turn
@@ -387,7 +388,7 @@ class Boku(Game[BokuState, BokuMove]):
 
     def _setup(self, variant: str, players: int, seed: int) -> BokuState:
         board = EMPTY * CELL_COUNT
-        return BokuState(board=board, variant=variant, history=(_key(board, None, 1),))
+        return BokuState(board=board, variant=variant, history=History.start(_key(board, None, 1)))
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -435,18 +436,18 @@ class Boku(Game[BokuState, BokuMove]):
         # Marbles only multiply except when one is captured, so a position can only recur
         # after captures and passes: a plain placement starts the history afresh.
         if plain:
-            history: tuple[str, ...] = (key,)
+            history = History.start(key)
         else:
-            history = (*state.history, key)
-            if result is None and history.count(key) >= 3:
+            history = state.history.then(key)
+            if result is None and history.occurrences(key) >= 3:
                 result = Outcome((), Reason.REPETITION)
         # Boku's own fields by position: positional arguments are quicker on this hot path.
         return BokuState(
             board,
             blocked,
-            history,
             lines,
             places,
+            history=history,
             variant=state.variant,
             turn=following,
             ply=state.ply + 1,
@@ -576,7 +577,10 @@ class Boku(Game[BokuState, BokuMove]):
         turn = parse_seat(keys.get("to move", "1"), 2, SEATS)
         board = "".join(cells)
         return BokuState(
-            board=board, turn=turn, blocked=blocked, history=(_key(board, blocked, turn),)
+            board=board,
+            turn=turn,
+            blocked=blocked,
+            history=History.start(_key(board, blocked, turn)),
         )
 
     @staticmethod
@@ -616,7 +620,7 @@ class Boku(Game[BokuState, BokuMove]):
         state = BokuState(
             board=board,
             blocked=blocked,
-            history=tuple(str(k) for k in data["history"]),
+            history=History.of(str(k) for k in data["history"]),
             **common_from_json(data),
         )
         if state.turn not in (1, 2) or state.players != 2:

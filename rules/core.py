@@ -5,6 +5,13 @@ which declares the fields every game shares.
 Legal moves are the single source of truth: parsing matches typed text against the
 canonical notation of the legal moves, and only when nothing matches does the game's
 `diagnose` explain, in a player's words, why the text is wrong.
+
+For search: states are immutable, so a search keeps the parent and tries each move with
+`apply(state, move, check=False)`; there is no undo to call. Each game's state is a cheap
+copy: Boost's board is a tuple of bit masks, Quorum's, Boku's and Razzle Dazzle's a short
+string, and what the repetition rules need from the past is a `rules.repetition.History`,
+appended in O(1) along a line of play and copied once per branch (when a second move is
+tried from the same state). Boku also carries its free cells and capturing moves forward.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
@@ -40,6 +40,7 @@ from rules.core import (
     split_squares,
     square_name,
 )
+from rules.repetition import History
 
 WIDTH, HEIGHT = 7, 8
 EMPTY = "."
@@ -62,7 +63,6 @@ _on_board = BOARD.contains
 SQUARES = range(WIDTH * HEIGHT)
 # Moves are listed in notation order: by file, then rank, square after square.
 ORDINAL = tuple(f * HEIGHT + r for f, r in map(_point, SQUARES))
-BY_NAME = tuple(sorted(SQUARES, key=ORDINAL.__getitem__))
 DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
@@ -123,7 +123,8 @@ class RazzleState(CommonState):
     board: str
     ineligible: frozenset[int] = frozenset()
     forced: bool = False
-    history: tuple[str, ...] = ()
+    history: History[str] = field(kw_only=True)
+    """The repetition keys of the turn-start positions so far (`key`), the current one last."""
 
     @property
     def key(self) -> str:
@@ -289,7 +290,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     def _setup(self, variant: str, players: int, seed: int) -> RazzleState:
         board = _start_board()
         return RazzleState(
-            board=board, variant=variant, history=(_key(board, frozenset(), False, 1),)
+            board=board, variant=variant, history=History.start(_key(board, frozenset(), False, 1))
         )
 
     # -- moves ---------------------------------------------------------------------------
@@ -304,14 +305,20 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         chains = self._chains(board, holder, piece, state.ineligible, GOAL_RANK[seat])
         if state.forced and chains:
             return tuple(chains)
+        # The holder and the pieces, found with str.find and put in notation order: quicker
+        # than visiting all 56 squares (about a tenth of a playout's time).
+        squares = [holder]
+        at = board.find(piece)
+        while at >= 0:
+            squares.append(at)
+            at = board.find(piece, at + 1)
+        squares.sort(key=ORDINAL.__getitem__)
         moves: list[RazzleMove] = []
-        for square in BY_NAME:
+        for square in squares:
             if square == holder:
                 moves.extend(chains)
-            elif board[square] == piece:
-                moves.extend(
-                    move for target, move in KNIGHT_MOVES[square] if board[target] == EMPTY
-                )
+            else:
+                moves += [move for target, move in KNIGHT_MOVES[square] if board[target] == EMPTY]
         return tuple(moves) if moves else (PASS,)
 
     @staticmethod
@@ -370,21 +377,23 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
                 result = Outcome((seat,), Reason.GOAL)
         board = "".join(cells)
         key = _key(board, ineligible, forced, opponent)
-        history = (*state.history, key)
-        if result is None and history.count(key) >= 3:
+        history = state.history.then(key)
+        if result is None and history.occurrences(key) >= 3:
             result = Outcome((), Reason.REPETITION)
         elif result is None and state.ply + 1 >= TURN_LIMIT:
             result = Outcome((), Reason.MOVE_LIMIT)
-        return replace(
-            state,
-            board=board,
+        # The constructor, not dataclasses.replace, which took a sixth of a playout's time.
+        return RazzleState(
+            board,
+            ineligible,
+            forced,
+            history=history,
+            variant=state.variant,
+            players=state.players,
             turn=opponent,
             ply=state.ply + 1,
             result=result,
             last=Highlight(seat, self.format_move(state, move), tuple(map(_point, path))),
-            ineligible=ineligible,
-            forced=forced,
-            history=history,
         )
 
     # -- notation --------------------------------------------------------------------------
@@ -582,7 +591,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             last=last,
             ineligible=ineligible,
             forced=forced,
-            history=(_key(board, ineligible, forced, turn),),
+            history=History.start(_key(board, ineligible, forced, turn)),
         )
 
     @staticmethod
@@ -692,7 +701,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
             board=board,
             ineligible=ineligible,
             forced=forced,
-            history=tuple(str(k) for k in data["history"]),
+            history=History.of(str(k) for k in data["history"]),
             **common_from_json(data),
         )
         if state.turn not in (1, 2) or state.players != 2:

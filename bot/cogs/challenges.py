@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.interface import Interaction, answering, player
 from bot.notifications import MENTIONS, mention
 from bot.service import Match
@@ -48,7 +49,7 @@ def challenge_text(match: Match) -> str:
             lines.append(f"Accepted so far: {', '.join(accepted)}.")
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
         lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
-    return "\n".join(lines)
+    return limits.content("\n".join(lines))
 
 
 class Challenges(commands.Cog):
@@ -108,11 +109,11 @@ class Challenges(commands.Cog):
         except RulesError:
             return []
         typed = current.strip().lower()
-        return [
-            app_commands.Choice(name=f"{name}: {v.description}"[:100], value=name)
+        return limits.choices(
+            app_commands.Choice(name=f"{name}: {v.description}", value=name)
             for name, v in game.variants.items()
             if typed in name
-        ][:25]
+        )
 
     async def accept(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):

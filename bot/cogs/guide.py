@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot import limits
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering
 from bot.service import ServiceError
@@ -70,7 +71,7 @@ class Guide(commands.Cog):
                 state = chosen.new()
                 png = await asyncio.to_thread(self.bot.announcer.render, chosen.name, state)
                 picture = discord.File(io.BytesIO(png), filename=f"{chosen.name}-start.png")
-            await interaction.followup.send(text, ephemeral=True, file=picture)
+            await interaction.followup.send(limits.content(text), ephemeral=True, file=picture)
 
     @rules.autocomplete("topic")
     async def topic_choices(
@@ -81,12 +82,15 @@ class Guide(commands.Cog):
         except RulesError:
             return []
         typed = current.strip().lower()
-        return [app_commands.Choice(name=t, value=t) for t in chosen.help_topics if typed in t][:25]
+        return limits.choices(
+            app_commands.Choice(name=t, value=t) for t in chosen.help_topics if typed in t
+        )
 
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: Interaction) -> None:
         games = ", ".join(g.title for g in GAMES.values())
-        await interaction.response.send_message(HELP.format(games=games), ephemeral=True)
+        text = limits.content(HELP.format(games=games))
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: BoardBot) -> None:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve
 from bot.notifications import jump_url
 from bot.service import Match
@@ -16,7 +17,7 @@ from bot.service import Match
 if TYPE_CHECKING:
     from bot.app import BoardBot
 
-MAX_LISTED = 20
+FOOTER_ROOM = 200  # characters kept free on each page for the page line and any warning
 
 
 def listing_line(match: Match, user_id: int) -> str:
@@ -42,21 +43,27 @@ class Matches(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="matches", description="Your matches, those waiting for you first")
-    async def matches(self, interaction: Interaction) -> None:
+    @app_commands.describe(page="Which page of a long list (default: the first)")
+    async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             listing = await self.bot.service.listing(interaction.user.id, interaction.guild_id)
-            lines = [listing_line(m, interaction.user.id) for m in listing.matches[:MAX_LISTED]]
-            if not lines:
+            every = [listing_line(m, interaction.user.id) for m in listing.matches]
+            pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
+            page = min(page, len(pages))
+            lines = pages[page - 1]
+            if not every:
                 lines = ["You have no open matches here. Start one with /challenge."]
-            elif len(listing.matches) > MAX_LISTED:
-                lines.append(f"…and {len(listing.matches) - MAX_LISTED} more.")
+            elif len(pages) > 1:
+                following = f" · `/matches page:{page + 1}` shows more" if page < len(pages) else ""
+                lines = [*lines, f"-# Page {page} of {len(pages)}{following}."]
             if listing.unreadable:
                 lines.append(
                     f"({listing.unreadable} damaged match(es) could not be shown; "
                     "a server admin can run `python -m bot --check-db`.)"
                 )
-            await interaction.followup.send("\n".join(lines), ephemeral=True, suppress_embeds=True)
+            text = limits.content("\n".join(lines))
+            await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
 
     @app_commands.command(name="record", description="A match's game record, as a text file")
     @app_commands.describe(match="Which match (not needed inside a match thread)")

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import jump_url
 from bot.service import Match, MatchService, ServiceError
@@ -46,10 +47,10 @@ class Moves(commands.Cog):
             found = await resolve(interaction, interaction.namespace.match)
         except ServiceError:
             return []
-        return [
+        return limits.choices(
             app_commands.Choice(name=text, value=text)
             for text in self.service.suggestions(found, current)
-        ]
+        )
 
     @app_commands.command(name="board", description="Show a match's current board (to you)")
     @app_commands.describe(match="Which match (not needed inside a match thread)")
@@ -74,7 +75,7 @@ class Moves(commands.Cog):
                 lines.append(f"Not started: waiting for {waiting}.")
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
-                "\n".join(lines),
+                limits.content("\n".join(lines)),
                 file=await self.bot.announcer.board_file(found),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,

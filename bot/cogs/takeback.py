@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import MENTIONS, mention
 from bot.service import Takeback
@@ -56,18 +57,19 @@ class Takebacks(commands.Cog):
                 asker = request.match.at(request.seat).name
                 asked = f"{asker} asked to take back **{request.notation}**."
                 if not accept:
+                    declined = f"{asked}\n{name} declined: the move stands."
                     await interaction.edit_original_response(
-                        content=f"{asked}\n{name} declined: the move stands.", view=None
+                        content=limits.content(declined), view=None
                     )
                     return
                 if not request.done:
+                    accepted = f"{asked}\n{name} accepted. {waiting_line(request)}"
                     await interaction.edit_original_response(
-                        content=f"{asked}\n{name} accepted. {waiting_line(request)}",
-                        allowed_mentions=MENTIONS,
+                        content=limits.content(accepted), allowed_mentions=MENTIONS
                     )
                     return
                 await interaction.edit_original_response(
-                    content=f"{asked}\nEveryone accepted.", view=None
+                    content=limits.content(f"{asked}\nEveryone accepted."), view=None
                 )
                 await self.bot.announcer.post_board(
                     request.match, [f"**{request.notation}** was taken back."]

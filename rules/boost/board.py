@@ -92,6 +92,14 @@ def zobrist(masks: Masks) -> int:
     return key
 
 
+def rekey(key: int, before: Masks, after: Masks) -> int:
+    """The Zobrist key of `after`, from `before`'s: only the points that changed are XORed."""
+    for index, (old, new) in enumerate(zip(before, after, strict=True)):
+        for point in bits(old ^ new):
+            key ^= ZOBRIST[index][point]
+    return key
+
+
 class MoveTable(dict[int, Action]):
     """Move objects by key, made on first use and shared, so generation allocates nothing."""
 

@@ -22,20 +22,20 @@ from rules.boost.board import (
     Action,
     Build,
     Geometry,
-    Masks,
     Promote,
     Step,
     action_keys,
-    bits,
     irreversible,
     occupied,
     own_mask,
     owner_slot,
+    rekey,
     resolve,
     slot,
     slot_kind,
     slot_seat,
     step_count,
+    zobrist,
 )
 from rules.boost.explain import Explainer
 from rules.boost.help import HELP_TOPICS
@@ -63,6 +63,7 @@ from rules.core import (
     join_words,
     owned_pieces,
 )
+from rules.repetition import History
 
 BoostMove = Step | Build | Promote | Pass
 
@@ -169,15 +170,11 @@ class Boost(Game[BoostState, BoostMove]):
                 after = replace(after, result=Outcome((), Reason.NO_MOVES))
             return after
         masks, captured = resolve(geo, state.masks, seat, move)
-        key = state.zkey
-        for index, (old, new) in enumerate(zip(state.masks, masks, strict=True)):
-            for point in bits(old ^ new):
-                key ^= ZOBRIST[index][point]
-        history: tuple[Masks, ...]
+        key = rekey(state.zkey, state.masks, masks)
         if irreversible(state.masks, masks):
-            history, seen = (masks,), frozenset((key,))
+            history = History.start(masks, key)
         else:
-            history, seen = (*state.history, masks), state.seen | {key}
+            history = state.history.then(masks, key)
         path: tuple[int, ...] = ()
         changed: tuple[int, ...] = ()
         if isinstance(move, Step):
@@ -201,7 +198,6 @@ class Boost(Game[BoostState, BoostMove]):
             ),
             history=history,
             zkey=key,
-            seen=seen,
         )
 
     def resign(self, state: BoostState, seat: int) -> BoostState:
@@ -339,7 +335,12 @@ class Boost(Game[BoostState, BoostMove]):
         if not 1 <= common["turn"] <= players:
             raise ValueError(f"no seat {common['turn']} to move")
         resigned = tuple(int(s) for s in data["resigned"])
-        return BoostState(masks=masks, resigned=resigned, history=history, **common)
+        return BoostState(
+            masks=masks,
+            resigned=resigned,
+            history=History.of(history, map(zobrist, history)),
+            **common,
+        )
 
 
 def _dragons(geo: Geometry, occ: int, rng: random.Random) -> int:
@@ -368,7 +369,7 @@ def _unrepeated(geo: Geometry, state: BoostState, keys: list[int]) -> list[int]:
     that key was seen, or the move may capture, is the resulting arrangement built and
     compared exactly.
     """
-    masks, seen = state.masks, state.seen
+    masks, seen = state.masks, state.history.seen_keys()
     base = slot(state.turn, PAWN)
     own = own_mask(masks, state.turn)
     enemy = occupied(masks) & ~own & ~masks[DRAGONS]
@@ -399,7 +400,9 @@ def _unrepeated(geo: Geometry, state: BoostState, keys: list[int]) -> list[int]:
 
 def _repeats(geo: Geometry, state: BoostState, move: Action) -> bool:
     after, _ = resolve(geo, state.masks, state.turn, move)
-    return not irreversible(state.masks, after) and after in state.history
+    if irreversible(state.masks, after):
+        return False
+    return state.history.holds(after, rekey(state.zkey, state.masks, after))
 
 
 def _mask(geo: Geometry, squares: str) -> int:

@@ -32,7 +32,9 @@ HELP_TOPICS: Mapping[str, str] = {
     "building": (
         "If an empty point has your pieces (of any kind) on all four sides, you may spend "
         "your turn building a tower there. Points on the edge of the board lack a neighbour, "
-        "so they can never be built on. You may own at most two towers at a time. Write the "
+        "so they can never be built on: in the board picture they form the darker outer "
+        "ring, and towers go only in the lighter inner area (b2 to h8 on the 9x9 board, b2 "
+        "to f6 on the 7x7 mini board). You may own at most two towers at a time. Write the "
         "point, like e5."
     ),
     "promotion": (

@@ -8,28 +8,28 @@ from dataclasses import dataclass, field, replace
 
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Masks, slot, zobrist
 from rules.core import CommonState, Outcome, Reason, next_seat
+from rules.repetition import History
 
 
 @dataclass(frozen=True)
 class BoostState(CommonState):
     """A position. `masks`: dragons, then pawns, knights and towers of each seat, as bit masks
     (see rules.boost.board). `history`: the arrangements since the last pawn or knight left
-    the board or was promoted (earlier ones can never recur), the current one last."""
+    the board or was promoted (earlier ones can never recur), the current one last, counted by
+    their Zobrist keys."""
 
     masks: Masks
     resigned: tuple[int, ...] = ()
-    history: tuple[Masks, ...] = ()
-    # Derived from `masks` and `history`, kept to make the repetition test two XORs per move.
+    history: History[Masks] = field(default=History.of(()))
+    # The Zobrist key of `masks`, kept so that the repetition test is two XORs per move.
     zkey: int = field(default=0, compare=False, repr=False)
-    seen: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """A position built from scratch (setups, diagrams) starts its own history."""
-        if not self.history:
-            object.__setattr__(self, "history", (self.masks,))
-        if not self.seen:
+        if not self.zkey:
             object.__setattr__(self, "zkey", zobrist(self.masks))
-            object.__setattr__(self, "seen", frozenset(zobrist(m) for m in self.history))
+        if not self.history:
+            object.__setattr__(self, "history", History.start(self.masks, self.zkey))
 
     @property
     def size(self) -> int:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -11,27 +13,62 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.harness import OfflineDiscord
+from bot.store.throwaway import PostgresMissing, ThrowawayPostgres
+from tests.bot.spec import check_request
 from tests.bot.support import new_bot
 
 T = TypeVar("T")
 Scenario = Callable[[OfflineDiscord], Awaitable[T]]
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "bot.sqlite3"
+BACKENDS = ("sqlite", "postgresql")
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[ThrowawayPostgres]:
+    """One PostgreSQL cluster for the whole run. In CI (the CI variable set, as `.ci/run`
+    does) a missing PostgreSQL fails the run instead of skipping its tests."""
+    try:
+        server = ThrowawayPostgres.start()
+    except PostgresMissing as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs the PostgreSQL tests, but {error}", pytrace=False)
+        pytest.skip(str(error))
+    with server:
+        yield server
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a fresh, empty database, once per backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    server: ThrowawayPostgres = request.getfixturevalue("postgres")
+    return asyncio.run(server.create_schema(f"test_{next(_databases)}"))
 
 
 @pytest.fixture
-def offline(database: Path, caplog: pytest.LogCaptureFixture) -> Iterator[Callable[..., Any]]:
+def database(database_url: str) -> str:
+    """The bot's database: every offline test runs on both backends."""
+    return database_url
+
+
+@pytest.fixture
+def offline(database: str, caplog: pytest.LogCaptureFixture) -> Iterator[Callable[..., Any]]:
     """`offline(scenario)` runs `async def scenario(h)` against a fresh bot and returns its
-    result. Afterwards, any error the bot logged (a handler that crashed) fails the test."""
+    result. Every request is checked against Discord's API specification: a refusal fails the
+    interaction that caused it (`Refused`), or the test if it came outside one (login, sync).
+    Afterwards, any error the bot logged (a handler that crashed) fails the test."""
     caplog.set_level(logging.WARNING)
 
     def run(scenario: Scenario[T], **settings: Any) -> T:
         async def main() -> T:
-            async with OfflineDiscord(new_bot(database, **settings)) as harness:
-                return await scenario(harness)
+            bot = new_bot(database, **settings)
+            async with OfflineDiscord(bot, check_request=check_request) as harness:
+                result = await scenario(harness)
+                assert not harness.violations, f"Discord would refuse: {harness.violations}"
+                return result
 
         return asyncio.run(main())
 

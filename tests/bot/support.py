@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import sqlite3
 from typing import Any
+
+import asyncpg
 
 from bot import BoardBot, Settings, create_bot
 from bot.clock import ManualClock
 from bot.harness import OfflineDiscord, Sent
+from bot.store import parse_url
 
 START = 1_800_000_000.0  # tests start at a fixed moment, on a clock only they move
 
 
-def new_bot(database: Path, *, clock: ManualClock | None = None, **settings: Any) -> BoardBot:
-    settings_ = Settings(token="offline", database_path=database, **settings)
+def new_bot(database_url: str, *, clock: ManualClock | None = None, **settings: Any) -> BoardBot:
+    settings_ = Settings(token="offline", database_url=database_url, **settings)
     return create_bot(settings_, clock=clock or ManualClock(START))
 
 
@@ -44,3 +47,19 @@ async def resign(h: OfflineDiscord, user: Any, channel_id: int | None = None) ->
     (question,) = private(await h.command(user, "resign", channel_id))
     assert question.buttons == ["Resign", "Cancel"], question.content
     return await h.click(user, question.message_id or 0, "Resign")
+
+
+async def execute_raw(database_url: str, *statements: str) -> None:
+    """Run SQL straight on a database, behind the store's back (to damage rows in tests)."""
+    backend, target = parse_url(database_url)
+    if backend == "sqlite":
+        with sqlite3.connect(target) as db:
+            for statement in statements:
+                db.execute(statement)
+        return
+    db = await asyncpg.connect(target)
+    try:
+        for statement in statements:
+            await db.execute(statement)
+    finally:
+        await db.close()

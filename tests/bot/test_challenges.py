@@ -115,7 +115,7 @@ def test_bad_challenges_are_refused_before_anything_is_stored(offline: Any) -> N
 
 def test_thread_refused_falls_back_to_the_channel(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        h.fail_threads = True
+        h.withhold(h.channel_id, "create_public_threads")
         match_id, (alice, bob) = await start_match(h)
         board = h.latest(lambda s: "Move" in s.buttons)
         assert board.channel_id == h.channel_id and board.pngs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_DATABASE, SettingsError, load_settings
+from bot.store.throwaway import ThrowawayPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,9 +33,13 @@ alice: click Resign
 """
 
 
-def bot_command(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
+def bot_command(
+    tmp_path: Path, *args: str, stdin: str = "", **settings: str
+) -> subprocess.CompletedProcess[str]:
+    unset = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_URL")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env |= {"DATABASE_PATH": str(tmp_path / "data" / "bot.sqlite3"), "PYTHONPATH": str(ROOT)}
+    env |= settings
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env here
@@ -57,6 +63,25 @@ def test_settings_from_env_file_and_environment(tmp_path: Path) -> None:
         load_settings({"LOG_LEVEL": "loud"}, None)
 
 
+def test_database_and_shard_settings() -> None:
+    settings = load_settings({"DATABASE_PATH": "x.sqlite3"}, None)
+    assert settings.database == Path("x.sqlite3") and settings.shard_ids is None
+    url = "postgresql://bot@db.internal:5432/boardgames"
+    settings = load_settings({"DATABASE_URL": url, "SHARD_COUNT": "4", "SHARD_IDS": "3,0-1"}, None)
+    assert settings.database == url and settings.database_pool_size == 10
+    assert (settings.shard_count, settings.shard_ids) == (4, (0, 1, 3))
+    wrong = {
+        "DATABASE_URL": ({"DATABASE_URL": "mysql://db/x"}, "sqlite:///path/to/file or postgres"),
+        "needs SHARD_COUNT": ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
+        "past the count": ({"SHARD_COUNT": "2", "SHARD_IDS": "1-2"}, "from 0 to 1"),
+        "not a number": ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+        "pool of none": ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be"),
+    }
+    for environ, message in wrong.values():
+        with pytest.raises(SettingsError, match=message):
+            load_settings(environ, None)
+
+
 def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
     for args in ((), ("--sync",)):
         result = bot_command(tmp_path, *args)
@@ -65,7 +90,11 @@ def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
 
 
-def test_offline_script_plays_and_check_db_verifies(tmp_path: Path) -> None:
+def test_offline_script_plays_and_check_db_verifies(
+    tmp_path: Path, postgres: ThrowawayPostgres
+) -> None:
+    """The path to PostgreSQL too: the session's database copies into an empty PostgreSQL,
+    and --check-db passes there."""
     result = bot_command(tmp_path, "--offline", stdin=SCRIPT)
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -86,6 +115,23 @@ def test_offline_script_plays_and_check_db_verifies(tmp_path: Path) -> None:
     os.replace(database, tmp_path / "data" / "bot.sqlite3")
     check = bot_command(tmp_path, "--check-db")
     assert check.returncode == 0 and "1 matches checked, 0 with problems" in check.stdout
+
+    source = f"sqlite:///{tmp_path / 'data' / 'bot.sqlite3'}"
+    target = asyncio.run(postgres.create_schema("copied_offline_session"))
+    copy = bot_command(tmp_path, "--copy-db", source, target)
+    assert copy.returncode == 0, copy.stderr
+    copied = "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 3, takeback_votes: 0 rows"
+    assert f"{copied} copied." in copy.stdout
+    assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (
+        copy.stdout
+    )
+    again = bot_command(tmp_path, "--copy-db", source, target)
+    assert again.returncode == 2 and "already has rows in matches" in again.stderr
+    check = bot_command(tmp_path, "--check-db", DATABASE_URL=target)
+    assert check.returncode == 0 and "1 matches checked, 0 with problems" in check.stdout
+    missing = bot_command(tmp_path, "--copy-db", f"sqlite:///{tmp_path / 'none.db'}", target)
+    assert missing.returncode == 2 and "There is no database at" in missing.stderr
+
     with sqlite3.connect(tmp_path / "data" / "bot.sqlite3") as db:
         db.execute("DELETE FROM moves WHERE ply = 2")
     check = bot_command(tmp_path, "--check-db")

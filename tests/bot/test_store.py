@@ -1,4 +1,5 @@
-"""The SQLite store and the service's checks, below the Discord layer."""
+"""The stores (SQLite and PostgreSQL, every test on both) and the service's checks, below
+the Discord layer."""
 
 from __future__ import annotations
 
@@ -8,20 +9,40 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.service import MatchService, Player, ServiceError
-from bot.store import MIGRATIONS, StaleWrite, Store, StoreError
+from bot.store import (
+    MIGRATIONS,
+    TABLES,
+    JobKind,
+    StaleWrite,
+    Store,
+    StoreError,
+    open_store,
+    throwaway,
+)
+from bot.store.copy import copy_database, differences
+from bot.store.sqlite import SqliteStore
+from tests.bot.support import execute_raw
 
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
+RACERS = 4  # separate connections (SQLite) or pools (PostgreSQL), as separate processes have
+
+# Raising a database's recorded schema version behind the store's back.
+NEWER_SCHEMA = {
+    "sqlite": f"PRAGMA user_version = {len(MIGRATIONS) + 1}",
+    "postgresql": f"INSERT INTO schema_version VALUES ({len(MIGRATIONS) + 1})",
+}
 
 
 def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
 
 
-async def started(path: Path) -> tuple[Store, MatchService, int]:
-    store = await Store.open(path)
+async def started(database_url: str) -> tuple[Store, MatchService, int]:
+    store = await open_store(database_url)
     service = MatchService(store, seeds=lambda: 5)
     request = service.prepare_challenge(
         guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
@@ -31,12 +52,24 @@ async def started(path: Path) -> tuple[Store, MatchService, int]:
     return store, service, match.id
 
 
-def test_open_sets_pragmas_and_migrates_once(tmp_path: Path) -> None:
+async def turn(store: Store, match_id: int, ply: int, notation: str) -> str:
+    """One turn written straight to the store, as a racing process would."""
+    return await store.append_moves(
+        match_id,
+        ply,
+        [(ply % 2 + 1, notation)],
+        snapshot=json.dumps({"ply": ply + 1}),
+        status="active",
+        outcome=None,
+        draw_offer=None,
+    )
+
+
+def test_sqlite_open_sets_pragmas(tmp_path: Path) -> None:
     async def main() -> None:
-        path = tmp_path / "nested" / "db.sqlite3"
-        store = await Store.open(path)
+        store = await SqliteStore.open(tmp_path / "nested" / "db.sqlite3")
         pragmas = {}
-        for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "user_version"):
+        for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
             async with store._db.execute(f"PRAGMA {name}") as cursor:
                 row = await cursor.fetchone()
                 pragmas[name] = row[0] if row else None
@@ -46,20 +79,40 @@ def test_open_sets_pragmas_and_migrates_once(tmp_path: Path) -> None:
             "synchronous": 1,  # NORMAL
             "foreign_keys": 1,
             "busy_timeout": 5000,
-            "user_version": len(MIGRATIONS),
         }
-        await (await Store.open(path)).close()  # a second open finds nothing to migrate
-        with sqlite3.connect(path) as db:
-            db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-        with pytest.raises(StoreError, match="newer than this bot"):
-            await Store.open(path)
 
     run(main())
 
 
-def test_a_write_at_a_stale_ply_is_refused_whole(tmp_path: Path) -> None:
+def test_migrates_once_and_refuses_a_newer_schema(database_url: str) -> None:
     async def main() -> None:
-        store, service, match_id = await started(tmp_path / "db.sqlite3")
+        store = await open_store(database_url)
+        assert await store.schema_version() == len(MIGRATIONS)
+        await store.close()
+        store = await open_store(database_url)  # a second open finds nothing to migrate
+        assert await store.schema_version() == len(MIGRATIONS)
+        await execute_raw(database_url, NEWER_SCHEMA[store.backend])
+        await store.close()
+        with pytest.raises(StoreError, match="newer than this bot"):
+            await open_store(database_url)
+
+    run(main())
+
+
+def test_database_urls_choose_the_backend(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+        assert store.backend == "sqlite" and (tmp_path / "a.sqlite3").is_file()
+        await store.close()
+        with pytest.raises(StoreError, match="sqlite:///path/to/file or postgresql://"):
+            await open_store("mysql://localhost/db")
+
+    run(main())
+
+
+def test_a_write_at_a_stale_ply_is_refused_whole(database_url: str) -> None:
+    async def main() -> None:
+        store, service, match_id = await started(database_url)
         await store.append_moves(
             match_id,
             0,
@@ -73,7 +126,8 @@ def test_a_write_at_a_stale_ply_is_refused_whole(tmp_path: Path) -> None:
             await store.append_moves(
                 match_id, 0, [(1, "b1b3")], snapshot="{}", status="x", outcome=None, draw_offer=2
             )
-        with pytest.raises(sqlite3.IntegrityError):  # the second turn fails: neither lands
+        # the second turn fails: neither lands
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.NotNullViolationError)):
             await store.append_moves(
                 match_id,
                 1,
@@ -91,9 +145,117 @@ def test_a_write_at_a_stale_ply_is_refused_whole(tmp_path: Path) -> None:
     run(main())
 
 
-def test_challenge_rules_in_the_service(tmp_path: Path) -> None:
+def test_turn_writes_racing_from_separate_connections_land_once(database_url: str) -> None:
+    """Several stores (as several processes would hold) write every turn of one match at
+    once: each turn lands exactly once, and the log is the winners' moves in order."""
+
     async def main() -> None:
-        store = await Store.open(tmp_path / "db.sqlite3")
+        first, _, match_id = await started(database_url)
+        racers = [first, *[await open_store(database_url) for _ in range(RACERS - 1)]]
+        winners = []
+        for ply in range(12):
+            results = await asyncio.gather(
+                *(turn(store, match_id, ply, f"r{n}p{ply}") for n, store in enumerate(racers)),
+                return_exceptions=True,
+            )
+            landed = [n for n, result in enumerate(results) if isinstance(result, str)]
+            assert len(landed) == 1, results
+            assert all(isinstance(r, StaleWrite) for r in results if not isinstance(r, str))
+            winners.append(f"r{landed[0]}p{ply}")
+        assert [m.notation for m in await first.moves(match_id)] == winners
+        row = await first.get_match(match_id)
+        assert row is not None and (row.ply, json.loads(row.snapshot)) == (12, {"ply": 12})
+        for store in racers:
+            await store.close()
+
+    run(main())
+
+
+def test_a_due_job_is_claimed_by_exactly_one_of_many_racers(database_url: str) -> None:
+    """Several stores (as several processes would hold) claim due jobs at once until none
+    is left: every job goes to exactly one of them, and only its claimer can finish it."""
+
+    async def main() -> None:
+        first, service, _ = await started(database_url)
+        racers = [first, *[await open_store(database_url) for _ in range(RACERS - 1)]]
+        request = service.prepare_challenge(
+            guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
+        )
+        for due in range(10):
+            match = await service.challenge(request)
+            await first.schedule(match.id, 0, [(JobKind.EXPIRY, 100 + due)])
+        later = await service.challenge(request)
+        await first.schedule(later.id, 0, [(JobKind.EXPIRY, 5000)])  # not due: left unclaimed
+
+        async def claim_all(store: Store, owner: str) -> list[tuple[int, str]]:
+            claimed = []
+            while (job := await store.claim_job(owner, 1000)) is not None:
+                claimed.append((job.id, owner))
+                await asyncio.sleep(0)  # let the others race for the next one
+            return claimed
+
+        results = await asyncio.gather(
+            *(claim_all(store, f"process-{n}") for n, store in enumerate(racers))
+        )
+        claims = dict(claim for claimed in results for claim in claimed)
+        assert len(claims) == sum(map(len, results)) == 10  # each job once, none left out
+        job_id, owner = next(iter(claims.items()))
+        await first.finish_job(job_id, "someone-else", 1001)  # not theirs: ignored
+        await first.finish_job(job_id, owner, 1002)
+        columns, rows = await first.export_rows("jobs")
+        jobs = {row[columns.index("id")]: dict(zip(columns, row, strict=True)) for row in rows}
+        assert (jobs[job_id]["claimed_by"], jobs[job_id]["done_at"]) == (owner, 1002)
+        assert sorted(job["done_at"] or 0 for job in jobs.values()) == [0] * 10 + [1002]
+        assert await first.next_due(lease=60) == 1000 + 60  # the oldest unfinished claim
+        for store in racers:
+            await store.close()
+
+    run(main())
+
+
+def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
+    """From an SQLite file into each backend: identical rows, a refusal to copy into a
+    database that has rows, and new matches numbered after the copied ones."""
+
+    async def main() -> None:
+        source, service, match_id = await started(f"sqlite:///{tmp_path / 'source.sqlite3'}")
+        await service.move(match_id, ALICE.user_id, "a1e3")
+        request = service.prepare_challenge(
+            guild_id=1, channel_id=2, challenger=ALICE, game="boku", opponents=[CAROL]
+        )
+        pending = await service.challenge(request)
+        await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
+        await source.vote_takeback(match_id, 1, 2)
+        await source.set_dm(ALICE.user_id, True)
+        target = await open_store(database_url)
+        copied = await copy_database(source, target)
+        assert copied == {
+            "matches": 2,
+            "seats": 4,
+            "moves": 1,
+            "preferences": 1,
+            "jobs": 1,
+            "takeback_votes": 1,
+        }
+        assert set(copied) == set(TABLES)
+        assert await differences(source, target) == []
+        assert await MatchService(target).check() == []
+        with pytest.raises(StoreError, match="already has rows in matches"):
+            await copy_database(source, target)
+        copy = MatchService(target, seeds=lambda: 5)
+        assert (await copy.challenge(request)).id == pending.id + 1
+        assert (await differences(source, target))[
+            0
+        ] == "matches: 2 rows in the source, 3 in the copy"
+        await source.close()
+        await target.close()
+
+    run(main())
+
+
+def test_challenge_rules_in_the_service(database_url: str) -> None:
+    async def main() -> None:
+        store = await open_store(database_url)
         service = MatchService(store, seeds=lambda: 5)
         with pytest.raises(ServiceError, match="cannot be played by 1"):
             service.prepare_challenge(
@@ -121,20 +283,21 @@ def test_challenge_rules_in_the_service(tmp_path: Path) -> None:
     run(main())
 
 
-def test_corrupt_rows_are_reported_and_skipped(tmp_path: Path) -> None:
+def test_corrupt_rows_are_reported_and_skipped(database_url: str) -> None:
     async def main() -> None:
-        path = tmp_path / "db.sqlite3"
-        store, service, first = await started(path)
+        store, service, first = await started(database_url)
         request = service.prepare_challenge(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
         )
         second = (await service.challenge(request)).id
         third = (await service.challenge(request)).id
         await store.close()
-        with sqlite3.connect(path) as db:
-            db.execute("UPDATE matches SET snapshot = '{not json' WHERE id = ?", (second,))
-            db.execute("UPDATE matches SET game = 'chess' WHERE id = ?", (third,))
-        store = await Store.open(path)
+        await execute_raw(
+            database_url,
+            f"UPDATE matches SET snapshot = '{{not json' WHERE id = {second}",
+            f"UPDATE matches SET game = 'chess' WHERE id = {third}",
+        )
+        store = await open_store(database_url)
         service = MatchService(store)
         listing = await service.listing(ALICE.user_id)
         assert [m.id for m in listing.matches] == [first] and listing.unreadable == 2
@@ -147,17 +310,15 @@ def test_corrupt_rows_are_reported_and_skipped(tmp_path: Path) -> None:
     run(main())
 
 
-def test_check_finds_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> None:
+def test_check_finds_a_snapshot_that_differs_from_the_log(database_url: str) -> None:
     async def main() -> None:
-        path = tmp_path / "db.sqlite3"
-        store, service, match_id = await started(path)
+        store, service, match_id = await started(database_url)
         await service.move(match_id, ALICE.user_id, "a1e3")
         await service.move(match_id, BOB.user_id, "h8h4")
         assert await service.check() == []
         await store.close()
-        with sqlite3.connect(path) as db:
-            db.execute("DELETE FROM moves WHERE ply = 2")
-        store = await Store.open(path)
+        await execute_raw(database_url, "DELETE FROM moves WHERE ply = 2")
+        store = await open_store(database_url)
         (problem,) = await MatchService(store).check()
         assert problem.startswith(f"match #{match_id}: the snapshot differs")
         await store.close()
@@ -178,9 +339,9 @@ to move: white
 """
 
 
-def test_a_player_with_no_move_passes_automatically(tmp_path: Path) -> None:
+def test_a_player_with_no_move_passes_automatically(database_url: str) -> None:
     async def main() -> None:
-        store, service, match_id = await started(tmp_path / "db.sqlite3")
+        store, service, match_id = await started(database_url)
         game = (await service.get(match_id)).game
         position = game.dump(game.parse_diagram(PASS_POSITION))
         await store.update_match(match_id, 0, snapshot=json.dumps(position))
@@ -199,7 +360,7 @@ def test_a_player_with_no_move_passes_automatically(tmp_path: Path) -> None:
 
 def test_a_closed_challenge_says_what_became_of_it(tmp_path: Path) -> None:
     async def main() -> None:
-        store, service, started_id = await started(tmp_path / "db.sqlite3")
+        store, service, started_id = await started(f"sqlite:///{tmp_path / 'db.sqlite3'}")
         try:
             with pytest.raises(ServiceError, match=r"no longer open \(in progress\)"):
                 await service.withdraw(started_id, ALICE.user_id)
@@ -220,12 +381,12 @@ def test_a_closed_challenge_says_what_became_of_it(tmp_path: Path) -> None:
 def test_a_row_with_an_unknown_status_is_reported(tmp_path: Path) -> None:
     async def main() -> None:
         path = tmp_path / "db.sqlite3"
-        store, _, match_id = await started(path)
+        store, _, match_id = await started(f"sqlite:///{path}")
         await store.close()
         with sqlite3.connect(path) as db:  # only a hand edit past the CHECK can do this
             db.execute("PRAGMA ignore_check_constraints = ON")
             db.execute("UPDATE matches SET status = 'paused' WHERE id = ?", (match_id,))
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         try:
             (problem,) = await MatchService(store).check()
         finally:
@@ -233,3 +394,18 @@ def test_a_row_with_an_unknown_status_is_reported(tmp_path: Path) -> None:
         assert problem.startswith(f"match #{match_id}: unreadable") and "'paused'" in problem
 
     run(main())
+
+
+def test_a_missing_postgresql_is_named_with_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the CI run fails with (and a developer's run skips with) on a bare machine."""
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    monkeypatch.setattr("glob.glob", lambda pattern: [])
+    with pytest.raises(throwaway.PostgresMissing, match="apt-get install postgresql"):
+        throwaway.server_binaries()
+    monkeypatch.setattr(
+        "glob.glob",
+        lambda pattern: ["/usr/lib/postgresql/9.6/bin/pg_ctl", "/usr/lib/postgresql/15/bin/pg_ctl"],
+    )
+    assert throwaway.server_binaries() == Path("/usr/lib/postgresql/15/bin")

@@ -141,3 +141,22 @@ def test_rendering_is_a_pure_function_of_the_state() -> None:
     state = captured_state()
     assert render_png("boku", state) == render_png("boku", state)
     assert render_png("boku", state) == render_png("boku", state, perspective=2)
+
+
+def test_the_last_placement_stands_out_on_a_dark_marble() -> None:
+    """A ring around a dark marble hid in its outline: the mark sits on the marble itself."""
+    state = captured_state()  # dark e5 was just placed
+    x, y = picture.center(POINTS[NAMES.index("e5")])
+    inside = range(-picture.RISE * 3 // 4, picture.RISE * 3 // 4)
+
+    def seen(image: Image.Image) -> set[str]:
+        colours = {pixel(image, x + dx, y) for dx in inside}
+        return {
+            name
+            for name, colour in (("path", PATH_COLOUR), ("paper", PAPER), ("marble", INK))
+            if any(near(c, colour, 40) for c in colours)
+        }
+
+    assert seen(render("boku", state).convert("RGB")) == {"path", "paper", "marble"}
+    plain = render("boku", state, last_move=Highlight(1, "", ())).convert("RGB")
+    assert seen(plain) == {"marble"}

@@ -1,6 +1,8 @@
 import io
 import itertools
+import math
 import random
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image
@@ -11,6 +13,7 @@ from renderers.canvas import CAPTURE_COLOUR, PATH_COLOUR, Grid
 from rules import Highlight, get_game
 from rules.boost import Boost, BoostState
 from rules.boost.board import KNIGHT, PAWN, TOWER
+from rules.boost.help import HELP_TOPICS
 
 REGISTERED = get_game("boost")
 assert isinstance(REGISTERED, Boost)
@@ -28,25 +31,41 @@ DEFICIENCIES = {
         (0.280085, 0.672501, 0.047413),
         (-0.011820, 0.042940, 0.968881),
     ),
-    "tritanopia": (
-        (1.255528, -0.076749, -0.178779),
-        (-0.078411, 0.930809, 0.147602),
-        (0.004733, 0.691367, 0.303900),
-    ),
 }
+NORMAL = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+# sRGB (D65) linear RGB to CIE XYZ, and the D65 white point.
+TO_XYZ = (
+    (0.4124564, 0.3575761, 0.1804375),
+    (0.2126729, 0.7151522, 0.0721750),
+    (0.0193339, 0.1191920, 0.9503041),
+)
+WHITE = (0.95047, 1.0, 1.08883)
+Matrix = tuple[tuple[float, ...], ...]
+Lab = tuple[float, float, float]
 
 
-def seen_as(colour: tuple[int, int, int], matrix: tuple[tuple[float, ...], ...]) -> list[float]:
+def times(matrix: Matrix, vector: Sequence[float]) -> list[float]:
+    return [sum(m * v for m, v in zip(row, vector, strict=True)) for row in matrix]
+
+
+def seen_as(colour: tuple[int, int, int], matrix: Matrix) -> Lab:
+    """The CIELAB colour of an sRGB colour as seen through a deficiency's matrix."""
+
     def linear(c: int) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
-    def gamma(v: float) -> float:
-        v = min(1.0, max(0.0, v))
-        return 255 * (12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055)
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
 
-    rgb = [linear(c) for c in colour]
-    return [gamma(sum(row[i] * rgb[i] for i in range(3))) for row in matrix]
+    simulated = [min(1.0, max(0.0, v)) for v in times(matrix, [linear(c) for c in colour])]
+    fx, fy, fz = (f(v / w) for v, w in zip(times(TO_XYZ, simulated), WHITE, strict=True))
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(a: Lab, b: Lab) -> float:
+    """CIE76 colour difference: about 2.3 is just noticeable, over 30 reads as another colour."""
+    return math.dist(a, b)
 
 
 def played(variant: str, players: int, plies: int, seed: int = 1) -> BoostState:
@@ -73,34 +92,54 @@ def test_positions_render_as_small_wide_palette_pngs(variant: str, players: int)
         assert len(data) < 60 * 1024
 
 
-def test_seat_colours_stay_apart_for_colour_blind_eyes() -> None:
-    fills = [fill for fill, _ in SEATS.values()]
-    for name, matrix in DEFICIENCIES.items():
-        for a, b in itertools.combinations(fills, 2):
-            distance = sum(
-                (x - y) ** 2 for x, y in zip(seen_as(a, matrix), seen_as(b, matrix), strict=True)
-            )
-            assert distance**0.5 > 60, (name, a, b)
+def test_no_two_seats_share_a_hue_family() -> None:
+    """Seats 1 and 3 were once dark and light blue: their hue angles lay 8 degrees apart."""
+    for a, b in itertools.combinations(SEATS.values(), 2):
+        (_, a1, b1), (_, a2, b2) = seen_as(a[0], NORMAL), seen_as(b[0], NORMAL)
+        apart = abs(math.degrees(math.atan2(b1, a1) - math.atan2(b2, a2))) % 360
+        assert min(apart, 360 - apart) > 30, (a, b)
+
+
+@pytest.mark.parametrize("deficiency", sorted(DEFICIENCIES))
+def test_seat_colours_stay_apart_for_colour_blind_eyes(deficiency: str) -> None:
+    matrix = DEFICIENCIES[deficiency]
+    for (a, _), (b, _) in itertools.combinations(SEATS.values(), 2):
+        assert delta_e(seen_as(a, matrix), seen_as(b, matrix)) > 30, (a, b)
+
+
+def test_the_simulation_confuses_what_it_should() -> None:
+    """Red and green that differ in hue only are close for red-green colour blindness."""
+    red, green = (200, 90, 40), (110, 130, 40)
+    assert delta_e(seen_as(red, NORMAL), seen_as(green, NORMAL)) > 40
+    for matrix in DEFICIENCIES.values():
+        assert delta_e(seen_as(red, matrix), seen_as(green, matrix)) < 15
+
+
+INLINE_WIDTH = 320  # about how wide Discord shows an image in a channel
 
 
 def test_piece_kinds_differ_in_shape_and_seats_in_more_than_colour() -> None:
     outlines = [piece(kind, 1, 60).getchannel("A").tobytes() for kind in (PAWN, KNIGHT, TOWER)]
     outlines.append(dragon(60).getchannel("A").tobytes())
     assert len(set(outlines)) == 4
-    # Under the letter each piece shows its seat number, so seats differ by more than colour.
-    bands = []
+    # Beside the letter each piece shows its seat number, big enough to read at inline size.
+    size = int(Grid(9, 9).cell * 0.84)
+    inked = []
     for seat in (1, 2, 3, 4):
-        image = piece(PAWN, seat, 60).convert("RGB")
-        ink = SEATS[seat][1]
-        band = frozenset(
-            (x, y)
-            for x in range(22, 38)
-            for y in range(40, 51)
-            if close(pixel(image, (x, y)), ink, 150)
+        image = piece(PAWN, seat, size).convert("RGB")
+        inked.append(
+            frozenset(
+                (x, y)
+                for x in range(size * 3 // 10, size * 7 // 10)
+                for y in range(size * 15 // 100, size * 85 // 100)
+                if close(pixel(image, (x, y)), SEATS[seat][1], 150)
+            )
         )
-        assert len(band) > 5, seat
-        bands.append(band)
-    assert len(set(bands)) == 4
+    letter = frozenset.intersection(*inked)
+    for seat, ink in enumerate(inked, start=1):
+        rows = {y for _, y in ink - letter}
+        height = (max(rows) - min(rows) + 1) * INLINE_WIDTH / 840
+        assert height >= 8, (seat, height)
 
 
 def pixel(image: Image.Image, point: tuple[float, float]) -> tuple[int, ...]:
@@ -156,3 +195,19 @@ def test_rendering_is_pure_and_perspective_turns_the_board() -> None:
     assert render("boost", state).tobytes() == render("boost", state, perspective=1).tobytes()
     four = played("standard", 4, 5)
     assert render("boost", four, perspective=3).tobytes() == render("boost", four).tobytes()
+
+
+def test_the_picture_shows_the_build_area_the_rules_explain() -> None:
+    text = HELP_TOPICS["building"]
+    assert "darker outer ring" in text and "lighter inner area (b2 to h8" in text
+    image = render("boost", GAME.new(players=2, variant="dragonless"))
+    grid = Grid(9, 9)
+
+    def ground(file: int, rank: int) -> int:
+        """Brightness of the board just off a point, clear of lines and pieces."""
+        x, y = grid.center(file, rank)
+        return sum(pixel(image, (x + grid.cell * 0.3, y + grid.cell * 0.3)))
+
+    assert ground(1, 1) > ground(0, 1) + 30  # b2 is inside, a2 on the edge
+    assert ground(7, 7) > ground(8, 7) + 30  # h8 inside, i8 on the edge
+    assert ground(4, 4) == ground(1, 1) == ground(7, 7)

@@ -4,7 +4,7 @@ import random
 from PIL import Image
 
 from renderers import render, render_png
-from renderers.canvas import Grid
+from renderers.canvas import CAPTURE_COLOUR, Grid
 from rules import Highlight, get_game
 
 GAME = get_game("kyo")
@@ -71,3 +71,25 @@ def _tile(image: Image.Image, point: tuple[int, int]) -> bytes:
     """The pixels of one tile of an unflipped board."""
     x, y = GRID.origin(*point)
     return image.crop((x, y, x + GRID.cell, y + GRID.cell)).tobytes()
+
+
+def test_a_strike_frames_the_whole_struck_tile() -> None:
+    """The strike mark was a small cross in one corner; now every side of the tile shows it."""
+    state = GAME.parse_diagram(diagram(c3="DDH", c5="dLDLDLh"))
+    struck = GAME.apply(state, GAME.parse_move(state, "c3:1-c4:0-c5"))
+    x, y = GRID.origin(2, 4)
+    inset, middle = 2, GRID.cell // 2
+    sides = [(x + inset, y + middle), (x + GRID.cell - 1 - inset, y + middle)]
+    sides += [(x + middle + 12, y + inset), (x + middle + 12, y + GRID.cell - 1 - inset)]
+
+    def framed(image: Image.Image) -> list[bool]:
+        rgb = image.convert("RGB")
+        return [_near(rgb.getpixel(side), CAPTURE_COLOUR) for side in sides]
+
+    assert framed(render("kyo", struck)) == [True] * 4
+    assert framed(render("kyo", struck, last_move=Highlight(1, ""))) == [False] * 4
+
+
+def _near(colour: object, expected: tuple[int, int, int]) -> bool:
+    assert isinstance(colour, tuple)
+    return sum(abs(a - b) for a, b in zip(colour, expected, strict=True)) < 60

@@ -1,0 +1,377 @@
+"""What every storage backend offers: the `Store` interface, its row types and errors.
+
+The service and the admin tools speak only to this interface, so the same code runs on the
+embedded SQLite file and on a shared PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Status(StrEnum):
+    """Where a match is in its life. Declared in lifecycle order: a match only moves forward
+    (pending, then active or declined or withdrawn; active, then finished)."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def phrase(self) -> str:
+        """How a player is told the status: `this challenge is no longer open (declined)`."""
+        if self is Status.PENDING:
+            return "waiting for answers"
+        if self is Status.ACTIVE:
+            return "in progress"
+        return self.value
+
+
+class JobKind(StrEnum):
+    """What a scheduled job does when it falls due (`jobs.kind`)."""
+
+    REMINDER = "reminder"
+    """A quarter of the player's time is left: remind them."""
+    LAST_REMINDER = "last-reminder"
+    """One hour is left: remind them again."""
+    TIMEOUT = "timeout"
+    """The deadline passed: the player to move loses on time."""
+    EXPIRY = "expiry"
+    """A challenge went unanswered too long: close it."""
+
+
+# The statuses as the schema's CHECK constraint lists them.
+STATUSES = tuple(map(str, Status))
+
+# Matches that should have jobs and have none: one query, the same on both backends.
+UNSCHEDULED_MATCHES = """
+    SELECT id FROM matches m
+    WHERE (m.status = 'active' AND m.days_per_move > 0 AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply AND j.kind = 'timeout'
+    )) OR (m.status = 'pending' AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
+    ))
+    ORDER BY id
+"""
+
+UPDATABLE = frozenset(
+    {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
+    | {"outcome", "draw_offer", "expired_at"}
+)
+
+
+class StoreError(Exception):
+    """Base of the storage errors the service turns into messages."""
+
+
+class StaleWrite(StoreError):
+    """The match moved on since it was read: someone else's command landed first."""
+
+
+class CorruptMatch(StoreError):
+    """A match row that cannot be read; reported and skipped, never fatal."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    accepted: bool
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    challenge_message_id: int | None
+    board_message_id: int | None
+    game: str
+    variant: str
+    seed: int
+    status: Status
+    ply: int
+    snapshot: str
+    outcome: dict[str, Any] | None
+    draw_offer: int | None
+    created_at: str
+    updated_at: str
+    seats: tuple[SeatRow, ...]
+    days_per_move: int = 0  # 0: no time limit
+    expired_at: int | None = None  # when an unanswered challenge expired (Unix seconds)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    notation: str
+    played_at: str
+
+
+@dataclass(frozen=True)
+class JobRow:
+    """A scheduled job as its claimer gets it; times are Unix seconds, as the clock gives."""
+
+    id: int
+    match_id: int
+    kind: JobKind
+    ply: int  # the match must still be at this ply for the job to act
+    due_at: int
+
+
+@dataclass(frozen=True)
+class PreferenceRow:
+    dm: bool = False
+    dm_refused: bool = False
+
+
+class Store(Protocol):
+    """Matches, their seats and move logs, preferences, takeback votes and scheduled jobs.
+
+    Every write that changes a match names the ply (log length) it expects, so of two writes
+    racing on one match, from one process or many, only the first lands; the other raises
+    StaleWrite and changes nothing.
+    """
+
+    backend: str  # "sqlite" or "postgresql", for messages
+
+    async def close(self) -> None: ...
+
+    async def get_match(self, match_id: int) -> MatchRow | None: ...
+
+    async def match_in_thread(self, thread_id: int) -> int | None:
+        """The id of the match played in this thread, if any."""
+        ...
+
+    async def matches_of(
+        self, user_id: int, statuses: Sequence[str], guild_id: int | None = None
+    ) -> tuple[list[MatchRow], list[CorruptMatch]]:
+        """A user's matches in the given statuses; unreadable ones come back as errors."""
+        ...
+
+    async def match_ids(self) -> list[int]: ...
+
+    async def moves(self, match_id: int) -> list[MoveRow]: ...
+
+    async def create_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        variant: str,
+        seed: int,
+        snapshot: str,
+        seats: Sequence[tuple[int, str, bool]],
+        days_per_move: int = 0,
+    ) -> int:
+        """A pending challenge; seats are (user id, name, accepted) in turn order."""
+        ...
+
+    async def update_match(
+        self, match_id: int, expected_ply: int, *, expected_status: str | None = None, **fields: Any
+    ) -> None:
+        """Change match columns if the match is still at `expected_ply` (and status), else
+        StaleWrite."""
+        ...
+
+    async def accept_seat(self, match_id: int, seat: int) -> bool:
+        """Mark one seat of a pending match accepted; the last acceptance starts the match in
+        the same transaction. Returns whether it started."""
+        ...
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[tuple[int, str]],
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        draw_offer: int | None,
+    ) -> str:
+        """Log (seat, notation) turns after `expected_ply` with the match's new snapshot and
+        fields in one atomic write, returning the time stamped on the match."""
+        ...
+
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Undo the turns after `target_ply` in one transaction: the log loses them, the match
+        gets the earlier snapshot, and jobs and takeback votes from those plies go.
+        StaleWrite if the match is no longer at `expected_ply`."""
+        ...
+
+    # -- scheduled jobs: one row per (match, kind, ply), claimed by one process at a time --
+
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        """Record (kind, due time) jobs for the match at this ply, once: scheduling again is a
+        no-op, so the first call fixes the times. Unclaimed jobs of earlier plies go, unrun."""
+        ...
+
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None: ...
+
+    async def next_due(self, lease: int) -> int | None:
+        """The earliest time a job falls due, or a claim older than `lease` seconds goes
+        stale (see `recover_claims`), if any job is unfinished."""
+        ...
+
+    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+        """Claim the earliest unclaimed job due by `at` for `owner` (a process name), in one
+        statement: of any number of claimers, in any number of processes, exactly one gets
+        each job. None when nothing is due."""
+        ...
+
+    async def finish_job(self, job_id: int, owner: str, at: int) -> None:
+        """Record that the job is done, if `owner` still holds its claim."""
+        ...
+
+    async def recover_claims(
+        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+    ) -> int:
+        """Claims never finished, by a process that died: those older than `lease` seconds,
+        and any by `owner` (this process, restarted). Jobs of the `retry` kinds are released
+        to run again (their writes are guarded, so a second run acts at most once); the rest
+        count as done, since acting twice (a second reminder) is worse than not at all.
+        Returns how many claims were recovered."""
+        ...
+
+    async def unscheduled(self) -> list[int]:
+        """Matches that should have jobs and have none (a stop between a write and its
+        scheduling): active ones with a time limit, and pending challenges."""
+        ...
+
+    # -- preferences and takeback votes ------------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow: ...
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        """Choose direct messages on or off; either way, forget an earlier refusal."""
+        ...
+
+    async def refuse_dm(self, user_id: int) -> bool:
+        """Remember that Discord refused a DM to this user; True the first time only."""
+        ...
+
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        """Record one seat's agreement to take back the turn that led to `ply`; returns
+        every seat agreed so far."""
+        ...
+
+    async def drop_takeback(self, match_id: int) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def export_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Every row of a table (its column names, then the rows), for copying a database."""
+        ...
+
+    async def import_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert copied rows as they are, ids included, into an empty table."""
+        ...
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Match columns to write, checked against UPDATABLE, JSON-encoded, stamped."""
+    unknown = set(fields) - UPDATABLE
+    if unknown:
+        raise ValueError(f"not a match column one may update: {sorted(unknown)}")
+    values = {
+        key: json.dumps(value) if isinstance(value, dict) else value
+        for key, value in fields.items()
+    }
+    values["updated_at"] = now()
+    return values
+
+
+class Row(Protocol):
+    """A result row read by column name: sqlite3.Row and asyncpg's Record both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def match_row(row: Row) -> MatchRow:
+    """Decode one row (with its seats folded into a JSON array); garbage becomes CorruptMatch
+    naming the match (the snapshot is parsed later, by whoever needs the state, so that a
+    cached state costs no JSON work)."""
+    try:
+        outcome = json.loads(row["outcome"]) if row["outcome"] is not None else None
+        if not (outcome is None or isinstance(outcome, dict)):
+            raise ValueError("the outcome must be a JSON object")
+        return MatchRow(
+            id=int(row["id"]),
+            guild_id=row["guild_id"],
+            channel_id=int(row["channel_id"]),
+            thread_id=row["thread_id"],
+            challenge_message_id=row["challenge_message_id"],
+            board_message_id=row["board_message_id"],
+            game=str(row["game"]),
+            variant=str(row["variant"]),
+            seed=int(row["seed"]),
+            status=_status(row["status"]),
+            ply=int(row["ply"]),
+            snapshot=str(row["snapshot"]),
+            outcome=outcome,
+            draw_offer=row["draw_offer"],
+            created_at=str(row["created_at"]),
+            updated_at=str(row["updated_at"]),
+            seats=tuple(
+                SeatRow(int(seat), int(user), str(name), bool(accepted))
+                for seat, user, name, accepted in json.loads(row["seats"])
+            ),
+            days_per_move=int(row["days_per_move"]),
+            expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
+        )
+    except (ValueError, TypeError, KeyError) as error:
+        raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def _status(stored: Any) -> Status:
+    try:
+        return Status(stored)
+    except ValueError:
+        raise ValueError(f"unknown status {stored!r}") from None
+
+
+def parse_url(url: str) -> tuple[str, str]:
+    """A database URL as SQLAlchemy writes it, split into (backend, where): `sqlite:///rel`
+    and `sqlite:////abs` give the file's path, `postgresql://...` (or `postgres://`, with an
+    optional `+driver`) gives the URL asyncpg connects with."""
+    scheme, separator, rest = url.strip().partition("://")
+    backend = scheme.split("+", 1)[0].lower()
+    if separator and backend == "sqlite":
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError(
+                f"{url!r} names no file: write sqlite:///relative/path or sqlite:////absolute/path"
+            )
+        return "sqlite", rest[1:]
+    if separator and backend in ("postgresql", "postgres"):
+        return "postgresql", f"postgresql://{rest}"
+    raise ValueError(
+        f"{url!r} is not a database URL this bot understands: use sqlite:///path/to/file "
+        "or postgresql://user@host:port/database"
+    )

@@ -1,0 +1,99 @@
+"""Every message stays inside Discord's limits by construction (bot/limits.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot import limits
+from bot.harness import OfflineDiscord
+from bot.views import PickerView
+from rules import get_game
+from tests.bot.spec import check_request
+from tests.bot.support import private
+
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+# A Kyo position (found by random play) whose longest legal turn has 81 characters.
+LONG_KYO_TURN = """\
+    a    b    c    d    e    f    g    h    i    j
+10  d    lh   .    ld   k    lS   h    h    l    d
+ 9  d    .    d    d    SS   l    .    Sl   d    dS
+ 8  h    .    l    l    dh   q    d    .    .    h
+ 7  p    l    h    p    l    l    ll   dt   p    p
+ 6  .    .    p    t    .    dd   p    p    D    .
+ 5  P    LDP  P    .    P    h    S    DDD  P    .
+ 4  H    LS   S    P    ST   .    .    S    .    P
+ 3  .    LLD  D    L    S    L    T    Q    H    LP
+ 2  .    .    .    .    D    SD   DLLL H    L    H
+ 1  DH   LDH  L    .    K    SSH  .    D    .    .
+to move: red"""
+
+
+def test_clip_keeps_short_text_and_cuts_long_text_with_an_ellipsis() -> None:
+    assert limits.clip("Play e2-e3", 80) == "Play e2-e3"
+    cut = limits.clip("x" * 90, 80)
+    assert len(cut) == 80 and cut.endswith("…")
+
+
+def test_pages_keep_every_line_in_order_and_each_page_fits() -> None:
+    lines = [f"line {n} " + "x" * (n * 7 % 150) for n in range(100)]
+    pages = limits.pages(lines, 500)
+    assert [line for page in pages for line in page] == lines
+    assert all(len("\n".join(page)) <= 500 for page in pages)
+    assert limits.pages([], 500) == [[]]
+
+
+def test_choices_cut_names_drop_long_values_and_keep_25() -> None:
+    offered = [app_commands.Choice(name="n" * 120, value=f"v{n}") for n in range(30)]
+    offered.insert(0, app_commands.Choice(name="too long", value="v" * 101))
+    fitted = limits.choices(offered)
+    assert len(fitted) == 25 and fitted[0].value == "v0"
+    assert all(len(c.name) <= 100 for c in fitted)
+
+
+def test_an_id_or_a_file_too_large_is_refused_not_cut() -> None:
+    assert limits.custom_id("bg:move:12") == "bg:move:12"
+    with pytest.raises(limits.TooLarge):
+        limits.custom_id("bg:" + "9" * 100)
+    with pytest.raises(limits.TooLarge, match="board.png"):
+        limits.upload(b"\0" * (limits.UPLOAD + 1), "board.png")
+
+
+def test_the_longest_kyo_turn_fits_the_pickers_play_button() -> None:
+    kyo = get_game("kyo")
+    state = kyo.parse_diagram(LONG_KYO_TURN)
+    notation = {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
+    longest = max(notation, key=lambda m: len(notation[m]))
+    assert len(notation[longest]) == 81
+    view = PickerView(1, 2, "**Kyo #1**: your move.", kyo.move_tree(state), notation)
+    view = view.step(kyo.move_tokens(state, longest))
+    buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
+    (play,) = [b for b in buttons if (b.label or "").startswith("Play")]
+    assert len(play.label or "") <= limits.LABEL
+    assert notation[longest] in view.text(), "the whole move is shown above the button"
+    answer = {"type": 7, "data": {"content": view.text(), "components": view.to_components()}}
+    assert check_request("POST", CALLBACK, answer) == []
+
+
+def test_a_member_with_40_open_matches_pages_through_all_of_them(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        for _ in range(40):
+            await h.command(alice, "challenge", game="quorum", opponent=bob)
+        (first,) = private(await h.command(bob, "matches"))
+        total = int(re.search(r"Page 1 of (\d+)", first.content)[1])  # type: ignore[index]
+        listed: list[str] = []
+        for page in range(1, total + 1):
+            (shown,) = private(await h.command(bob, "matches", page=page))
+            assert len(shown.content) <= limits.CONTENT
+            assert f"Page {page} of {total}" in shown.content
+            listed += re.findall(r"Quorum #(\d+)", shown.content)
+        assert sorted(map(int, listed)) == sorted(await h.bot.store.match_ids())
+        (last,) = private(await h.command(bob, "matches", page=total + 5))
+        assert f"Page {total} of {total}." in last.content
+
+    offline(scenario)
