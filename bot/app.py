@@ -30,6 +30,7 @@ COGS = (
     "bot.cogs.guide",
     "bot.cogs.settings",
     "bot.cogs.takeback",
+    "bot.cogs.standings",
 )
 
 
@@ -72,7 +73,8 @@ class BoardBot(commands.AutoShardedBot):
             tree_cls=BoardTree,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names whom (bot.notifications.pinging).
+            allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count,
             # None (every shard) is discord.py's own default, though its hint says list
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
@@ -88,6 +90,7 @@ class BoardBot(commands.AutoShardedBot):
             self.settings.database, pool_size=self.settings.database_pool_size
         )
         self.service = MatchService(self.store, clock=self.clock)
+        await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
         handler = JobHandler(self, self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
@@ -96,6 +99,9 @@ class BoardBot(commands.AutoShardedBot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        missing = await self.announcer.post_missing_boards()
+        if missing:
+            log.info("posted %d board(s) left unposted by the last run", missing)
         await self.service.deadlines.catch_up()
         await self.scheduler.start()
         if self.settings.dev_guild_id is not None:
@@ -111,6 +117,8 @@ class BoardBot(commands.AutoShardedBot):
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         await super().close()
+        if hasattr(self, "service"):
+            self.service.offload.close()
         if hasattr(self, "store"):
             await self.store.close()
 

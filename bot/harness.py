@@ -77,6 +77,7 @@ class Sent:
     components: list[dict[str, Any]] = field(default_factory=list)
     for_user: int | None = None  # who sees it, when ephemeral
     at: float = field(default_factory=time.perf_counter)  # when Discord received it
+    embeds: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def buttons(self) -> list[str]:
@@ -417,6 +418,11 @@ class OfflineDiscord:
     ) -> dict[str, Any]:
         payload, _ = self._base(COMMAND, user, channel_id)
         payload["data"] = self._command_data(name, options)
+        command = self.bot.tree.get_command(name)
+        assert isinstance(command, app_commands.Command)
+        missing = [p.name for p in command.parameters if p.required and p.name not in options]
+        if missing:  # Discord's client never sends a command without its required options
+            raise OfflineError(f"/{name} needs {' '.join(f'{m}:...' for m in missing)}")
         return payload
 
     async def command(
@@ -769,6 +775,7 @@ class OfflineDiscord:
                     problems.append("a select option's label or value is over 100 characters")
         if any(len(data) > 10 * 1024 * 1024 for _, data in files):
             problems.append("a file is larger than 10 MiB")
+        problems += [problem for embed in body.get("embeds") or [] for problem in _embed(embed)]
         if problems:
             raise self._refuse(400, INVALID_FORM_BODY, "; ".join(problems))
 
@@ -825,6 +832,7 @@ class OfflineDiscord:
                 files,
                 message["components"],
                 for_user if message["flags"] & EPHEMERAL else None,
+                embeds=message["embeds"],
             )
         )
 
@@ -929,6 +937,28 @@ class OfflineDiscord:
         message_id = self._original(token, ref)
         message = self.messages.pop(message_id)
         self.sent.append(Sent("delete", int(message["channel_id"]), message_id))
+
+
+def _embed(embed: Mapping[str, Any]) -> list[str]:
+    """What Discord refuses in an embed: a part over its limit, or over 6000 in all."""
+    problems = []
+    title, description = embed.get("title") or "", embed.get("description") or ""
+    fields = embed.get("fields") or []
+    if len(title) > 256:
+        problems.append("an embed title is longer than 256 characters")
+    if len(description) > 4096:
+        problems.append("an embed description is longer than 4096 characters")
+    if len(fields) > 25:
+        problems.append("an embed has more than 25 fields")
+    for item in fields:
+        if len(item.get("name", "")) > 256 or len(item.get("value", "")) > 1024:
+            problems.append("an embed field's name or value is too long")
+    total = len(title) + len(description)
+    total += sum(len(item.get("name", "")) + len(item.get("value", "")) for item in fields)
+    total += len((embed.get("footer") or {}).get("text", ""))
+    if total > 6000:
+        problems.append("an embed has more than 6000 characters in all")
+    return problems
 
 
 def info_type(kind: int) -> int:

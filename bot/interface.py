@@ -46,10 +46,12 @@ async def tell(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: ServiceError) -> str:
-    first, _, rest = error.message.partition(" ")
-    if first.isalpha():  # "it is..." -> "It is...", but "c3 has no stone" stays as it is
-        first = first[:1].upper() + first[1:]
-    text = f"{first} {rest}".rstrip()
+    """The error as a sentence: "it is..." -> "It is...", but "c3 has no stone" and a message
+    that starts with a player's name ("ivy's pawn...") keep their case."""
+    text = error.message
+    first = text.partition(" ")[0]
+    if first.isalpha() and not text.startswith(error.names):
+        text = text[:1].upper() + text[1:]
     if not text.endswith((".", "!", "?")):
         text += "."
     return f"{text}\n-# {error.hint}" if error.hint else text
@@ -85,10 +87,17 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-async def resolve(interaction: Interaction, ref: str | None) -> Match:
+def turns_text(match: Match) -> str:
+    """`1 turn played`, `12 turns played`: the same count wherever a match is shown."""
+    count = match.turns_played
+    return f"{count} turn{'' if count == 1 else 's'} played"
+
+
+async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:
+    """The match a command means (see Queries.resolve; `recent` for commands that only look)."""
     channel_id = interaction.channel_id or 0
     return await service_of(interaction).resolve(
-        interaction.user.id, interaction.guild_id, channel_id, ref
+        interaction.user.id, interaction.guild_id, channel_id, ref, recent=recent
     )
 
 

@@ -17,14 +17,31 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
-from bot.service import Match, MatchService, Turn
+from bot.service import Match, MatchService, ServiceError, Turn
 from bot.views import board_view
+from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
 DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Exactly these users may be pinged by a message: a mention written any other way (a
+    display name such as `<@123>`) pings nobody."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
+        replied_user=False,
+    )
+
+
+def shown(name: str) -> str:
+    """A member's display name as it may appear in a message: mentions and markdown in it
+    are shown as typed, not acted on."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 NOTHING_LOST = "nothing is lost, and /board shows the match"
@@ -75,6 +92,12 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
+class ReplayRenderer(Protocol):
+    def __call__(
+        self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
+    ) -> bytes: ...
+
+
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
@@ -85,10 +108,11 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
 
 
 def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
-    """'alice played **a1e3**.', 'bob had no move and passed.', 'carol resigned.'"""
+    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
+    passed.', 'carol resigned.': each move in the words its rules give."""
     lines = []
     for turn in turns:
-        name = match.at(turn.seat).name
+        name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
         elif turn.notation.startswith("timeout"):
@@ -96,14 +120,22 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
-            lines.append(f"{name} played **{turn.notation}**.")
+            lines.append(f"{name} played {_bold_notation(turn)}.")
     return lines
+
+
+def _bold_notation(turn: Turn) -> str:
+    """The move's words with its notation in bold, so the move itself stands out."""
+    words = turn.description or turn.notation
+    if words.startswith(turn.notation):
+        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    return words
 
 
 def status_line(match: Match) -> str:
     """Who is to move (with a mention), or the result."""
     if match.outcome is not None:
-        return f"**Game over: {match.describe_outcome()}.**"
+        return f"**Game over: {shown(match.describe_outcome())}.**"
     mover = match.to_move
     if mover is None:
         return ""
@@ -114,15 +146,36 @@ def status_line(match: Match) -> str:
 class Announcer:
     """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
 
-    def __init__(self, client: discord.Client, service: MatchService, render: Renderer) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: MatchService,
+        render: Renderer,
+        replay: ReplayRenderer = render_replay,
+    ) -> None:
         self.client = client
         self.service = service
         self.render = render
+        self.replay = replay
 
-    async def board_file(self, match: Match) -> discord.File:
-        png = await asyncio.to_thread(self.render, match.game.name, match.state, names=match.names)
-        name = f"{match.game.name}-{match.id}-{match.row.ply}.png"
+    async def board_file(
+        self, match: Match, ply: int | None = None, state: Any = None
+    ) -> discord.File:
+        """The board now, or at an earlier `ply` whose `state` a replay passes."""
+        if ply is None:
+            ply, state = match.row.ply, match.state
+        png = await asyncio.to_thread(self.render, match.game.name, state, names=match.names)
+        name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
+
+    async def replay_file(self, match: Match) -> discord.File:
+        """The whole game as an animated GIF (under 8 MB), built off the event loop."""
+        replay = await self.service.ratings.positions(match.id)
+        gif = await asyncio.to_thread(
+            self.replay, match.game.name, replay.states, names=match.names
+        )
+        name = f"{match.game.name}-{match.id}-replay.gif"
+        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
@@ -176,9 +229,13 @@ class Announcer:
                 no_thread = error if isinstance(error, Undelivered) else None
             else:
                 match = await self.service.set_messages(match, thread_id=thread.id)
-        players = " vs ".join(mention(s.user_id) for s in match.seats)
+        players = " vs ".join(
+            f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(match, [header, *describe_turns(match, turns)])
+        await self.post_board(
+            match, [header, *describe_turns(match, turns)], [s.user_id for s in match.seats]
+        )
         if no_thread is not None:
             raise no_thread
         return match
@@ -186,33 +243,39 @@ class Announcer:
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
 
-    async def post_board(self, match: Match, lines: Sequence[str]) -> discord.Message:
+    async def post_board(
+        self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
+    ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        thread is archived."""
+        carries the replay of the whole game, and its thread is archived. The player to move
+        is pinged, and those in `ping`; the deadline is shown in each reader's time zone."""
         deadline = await self.service.deadline(match)
         due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
         text = limits.content("\n".join([*lines, status_line(match), due]).strip())
         channel = self._channel(match)
+        mover = match.to_move
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
+        files = [await self.board_file(match)]
+        if match.outcome is not None:
+            files.append(await self.replay_file(match))
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
-                file=await self.board_file(match),
-                allowed_mentions=MENTIONS,
+                files=files,
+                allowed_mentions=pinging(*ping, *([mover.user_id] if mover else [])),
                 view=board_view(match.id) if active else MISSING,
             )
         previous = match.row.board_message_id
-        await self.service.set_messages(match, board_message_id=message.id)
+        await self.service.set_messages(match, board_message_id=message.id, board_ply=match.row.ply)
         if previous:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
-        mover = match.to_move
         if mover is not None:
             link = jump_url(match.row.guild_id, match.channel_id, message.id)
             await self.direct(
-                match, mover.user_id, f"Your move in {match.describe()}. {due}\n{link}"
+                match, mover.user_id, f"Your move in {shown(match.describe())}. {due}\n{link}"
             )
         return message
 
@@ -226,7 +289,7 @@ class Announcer:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             picture = await self.board_file(match) if board else MISSING
-            await channel.send(limits.content(text), file=picture, allowed_mentions=MENTIONS)
+            await channel.send(limits.content(text), file=picture, allowed_mentions=pinging())
         except discord.HTTPException as error:
             if error.code != DMS_CLOSED:
                 log.warning("could not send a DM to %s: %s", user_id, error)
@@ -237,19 +300,40 @@ class Announcer:
                     f"{mention(user_id)}, Discord would not let me send you a direct message "
                     "(your DMs are closed to me), so I will mention you here instead. "
                     "Use `/settings dm:on` once they are open again.",
+                    ping=[user_id],
                 )
             return False
         return True
 
-    async def say(self, match: Match, text: str) -> None:
-        async with self._delivering("post that", self._places(match), (self._sending(match),)):
-            await self._channel(match).send(limits.content(text), allowed_mentions=MENTIONS)
+    async def post_missing_boards(self) -> int:
+        """Post the boards of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; returns how many were posted."""
+        posted = 0
+        for match_id in await self.service.store.unposted_boards():
+            try:
+                match = await self.service.get(match_id)
+                shown_up_to = match.row.board_ply or 0
+                moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
+                turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+                note = "-# Posted after a restart: this board was not shown when it was played."
+                await self.post_board(match, [*describe_turns(match, turns), note])
+                posted += 1
+            except (ServiceError, Undelivered, discord.HTTPException) as error:
+                log.warning("match #%s: could not post its missing board: %s", match_id, error)
+        return posted
 
-    async def post(self, match: Match, text: str, *, view: discord.ui.View) -> discord.Message:
-        """A message with buttons where the match is played."""
+    async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
+        """A line in the match's place, pinging only the users in `ping`."""
+        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+            await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
+
+    async def post(
+        self, match: Match, text: str, *, view: discord.ui.View, ping: Sequence[int] = ()
+    ) -> discord.Message:
+        """A message with buttons where the match is played, pinging only the users in `ping`."""
         async with self._delivering("post that", self._places(match), (self._sending(match),)):
             return await self._channel(match).send(
-                limits.content(text), allowed_mentions=MENTIONS, view=view
+                limits.content(text), allowed_mentions=pinging(*ping), view=view
             )
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:

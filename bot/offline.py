@@ -2,9 +2,12 @@
 
 Each input line is `NAME: ACTION` or `NAME in PLACE: ACTION`, where ACTION is a slash
 command (`/move move:a1e3 match:2`, users as `@name`), `click LABEL` (a button on the
-latest message that has it) or `pick VALUE` (an option of the latest menu offering it).
+latest message that has it), `pick VALUE` (an option of the latest menu offering it) or
+`complete /command option:typed` (the suggestions offered while the last option is typed).
+`@bot` is the bot itself.
 PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's).
-Users exist from their first line. Replies print as text; images are saved to files.
+Users exist from their first line. Replies print as text; images are saved to files, the
+previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
 """
@@ -89,10 +92,17 @@ class Session:
     async def act(self, user: Any, place: str | None, action: str) -> list[Sent]:
         channel = self.place(place)
         if action.startswith("/"):
-            name, _, rest = action[1:].partition(" ")
-            options = {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
+            name, options = self.command(action)
             return await self.harness.command(user, name, channel, **options)
         verb, _, what = action.partition(" ")
+        if verb == "complete" and what.startswith("/"):
+            name, options = self.command(what)
+            if not options:
+                raise OfflineError("say what is typed so far, as in: complete /move move:e2")
+            focused = list(options)[-1]
+            offered = await self.harness.autocomplete(user, name, focused, channel, **options)
+            self.say(f"   suggestions: {', '.join(offered)}" if offered else "   no suggestions")
+            return []
         if verb == "click":
             message = self.find(user.id, lambda s: any(_same(b, what) for b in s.buttons))
             label = next(b for b in message.buttons if _same(b, what))
@@ -100,7 +110,14 @@ class Session:
         if verb == "pick":
             message = self.find(user.id, lambda s: what in _options(s))
             return await self.harness.choose(user, message.message_id or 0, what)
-        raise OfflineError(f"unknown action {verb!r}: use /command, click LABEL or pick VALUE")
+        raise OfflineError(
+            f"unknown action {verb!r}: use /command, click LABEL, pick VALUE or complete /command"
+        )
+
+    def command(self, text: str) -> tuple[str, dict[str, Any]]:
+        """`/move move:e2 match:3` -> ("move", {"move": "e2", "match": "3"})."""
+        name, _, rest = text[1:].partition(" ")
+        return name, {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
 
     def place(self, place: str | None) -> int | None:
         if (
@@ -119,7 +136,12 @@ class Session:
         raise OfflineError(f"no place called {place!r}: use #games, thread or thread N")
 
     def value(self, text: str) -> Any:
-        return self.harness.user(text[1:]) if text.startswith("@") else text
+        """An option's value: `@name` is that user (`@bot` the bot itself), else the text."""
+        if not text.startswith("@"):
+            return text
+        if text[1:].lower() == "bot":
+            return self.harness.bot_user
+        return self.harness.user(text[1:])
 
     def find(self, user_id: int, test: Any) -> Sent:
         """The latest message this user can see that passes the test, as it is now."""
@@ -150,20 +172,38 @@ class Session:
             viewer = self.harness.name_of(sent.for_user or 0)
             who = f" (only {viewer} sees this)" if sent.ephemeral else ""
             verb = "edited" if sent.kind == "edit" else "bot"
-            body = self.plain(sent.content) or "(no text)"
-            lines = body.splitlines()
-            self.say(f"   [{where}] {verb}{who}: {lines[0]}")
+            body = self.plain(sent.content) or ("" if sent.embeds else "(no text)")
+            lines = body.splitlines() or [""]
+            self.say(f"   [{where}] {verb}{who}: {lines[0]}".rstrip())
             for extra in lines[1:]:
                 self.say(f"      {extra}")
+            for embed in sent.embeds:
+                self.show_embed(embed)
             controls = [f"[{b}]" for b in sent.buttons] + [f"<{o}>" for o in _menus(sent)]
             if controls:
                 self.say(f"      {' '.join(controls)}")
             for name, data in sent.files:
                 self.say(f"      file: {self.save(name, data)}")
 
+    def show_embed(self, embed: dict[str, Any]) -> None:
+        """An embed as a reader sees it: the title, the description, then each field."""
+        self.say(f"      | {self.plain(embed.get('title') or '')}")
+        for line in self.plain(embed.get("description") or "").splitlines():
+            self.say(f"      | {line}")
+        for item in embed.get("fields") or []:
+            self.say(f"      | {self.plain(item.get('name', ''))}:")
+            for line in self.plain(item.get("value", "")).splitlines():
+                self.say(f"      |   {line}")
+
     def save(self, name: str, data: bytes) -> Path:
+        """Write an image; one this session already wrote under the name is kept (the board
+        is posted again at the same ply after a draw, say) and the new one gets `-v2`..."""
         self.saved += 1
         path = self.images / name
+        version = 1
+        while path.exists():
+            version += 1
+            path = self.images / f"{Path(name).stem}-v{version}{Path(name).suffix}"
         path.write_bytes(data)
         return path
 
@@ -211,8 +251,10 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     folder = settings.database_path.parent / "offline"
     folder.mkdir(parents=True, exist_ok=True)
     database = folder / "offline.sqlite3"
-    for stale in (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm"))):
-        stale.unlink(missing_ok=True)  # each session starts from an empty server
+    # Each session starts from an empty server, and its images are the only ones in the folder.
+    stale_files = (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm")))
+    for stale in (*stale_files, *folder.glob("*.png")):
+        stale.unlink(missing_ok=True)
     bot = create_bot(
         replace(settings, database_path=database, database_url=None, dev_guild_id=None),
         clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real

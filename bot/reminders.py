@@ -14,7 +14,7 @@ import discord
 from bot import limits
 from bot.clock import DAY
 from bot.cogs.challenges import challenge_text
-from bot.notifications import MENTIONS, Announcer, jump_url, mention
+from bot.notifications import Announcer, jump_url, mention, pinging, shown
 from bot.service import Match, MatchService, Reminder
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.store import JobKind, JobRow
@@ -48,10 +48,12 @@ class JobHandler:
         match, seat = reminder.match, reminder.seat
         due = f"<t:{reminder.deadline}:R>"
         link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
-        text = f"Reminder: your move in {match.describe()} is due {due}.\n{link}"
+        text = f"Reminder: your move in {shown(match.describe())} is due {due}.\n{link}"
         if not await self.announcer.direct(match, seat.user_id, text):
             await self.announcer.say(
-                match, f"{mention(seat.user_id)}, reminder: your move is due {due}."
+                match,
+                f"{mention(seat.user_id)}, reminder: your move is due {due}.",
+                ping=[seat.user_id],
             )
 
     async def expired(self, match: Match) -> None:
@@ -68,8 +70,10 @@ class JobHandler:
                 )
             except discord.HTTPException as error:
                 log.info("could not edit the expired challenge #%s: %s", match.id, error)
-        text = f"Your challenge {match.describe()} expired unanswered."
+        text = f"Your challenge {shown(match.describe())} expired unanswered."
         if not await self.announcer.direct(match, match.at(1).user_id, text, board=False):
+            challenger = match.at(1).user_id
             await channel.send(
-                limits.content(f"{mention(match.at(1).user_id)}, {text}"), allowed_mentions=MENTIONS
+                limits.content(f"{mention(challenger)}, {text}"),
+                allowed_mentions=pinging(challenger),
             )

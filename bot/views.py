@@ -7,14 +7,13 @@ are looked up by name so this module imports none of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import discord
 from discord import ui
 
 from bot import limits
-from rules import MoveTree
+from bot.service import PickerStep
 
 MAX_OPTIONS = 25
 MAX_SELECTS = 4  # a message has 5 rows; the last holds the buttons
@@ -28,8 +27,16 @@ class ChallengeAnswers(Protocol):
 
 class MovePlayer(Protocol):
     async def open_picker(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
-    async def play(
-        self, interaction: discord.Interaction[Any], match_id: int, notation: str
+    async def pick(
+        self,
+        interaction: discord.Interaction[Any],
+        match_id: int,
+        ply: int,
+        path: tuple[int, ...],
+        token: str | None,
+    ) -> None: ...
+    async def play_picked(
+        self, interaction: discord.Interaction[Any], match_id: int, ply: int, path: tuple[int, ...]
     ) -> None: ...
 
 
@@ -165,7 +172,133 @@ class TakebackButton(
         await answers.answer(interaction, self.match_id, self.ply, self.accept)
 
 
-PERSISTENT_ITEMS = (AcceptButton, DeclineButton, WithdrawButton, MoveButton, TakebackButton)
+class ResignAnswers(Protocol):
+    async def confirm_resign(
+        self, interaction: discord.Interaction[Any], match_id: int
+    ) -> None: ...
+
+
+class ResignButton(
+    ui.DynamicItem[ui.Button[Any]], template=r"bg:resign:(?P<answer>yes|no):(?P<id>\d+)"
+):
+    """Resign or Cancel under the private question /resign asks: a stray /resign must not
+    end a game. Sent ephemerally, so only the member who asked sees them."""
+
+    def __init__(self, match_id: int, confirm: bool) -> None:
+        answer = "yes" if confirm else "no"
+        super().__init__(
+            ui.Button(
+                label="Resign" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=limits.custom_id(f"bg:resign:{answer}:{match_id}"),
+            )
+        )
+        self.match_id = match_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["id"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if not self.confirm:
+            await interaction.response.edit_message(
+                content="Cancelled: nothing changed.", view=None
+            )
+            return
+        answers = cast(ResignAnswers, _cog(interaction, "Endings"))
+        await answers.confirm_resign(interaction, self.match_id)
+
+
+class Pager(Protocol):
+    async def history_page(
+        self, interaction: discord.Interaction[Any], user_id: int, game: str | None, page: int
+    ) -> None: ...
+    async def replay_step(
+        self, interaction: discord.Interaction[Any], match_id: int, ply: int
+    ) -> None: ...
+
+
+ALL_GAMES = "all"
+BACK, FORWARD = "◀", "▶"
+
+
+class HistoryButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:history:(?P<user>\d+):(?P<game>[a-z]+):(?P<page>\d+):(?P<way>[pn])",
+):
+    """Turns a /history page; the custom_id carries whose history, the game and the page it
+    opens, so it works after a restart."""
+
+    def __init__(self, user_id: int, game: str | None, page: int, way: str, enabled: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label=BACK if way == "p" else FORWARD,
+                style=discord.ButtonStyle.secondary,
+                disabled=not enabled,
+                custom_id=limits.custom_id(
+                    f"bg:history:{user_id}:{game or ALL_GAMES}:{page}:{way}"
+                ),
+            )
+        )
+        self.user_id, self.game, self.page = user_id, game, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        game = None if match["game"] == ALL_GAMES else match["game"]
+        return cls(int(match["user"]), game, int(match["page"]), match["way"], True)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        pager = cast(Pager, _cog(interaction, "Standings"))
+        await pager.history_page(interaction, self.user_id, self.game, self.page)
+
+
+class ReplayButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[pn])",
+):
+    """Steps a /replay to the position its custom_id names (match id and ply)."""
+
+    def __init__(self, match_id: int, ply: int, way: str, enabled: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label=BACK if way == "p" else FORWARD,
+                style=discord.ButtonStyle.secondary,
+                disabled=not enabled,
+                custom_id=limits.custom_id(f"bg:replay:{match_id}:{ply}:{way}"),
+            )
+        )
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["id"]), int(match["ply"]), match["way"], True)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        pager = cast(Pager, _cog(interaction, "Standings"))
+        await pager.replay_step(interaction, self.match_id, self.ply)
+
+
+def history_view(user_id: int, game: str | None, page: int, pages: int) -> ui.View:
+    """◀ ▶ under history page `page` (1-based) of `pages`."""
+    view = ui.View(timeout=None)
+    view.add_item(HistoryButton(user_id, game, max(page - 1, 1), "p", page > 1))
+    view.add_item(HistoryButton(user_id, game, min(page + 1, pages), "n", page < pages))
+    return view
+
+
+def replay_view(match_id: int, ply: int, last: int) -> ui.View:
+    """◀ ▶ under the replay of position `ply` (0 = the setup) of `last`."""
+    view = ui.View(timeout=None)
+    view.add_item(ReplayButton(match_id, max(ply - 1, 0), "p", ply > 0))
+    view.add_item(ReplayButton(match_id, min(ply + 1, last), "n", ply < last))
+    return view
 
 
 def challenge_view(match_id: int) -> ui.View:
@@ -182,35 +315,11 @@ def takeback_view(match_id: int, ply: int) -> ui.View:
     return view
 
 
-class ConfirmView(ui.View):
-    """A private pair of buttons (like Resign / Cancel): the first runs `action`, Cancel
-    changes nothing. Sent ephemerally, so only the user who asked can press them."""
-
-    def __init__(
-        self,
-        user_id: int,
-        label: str,
-        action: Callable[[discord.Interaction[Any]], Awaitable[None]],
-        *,
-        timeout: float = 300,
-    ) -> None:
-        super().__init__(timeout=timeout)
-        self.user_id = user_id
-        self.action = action
-        yes: ui.Button[ConfirmView] = ui.Button(label=label, style=discord.ButtonStyle.danger)
-        yes.callback = self._yes  # type: ignore[method-assign]
-        no: ui.Button[ConfirmView] = ui.Button(label="Cancel", style=discord.ButtonStyle.secondary)
-        no.callback = self._no  # type: ignore[method-assign]
-        self.add_item(yes)
-        self.add_item(no)
-
-    async def _yes(self, interaction: discord.Interaction[Any]) -> None:
-        self.stop()
-        await self.action(interaction)
-
-    async def _no(self, interaction: discord.Interaction[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+def resign_view(match_id: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ResignButton(match_id, True))
+    view.add_item(ResignButton(match_id, False))
+    return view
 
 
 def board_view(match_id: int) -> ui.View:
@@ -219,112 +328,155 @@ def board_view(match_id: int) -> ui.View:
     return view
 
 
-class PickerView(ui.View):
-    """An ephemeral, step-by-step move builder over the legal moves' token tree.
-
-    Each step edits the same ephemeral message; nothing is stored until Confirm, which
-    goes through the same service call as /move (so every check runs again there).
-    """
-
-    def __init__(
-        self,
-        match_id: int,
-        user_id: int,
-        heading: str,
-        tree: MoveTree,
-        notation: dict[Any, str],
-        path: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(timeout=600)
-        self.match_id = match_id
-        self.user_id = user_id
-        self.heading = heading
-        self.tree = tree
-        self.notation = notation
-        self.path = path
-        node = tree.walk(path)
-        assert node is not None
-        self.node = node
-        tokens = list(node.children)
-        for number, start in enumerate(range(0, len(tokens), MAX_OPTIONS)):
-            if number == MAX_SELECTS:
-                break
-            chunk = tokens[start : start + MAX_OPTIONS]
-            self.add_item(TokenSelect(chunk, number))
-        if node.move is not None:
-            confirm: ui.Button[PickerView] = ui.Button(
-                label=self.play_label(),
-                style=discord.ButtonStyle.success,
-                row=MAX_SELECTS,
-            )
-            confirm.callback = self._confirm  # type: ignore[method-assign]
-            self.add_item(confirm)
-        if path:
-            back: ui.Button[PickerView] = ui.Button(
-                label="Back", style=discord.ButtonStyle.secondary, row=MAX_SELECTS
-            )
-            back.callback = self._back  # type: ignore[method-assign]
-            self.add_item(back)
-        self.hidden = max(0, len(tokens) - MAX_OPTIONS * MAX_SELECTS)
-
-    def play_label(self) -> str:
-        """'Play <move>', shortened to fit a button (the text above shows the whole move)."""
-        assert self.node.move is not None
-        return limits.label(f"Play {self.notation[self.node.move]}")
-
-    def text(self) -> str:
-        chosen = " → ".join(self.path) if self.path else "nothing yet"
-        lines = [self.heading, f"Chosen: **{chosen}**"]
-        if self.node.children:
-            lines.append("Pick the next square." if self.path else "Pick where your move starts.")
-        if self.node.move is not None:
-            move = self.notation[self.node.move]
-            lines.append(f"Press **{self.play_label()}** to play **{move}**.")
-        if self.hidden:
-            lines.append(f"({self.hidden} more choices do not fit here; type them with /move.)")
-        return limits.content("\n".join(lines))
-
-    def step(self, path: tuple[str, ...]) -> PickerView:
-        return PickerView(self.match_id, self.user_id, self.heading, self.tree, self.notation, path)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if interaction.user.id == self.user_id:
-            return True
-        await interaction.response.send_message(
-            "This move picker belongs to someone else.", ephemeral=True
-        )
-        return False
-
-    async def choose(self, interaction: discord.Interaction[Any], token: str) -> None:
-        if token not in self.node.children:
-            await interaction.response.send_message(
-                f"{token} is not a choice here any more; press Move again.", ephemeral=True
-            )
-            return
-        following = self.step((*self.path, token))
-        await interaction.response.edit_message(content=following.text(), view=following)
-
-    async def _back(self, interaction: discord.Interaction[Any]) -> None:
-        previous = self.step(self.path[:-1])
-        await interaction.response.edit_message(content=previous.text(), view=previous)
-
-    async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
-        assert self.node.move is not None
-        self.stop()
-        player = cast(MovePlayer, _cog(interaction, "Moves"))
-        await player.play(interaction, self.match_id, self.notation[self.node.move])
+def _path_text(positions: tuple[int, ...]) -> str:
+    return ".".join(map(str, positions))
 
 
-class TokenSelect(ui.Select[PickerView]):
-    def __init__(self, tokens: list[str], number: int) -> None:
+def _positions(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".") if part)
+
+
+# A picker's components carry everything it knows: match, ply, the path as positions among
+# each step's choices (at most 3 digits each, bounded so a forged id cannot be huge).
+_PICKER = r"(?P<id>\d{1,20}):(?P<ply>\d{1,9}):(?P<path>(?:\d{1,3}\.?){0,40})"
+
+
+def _picker_id(kind: str, step: PickerStep, *extra: str) -> str:
+    parts = [f"bg:{kind}", str(step.match.id), str(step.match.row.ply), _path_text(step.positions)]
+    return ":".join([*parts, *extra])
+
+
+class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
+    """One menu of the next choices (a step may need several: 25 options each)."""
+
+    def __init__(self, item: ui.Select[Any], match_id: int, ply: int, path: str) -> None:
+        super().__init__(item)
+        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
+
+    @classmethod
+    def build(cls, step: PickerStep, tokens: tuple[str, ...], number: int) -> PickSelect:
         placeholder = f"{tokens[0]} … {tokens[-1]}" if len(tokens) > 1 else tokens[0]
-        super().__init__(
+        select: ui.Select[Any] = ui.Select(
             placeholder=limits.placeholder(placeholder),
             options=[discord.SelectOption(label=limits.option_label(t), value=t) for t in tokens],
-            custom_id=limits.custom_id(f"bg:pick:{number}"),
+            custom_id=limits.custom_id(_picker_id("pick", step, str(number))),
             row=number,
         )
+        return cls(select, step.match.id, step.match.row.ply, _path_text(step.positions))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PickSelect:
+        assert isinstance(item, ui.Select)
+        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        assert self.view is not None
-        await self.view.choose(interaction, self.values[0])
+        player = cast(MovePlayer, _cog(interaction, "Moves"))
+        chosen = self.item.values[0] if self.item.values else ""
+        await player.pick(interaction, self.match_id, self.ply, self.path, chosen)
+
+
+class PickPlay(ui.DynamicItem[ui.Button[Any]], template=rf"bg:play:{_PICKER}"):
+    """Plays the move the path spells, through the same service call as /move."""
+
+    def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:
+        super().__init__(item)
+        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
+
+    @classmethod
+    def build(cls, step: PickerStep) -> PickPlay:
+        assert step.move is not None
+        button: ui.Button[Any] = ui.Button(
+            label=play_label(step.move),
+            style=discord.ButtonStyle.success,
+            custom_id=limits.custom_id(_picker_id("play", step)),
+            row=MAX_SELECTS,
+        )
+        return cls(button, step.match.id, step.match.row.ply, _path_text(step.positions))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PickPlay:
+        assert isinstance(item, ui.Button)
+        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        player = cast(MovePlayer, _cog(interaction, "Moves"))
+        await player.play_picked(interaction, self.match_id, self.ply, self.path)
+
+
+class PickBack(ui.DynamicItem[ui.Button[Any]], template=rf"bg:back:{_PICKER}"):
+    """Goes one choice back."""
+
+    def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:
+        super().__init__(item)
+        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
+
+    @classmethod
+    def build(cls, step: PickerStep) -> PickBack:
+        button: ui.Button[Any] = ui.Button(
+            label="Back",
+            style=discord.ButtonStyle.secondary,
+            custom_id=limits.custom_id(_picker_id("back", step)),
+            row=MAX_SELECTS,
+        )
+        return cls(button, step.match.id, step.match.row.ply, _path_text(step.positions))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PickBack:
+        assert isinstance(item, ui.Button)
+        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        player = cast(MovePlayer, _cog(interaction, "Moves"))
+        await player.pick(interaction, self.match_id, self.ply, self.path[:-1], None)
+
+
+PERSISTENT_ITEMS = (
+    AcceptButton,
+    DeclineButton,
+    WithdrawButton,
+    MoveButton,
+    TakebackButton,
+    ResignButton,
+    PickSelect,
+    PickPlay,
+    PickBack,
+    HistoryButton,
+    ReplayButton,
+)
+
+
+def play_label(move: str) -> str:
+    """'Play <move>', shortened to fit a button (the text above shows the whole move)."""
+    return limits.label(f"Play {move}")
+
+
+def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
+    """The picker at this step: its text and its components (nothing kept in memory)."""
+    chosen = " → ".join(step.path) if step.path else "nothing yet"
+    lines = [heading, f"Chosen: **{chosen}**"]
+    view = ui.View(timeout=None)
+    fits = len(_picker_id("pick", step, "0")) <= limits.CUSTOM_ID
+    if step.choices and fits:
+        lines.append("Pick the next square." if step.path else "Pick where your move starts.")
+        for number, start in enumerate(range(0, len(step.choices), MAX_OPTIONS)):
+            if number == MAX_SELECTS:
+                break
+            chunk = step.choices[start : start + MAX_OPTIONS]
+            view.add_item(PickSelect.build(step, chunk, number))
+        hidden = len(step.choices) - MAX_OPTIONS * MAX_SELECTS
+        if hidden > 0:
+            lines.append(f"({hidden} more choices do not fit here; type them with /move.)")
+    elif step.choices:
+        lines.append("This move is too long for the picker; type the rest with /move.")
+    if step.move is not None:
+        lines.append(f"Press **{play_label(step.move)}** to play **{step.move}**.")
+        view.add_item(PickPlay.build(step))
+    if step.path:
+        view.add_item(PickBack.build(step))
+    return limits.content("\n".join(lines)), view

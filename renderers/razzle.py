@@ -186,7 +186,7 @@ def render(
     notes = ["", ""]
     if state.result is None and state.forced:
         if any(isinstance(m, Chain) for m in GAME.legal_moves(state)):
-            notes[state.turn - 1] = "must pass"
+            notes[state.turn - 1] = "must throw"
     return render_board(
         GAME,
         state,

@@ -356,7 +356,7 @@ def parse_seat(value: str, players: int, names: Mapping[str, int] | None = None)
     lowered = value.strip().lower()
     if names and lowered in names:
         return names[lowered]
-    if lowered.isdigit() and 1 <= int(lowered) <= players:
+    if lowered.isdigit() and len(lowered) <= 2 and 1 <= int(lowered) <= players:
         return int(lowered)
     choices = ", ".join([*(names or {}), *(str(s) for s in range(1, players + 1))])
     raise InvalidDiagram(f"{value!r} is not a seat (use one of: {choices})")

@@ -225,6 +225,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     name = "razzle"
     title = "Razzle Dazzle"
     board_size = (WIDTH, HEIGHT)
+    seat_names = ("White", "Black")  # the board's light discs and dark squares
     default_variant = "standard"
     variants = {
         "standard": Variant("standard", "7x8 board, five knights and a ball each", (2,)),

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,10 +75,16 @@ class Record:
 
     def replay(self, game: Game[Any, Any]) -> Any:
         """Play every turn from the setup; the final state equals the recorded game's."""
+        return deque(self.positions(game), maxlen=1)[0]
+
+    def positions(self, game: Game[Any, Any]) -> Iterator[Any]:
+        """Every position of the game, from the setup to the last turn's (which carries the
+        recorded result): one per turn plus the setup, for replays."""
         if game.name != self.game:
             raise InvalidRecord(f"this record is of {self.game}, not {game.name}")
         state = game.new(players=self.players, variant=self.variant, seed=self.seed)
         for number, turn in enumerate(self.turns, start=1):
+            yield state
             try:
                 if resign := _RESIGN.match(turn):
                     state = game.resign(state, int(resign[1]))
@@ -89,4 +96,4 @@ class Record:
                 raise InvalidRecord(f"turn {number} ({turn}): {error}") from error
         if self.result is not None and game.outcome(state) is None:
             state = game.end(state, self.result)
-        return state
+        yield state

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, player
-from bot.notifications import MENTIONS, mention
+from bot.notifications import mention, pinging, shown
 from bot.service import Match
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.views import challenge_view
@@ -44,7 +44,7 @@ def challenge_text(match: Match) -> str:
         f"· match #{match.id}"
     ]
     if match.status == "pending":
-        accepted = [s.name for s in invited if s.accepted]
+        accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:
             lines.append(f"Accepted so far: {', '.join(accepted)}.")
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
@@ -64,6 +64,7 @@ class Challenges(commands.Cog):
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
         days=f"Days to make each move (default {DEFAULT_DAYS})",
+        rated="Whether the result counts for ratings (default: yes)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -77,6 +78,7 @@ class Challenges(commands.Cog):
         opponent3: discord.User | None = None,
         variant: str | None = None,
         days: int = DEFAULT_DAYS,
+        rated: bool = True,
     ) -> None:
         async with answering(interaction):
             opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
@@ -88,13 +90,14 @@ class Challenges(commands.Cog):
                 opponents=opponents,
                 variant=variant,
                 days=days,
+                rated=rated,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)
             message = await interaction.followup.send(
                 challenge_text(match),
                 view=challenge_view(match.id),
-                allowed_mentions=MENTIONS,
+                allowed_mentions=pinging(*(s.user_id for s in match.seats)),
                 wait=True,
             )
             await self.bot.service.set_messages(match, challenge_message_id=message.id)
@@ -135,8 +138,9 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.decline(match_id, interaction.user.id)
+            me = shown(interaction.user.display_name)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} declined.",
+                content=f"{challenge_text(match)}\n{me} declined.",
                 view=None,
             )
 
@@ -146,7 +150,7 @@ class Challenges(commands.Cog):
             async with self.bot.service.lock(match_id):
                 match = await self.bot.service.withdraw(match_id, interaction.user.id)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{interaction.user.display_name} withdrew "
+                content=f"{challenge_text(match)}\n{shown(interaction.user.display_name)} withdrew "
                 "the challenge.",
                 view=None,
             )

@@ -7,9 +7,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import mention
-from bot.views import ConfirmView
+from bot.notifications import mention, shown
+from bot.service import Match
+from bot.store import SeatRow
+from bot.views import resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -29,13 +32,9 @@ class Endings(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
             self.bot.service.require_playing(found, interaction.user.id)
-
-            async def confirmed(click: Interaction) -> None:
-                await self.confirm_resign(click, found.id)
-
             await interaction.followup.send(
-                f"Resign {found.describe()}? This cannot be undone.",
-                view=ConfirmView(interaction.user.id, "Resign", confirmed),
+                limits.content(f"Resign {shown(found.describe())}? This cannot be undone."),
+                view=resign_view(found.id),
                 ephemeral=True,
             )
 
@@ -57,7 +56,7 @@ class Endings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            me = interaction.user.display_name
+            me = shown(interaction.user.display_name)
             async with self.bot.service.lock(found.id):
                 result = await self.bot.service.draw(found.id, interaction.user.id)
                 if result.agreed:
@@ -67,11 +66,23 @@ class Endings(commands.Cog):
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
                 await self.bot.announcer.say(
-                    result.match,
-                    f"{me} offers a draw. {mention(other.user_id)}: use /draw to accept, "
-                    "or just move to decline.",
+                    result.match, offer_text(result.match, me, other), [other.user_id]
                 )
-            await tell(interaction, f"You offered a draw in {found.title}.")
+            await tell(
+                interaction,
+                f"You offered a draw in {found.title}. It stands until {shown(other.name)} moves.",
+            )
+
+
+def offer_text(match: Match, offering: str, other: SeatRow) -> str:
+    """The offer, addressed to the one player who may answer it, saying when they can: at
+    once if it is their move (moving declines it), else any time before their next move."""
+    mover = match.to_move
+    if mover is not None and mover.seat == other.seat:
+        answer = "accept with /draw, or decline by making your move"
+    else:
+        answer = "accept with /draw at any time; your next move declines it"
+    return f"{offering} offers a draw. {mention(other.user_id)}: {answer}."
 
 
 async def setup(bot: BoardBot) -> None:

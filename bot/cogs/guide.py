@@ -25,8 +25,8 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant] [days]`: invite members; they \
-press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
+• `/challenge game opponent [opponent2] [opponent3] [variant] [days] [rated]`: invite members; \
+they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
 Unanswered challenges expire after 7 days.
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
 • Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
@@ -36,6 +36,8 @@ runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/takeback [match]`: undo your last move before the next player moves, if everyone accepts.
 • `/resign [match]` (asks to confirm), `/draw [match]` (offer, or accept the offer), \
 `/record [match]` (a text file).
+• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
+`/replay [match]`: step through a match.
 • `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
@@ -58,7 +60,7 @@ class Guide(commands.Cog):
             name = (topic or "").strip().lower() or next(iter(chosen.help_topics))
             if name not in chosen.help_topics:
                 raise ServiceError(
-                    f"{chosen.title} has no rules topic {topic!r}",
+                    f"{chosen.title} has no rules topic {limits.quote(topic or '')}",
                     f"topics: {', '.join(chosen.help_topics)}",
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)

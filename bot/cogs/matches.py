@@ -10,8 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve
-from bot.notifications import jump_url
+from bot.interface import Interaction, answering, match_choices, resolve, turns_text
+from bot.notifications import jump_url, shown
 from bot.service import Match
 
 if TYPE_CHECKING:
@@ -27,15 +27,15 @@ def listing_line(match: Match, user_id: int) -> str:
         if any(s.user_id == user_id for s in waiting):
             state = "**waiting for your answer**"
         else:
-            state = f"waiting for {', '.join(s.name for s in waiting)}"
+            state = f"waiting for {', '.join(shown(s.name) for s in waiting)}"
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
     else:
         mover = match.to_move
         if mover is not None and mover.user_id == user_id:
             state = "**your move**"
         else:
-            state = f"{mover.name} to move" if mover else "over"
-    return f"• {match.describe()} · {state} · {link}"
+            state = f"{shown(mover.name)} to move" if mover else "over"
+    return f"• {shown(match.describe())} · {state} · {link}"
 
 
 class Matches(commands.Cog):
@@ -72,11 +72,12 @@ class Matches(commands.Cog):
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
+            found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
+            result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(
-                f"The record of {found.describe()} ({len(record.turns)} turns).",
+                f"The record of {found.describe()} ({turns_text(found)}{result}).",
                 file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
                 ephemeral=True,
             )

@@ -9,10 +9,10 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import jump_url
-from bot.service import Match, MatchService, ServiceError
-from bot.views import PickerView, board_view
+from bot.interface import Interaction, answering, explain, match_choices, resolve, tell, turns_text
+from bot.notifications import jump_url, shown
+from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
+from bot.views import board_view, picker_message
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -45,12 +45,14 @@ class Moves(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         try:
             found = await resolve(interaction, interaction.namespace.match)
+            offered = await self.service.suggest(found, current)
+        except TooComplex as error:
+            # Choosing this sends what was typed, which /move then checks in full.
+            why = f"{explain(error)} (choose this to send what you typed)"
+            return limits.choices([app_commands.Choice(name=why, value=current)])
         except ServiceError:
             return []
-        return limits.choices(
-            app_commands.Choice(name=text, value=text)
-            for text in self.service.suggestions(found, current)
-        )
+        return limits.choices(app_commands.Choice(name=text, value=text) for text in offered)
 
     @app_commands.command(name="board", description="Show a match's current board (to you)")
     @app_commands.describe(match="Which match (not needed inside a match thread)")
@@ -59,19 +61,19 @@ class Moves(commands.Cog):
     async def board(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await resolve(interaction, match)
-            played = found.row.ply
-            lines = [f"**{found.describe()}** · {played} turn{'' if played == 1 else 's'} played"]
+            found = await resolve(interaction, match, recent=True)
+            lines = [f"**{shown(found.describe())}** · {turns_text(found)}"]
             mover = found.to_move
             if mover is not None:
-                lines.append(f"{mover.name} to move ({found.game.seat_name(mover.seat)}).")
+                side = found.game.seat_name(mover.seat)
+                lines.append(f"{shown(mover.name)} to move ({side}).")
                 deadline = await self.service.deadline(found)
                 if deadline is not None:
                     lines.append(f"Deadline: <t:{deadline}:R>.")
             elif found.outcome is not None:
-                lines.append(f"Game over: {found.describe_outcome()}.")
+                lines.append(f"Game over: {shown(found.describe_outcome())}.")
             else:
-                waiting = ", ".join(s.name for s in found.waiting_for)
+                waiting = ", ".join(shown(s.name) for s in found.waiting_for)
                 lines.append(f"Not started: waiting for {waiting}.")
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
@@ -84,24 +86,63 @@ class Moves(commands.Cog):
     async def open_picker(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = self.service.require_turn(await self.service.get(match_id), interaction.user.id)
-            picker = self._picker(found, interaction.user.id)
-            await interaction.followup.send(picker.text(), view=picker, ephemeral=True)
+            step = await self.service.picker_step(match_id, interaction.user.id)
+            text, view = picker_message(step, _heading(step))
+            await interaction.followup.send(text, view=view, ephemeral=True)
 
-    @staticmethod
-    def _picker(found: Match, user_id: int) -> PickerView:
-        game, state = found.game, found.state
-        notation = {m: game.format_move(state, m) for m in game.legal_moves(state)}
-        side = game.seat_name(game.to_move(state))
-        heading = f"**{found.title}**: your move as {side}."
-        return PickerView(found.id, user_id, heading, game.move_tree(state), notation)
+    async def pick(
+        self,
+        interaction: Interaction,
+        match_id: int,
+        ply: int,
+        path: tuple[int, ...],
+        token: str | None,
+    ) -> None:
+        """A choice (or Back) in the picker: the picker shows the next step in place."""
+        async with answering(interaction):
+            await interaction.response.defer()
+            try:
+                step = await self.service.picker_step(
+                    match_id, interaction.user.id, ply, path, token
+                )
+            except OutOfDate as stale:
+                await self._refresh_picker(interaction, match_id, stale)
+                return
+            text, view = picker_message(step, _heading(step))
+            await interaction.edit_original_response(content=text, view=view)
 
-    async def play(self, interaction: Interaction, match_id: int, notation: str) -> None:
+    async def play_picked(
+        self, interaction: Interaction, match_id: int, ply: int, path: tuple[int, ...]
+    ) -> None:
         """The picker's Play button: the same path as /move, answered in the picker."""
         async with answering(interaction):
             await interaction.response.defer()
-            done = await self._play(interaction, match_id, notation)
+            try:
+                step = await self.service.picker_step(match_id, interaction.user.id, ply, path)
+            except OutOfDate as stale:
+                await self._refresh_picker(interaction, match_id, stale)
+                return
+            if step.move is None:
+                raise ServiceError("that choice is not a whole move", "pick the next square")
+            done = await self._play(interaction, match_id, step.move)
             await interaction.edit_original_response(content=done, view=None)
+
+    async def _refresh_picker(
+        self, interaction: Interaction, match_id: int, stale: OutOfDate
+    ) -> None:
+        """Say the picker is out of date and show a fresh one in its place (or, when it is no
+        longer this member's turn, why not)."""
+        try:
+            step = await self.service.picker_step(match_id, interaction.user.id)
+        except ServiceError as error:
+            await interaction.edit_original_response(
+                content=f"{explain(stale)}\n{explain(error)}", view=None
+            )
+            return
+        text, view = picker_message(
+            step, f"{explain(stale)} Here is a fresh one.\n{_heading(step)}"
+        )
+        await interaction.edit_original_response(content=text, view=view)
 
     async def _play(self, interaction: Interaction, match_id: int, text: str) -> str:
         """Play, post the new board, and say so (with a link when the board is elsewhere)."""
@@ -113,6 +154,12 @@ class Moves(commands.Cog):
         if interaction.channel_id != found.channel_id:
             done += f" Board: {jump_url(found.row.guild_id, found.channel_id, board.id)}"
         return done
+
+
+def _heading(step: PickerStep) -> str:
+    match = step.match
+    side = match.game.seat_name(match.game.to_move(match.state))
+    return f"**{match.title}**: your move as {side}."
 
 
 async def setup(bot: BoardBot) -> None:

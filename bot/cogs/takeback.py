@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import MENTIONS, mention
+from bot.notifications import mention, pinging, shown
 from bot.service import Takeback
 from bot.views import takeback_view
 
@@ -38,11 +38,12 @@ class Takebacks(commands.Cog):
             found = await resolve(interaction, match)
             async with self.bot.service.lock(found.id):
                 request = await self.bot.service.request_takeback(found.id, interaction.user.id)
-                name = interaction.user.display_name
+                name = shown(interaction.user.display_name)
                 await self.bot.announcer.post(
                     request.match,
                     f"{name} asks to take back **{request.notation}**.\n{waiting_line(request)}",
                     view=takeback_view(found.id, request.match.row.ply),
+                    ping=[s.user_id for s in request.waiting],
                 )
             await tell(interaction, f"You asked to take back {request.notation}.")
 
@@ -53,8 +54,8 @@ class Takebacks(commands.Cog):
                 request = await self.bot.service.answer_takeback(
                     match_id, ply, interaction.user.id, accept
                 )
-                name = interaction.user.display_name
-                asker = request.match.at(request.seat).name
+                name = shown(interaction.user.display_name)
+                asker = shown(request.match.at(request.seat).name)
                 asked = f"{asker} asked to take back **{request.notation}**."
                 if not accept:
                     declined = f"{asked}\n{name} declined: the move stands."
@@ -65,7 +66,8 @@ class Takebacks(commands.Cog):
                 if not request.done:
                     accepted = f"{asked}\n{name} accepted. {waiting_line(request)}"
                     await interaction.edit_original_response(
-                        content=limits.content(accepted), allowed_mentions=MENTIONS
+                        content=limits.content(accepted),
+                        allowed_mentions=pinging(*(s.user_id for s in request.waiting)),
                     )
                     return
                 await interaction.edit_original_response(

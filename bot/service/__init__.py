@@ -11,9 +11,12 @@ One module per concern; new behaviour goes into the module whose job it is:
     challenges  checking, opening, accepting, declining and withdrawing challenges
     turns       moves, resignations, draws: turn checks, automatic passes, the guarded save
     queries     reads: by thread, a user's listing, the match a command means, the record
+    ratings     counting finished matches once; leaderboards, profiles, histories, replays
     hints       legal-move suggestions and hints (pure functions)
     deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
     takebacks   undoing the last move when every other player agrees
+    offload     rules work in worker threads, each call with a time budget
+    picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
 """
 
@@ -28,9 +31,11 @@ from bot.service import audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
-from bot.service.hints import suggestions
 from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.offload import Offload, TooComplex
+from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
+from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
@@ -39,15 +44,21 @@ __all__ = [
     "AcceptResult",
     "ChallengeRequest",
     "DrawResult",
+    "Leaderboard",
     "Listing",
     "Match",
     "MatchService",
     "MoveResult",
+    "Offload",
+    "OutOfDate",
+    "PickerStep",
     "Player",
+    "Profile",
     "Reminder",
     "ServiceError",
     "Status",
     "Takeback",
+    "TooComplex",
     "Turn",
 ]
 
@@ -63,17 +74,21 @@ class MatchService:
         store: Store,
         *,
         seeds: Callable[[], int] | None = None,
+        offload: Offload | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.store = store
         self.cache = MatchCache(store)
-        self.turns = Turns(self.cache)
+        self.offload = offload or Offload()
+        self.queries = Queries(self.cache, self.offload)
+        self.ratings = Ratings(self.cache, self.queries)
+        self.turns = Turns(self.cache, self.offload, finished=self.ratings.rate_quietly)
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
-        self.queries = Queries(self.cache)
         self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
         self.takebacks = Takebacks(self.cache, self.queries)
+        self.picker = Picker(self.cache, self.offload)
 
         self.lock = self.cache.lock
         self.get = self.cache.get
@@ -92,7 +107,8 @@ class MatchService:
         self.listing = self.queries.listing
         self.resolve = self.queries.resolve
         self.record = self.queries.record
-        self.suggestions = suggestions
+        self.suggest = self.queries.suggest
+        self.picker_step = self.picker.step
         self.check = partial(audit.check, self.cache, self.queries)
         self.deadline = self.deadlines.deadline
         self.expire_later = self.deadlines.expire_later

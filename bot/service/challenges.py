@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot import limits
 from bot.clock import DAY
 from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
@@ -28,6 +29,7 @@ class ChallengeRequest:
     variant: str
     players: tuple[Player, ...]
     days: int = DEFAULT_DAYS  # per move; 0 is no limit
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,10 @@ class Challenges:
         opponents: Sequence[Player],
         variant: str | None = None,
         days: int = DEFAULT_DAYS,
+        rated: bool = True,
     ) -> ChallengeRequest:
-        """Check a challenge without touching the database (so errors come before defer)."""
+        """Check a challenge without touching the database (so errors come before defer).
+        A game with a bot in a seat is never rated: engines are not on the ladder."""
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
@@ -69,11 +73,15 @@ class Challenges:
                 )
             if opponent.bot:
                 raise ServiceError(
-                    f"{opponent.name} is a bot and cannot play", "challenge a person instead"
+                    f"{opponent.name} is a bot and cannot play",
+                    "challenge a person instead",
+                    names=(opponent.name,),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    f"{opponent.name} is named twice", "each opponent takes one seat"
+                    f"{opponent.name} is named twice",
+                    "each opponent takes one seat",
+                    names=(opponent.name,),
                 )
             seen.add(opponent.user_id)
         if days not in DAY_CHOICES:
@@ -93,6 +101,7 @@ class Challenges:
             _variant(chosen, variant, count),
             (challenger, *opponents),
             days,
+            rated and not any(p.bot for p in (challenger, *opponents)),
         )
 
     async def open(self, request: ChallengeRequest) -> Match:
@@ -109,6 +118,7 @@ class Challenges:
             snapshot=json.dumps(game.dump(state)),
             seats=[(p.user_id, p.name, n == 0) for n, p in enumerate(request.players)],
             days_per_move=request.days,
+            rated=request.rated,
         )
         return await self.cache.get(match_id)
 
@@ -175,7 +185,7 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
         name = wanted.strip().lower()
         if name not in game.variants:
             raise ServiceError(
-                f"{game.title} has no variant {wanted.strip()!r}",
+                f"{game.title} has no variant {limits.quote(wanted)}",
                 f"choose from: {', '.join(game.variants)}",
             )
         if count not in game.variants[name].player_counts:

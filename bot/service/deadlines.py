@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from bot.clock import DAY, HOUR, Clock
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Turn
+from bot.service.offload import TooComplex
 from bot.service.turns import MoveResult, Turns
 from bot.store import JobKind, JobRow, SeatRow, Status
 
@@ -104,6 +105,8 @@ class Deadlines:
         lost = Turn(mover.seat, mover.user_id, f"timeout {mover.seat}")
         try:
             return await self.turns.advance(match, state, [lost])
+        except TooComplex:  # the passes after it overran their budget: a failure, logged
+            raise
         except ServiceError:  # the ply check refused the write: a move landed first
             return None
 

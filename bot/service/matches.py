@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,12 +11,16 @@ from rules import Game, Outcome
 
 
 class ServiceError(Exception):
-    """Something a user asked for that cannot be done; `hint` says what would work."""
+    """Something a user asked for that cannot be done; `hint` says what would work.
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    `names` are the display names the message may start with, so nobody recapitalises them.
+    """
+
+    def __init__(self, message: str, hint: str | None = None, *, names: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.names = tuple(names)
 
     def __str__(self) -> str:
         return f"{self.message}\n{self.hint}" if self.hint else self.message
@@ -30,10 +35,13 @@ class Player:
 
 @dataclass(frozen=True)
 class Turn:
+    """One logged turn; `description` says in words what a played move did, for the post."""
+
     seat: int
     user_id: int
     notation: str
     automatic: bool = False
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,12 +109,19 @@ class Match:
         """`Quorum #3: alice vs bob`, for lists and autocomplete."""
         return f"{self.title}: {' vs '.join(self.names)}"
 
+    @property
+    def turns_played(self) -> int:
+        """Moves and automatic passes, not resignations: the count /board and /record give,
+        which the board's move number follows."""
+        return int(self.game.ply(self.state))
+
     def describe_outcome(self) -> str:
+        """How the result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`."""
         outcome = self.outcome
         if outcome is None:
             return "the game goes on"
         if outcome.is_draw:
-            return f"Draw ({outcome.reason.replace('-', ' ')})"
+            return f"draw ({outcome.reason.replace('-', ' ')})"
         winners = " and ".join(self.at(s).name for s in outcome.winners)
         verb = "wins" if len(outcome.winners) == 1 else "win"
         return f"{winners} {verb} ({outcome.reason.replace('-', ' ')})"

@@ -7,8 +7,11 @@ import logging
 import re
 from dataclasses import dataclass
 
+from bot import limits
 from bot.service.cache import MatchCache
+from bot.service.hints import suggestions
 from bot.service.matches import Match, ServiceError
+from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
 from bot.store import CorruptMatch, Status
 from rules import Record
 from rules.core import outcome_from_json
@@ -16,6 +19,8 @@ from rules.core import outcome_from_json
 log = logging.getLogger(__name__)
 
 OPEN = (Status.PENDING, Status.ACTIVE)
+PLAYED = (Status.ACTIVE, Status.FINISHED)
+TOO_MANY = TooComplex("too many moves to suggest here", "type your move")
 _MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
 
 
@@ -28,8 +33,9 @@ class Listing:
 class Queries:
     """Reads for the interface; matches come through the cache, so none costs a reload."""
 
-    def __init__(self, cache: MatchCache) -> None:
+    def __init__(self, cache: MatchCache, offload: Offload) -> None:
         self.cache = cache
+        self.offload = offload
 
     async def in_thread(self, thread_id: int) -> Match | None:
         match_id = await self.cache.store.match_in_thread(thread_id)
@@ -50,14 +56,22 @@ class Queries:
         return Listing(tuple(matches), len(broken))
 
     async def resolve(
-        self, user_id: int, guild_id: int | None, channel_id: int, ref: str | None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        ref: str | None,
+        *,
+        recent: bool = False,
     ) -> Match:
-        """The match a command means: named, this thread's, or the user's only one here."""
+        """The match a command means: named, this thread's, or the user's only one here.
+        With `recent` (commands that only look), a user with no match in progress gets their
+        most recently played one, so a finished match stays reachable."""
         if ref and ref.strip():
             found = _MATCH_REF.match(ref)
             if not found:
                 raise ServiceError(
-                    f"{ref.strip()!r} is not a match number",
+                    f"{limits.quote(ref)} is not a match number",
                     "pick one from the list, or type its number like 12",
                 )
             return await self.cache.get(int(found[1]))
@@ -68,6 +82,10 @@ class Queries:
         active = [m for m in listing.matches if m.status == Status.ACTIVE]
         if len(active) == 1:
             return active[0]
+        if not active and recent:
+            played = await self._most_recent(user_id, guild_id)
+            if played is not None:
+                return played
         if not active:
             raise ServiceError(
                 "you have no match in progress in this server",
@@ -77,6 +95,18 @@ class Queries:
             f"you have {len(active)} matches in progress here, so say which one",
             "fill in the match option, or run the command inside the match's thread",
         )
+
+    async def _most_recent(self, user_id: int, guild_id: int | None) -> Match | None:
+        """The user's most recently updated match that was played, finished ones included."""
+        rows, _ = await self.cache.store.matches_of(user_id, PLAYED, guild_id)
+        return self.cache.load(rows[0]) if rows else None
+
+    async def suggest(self, match: Match, typed: str) -> list[str]:
+        """Autocomplete's legal moves starting with what was typed, worked out in a worker;
+        TooComplex when the position has too many to list in time."""
+        if len(typed) > limits.QUOTED:
+            return []
+        return await self.offload.run(SUGGEST_SECONDS, TOO_MANY, suggestions, match, typed)
 
     async def record(self, match_id: int) -> Record:
         """The match as a game record: seats, seed, the move log and the stored result."""

@@ -4,13 +4,15 @@ whose turn it is, followed by any automatic passes, and saved under the ply chec
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import legal_hint
 from bot.service.matches import Match, ServiceError, Turn
+from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
 from rules import PASS, Outcome, RulesError
 from rules.core import outcome_to_json
@@ -28,39 +30,57 @@ class DrawResult:
     agreed: bool
 
 
+MOVE_TEXT = 160  # characters: more than any turn (Kyo's longest has 81), typed loosely
+
+TOO_COMPLEX = TooComplex(
+    "working out the legal turns of this position took too long",
+    "try again in a moment; if it keeps happening, a server admin can look at the match",
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a turn leads to, worked out off the event loop: ready to save."""
+
+    state: Any
+    turns: tuple[Turn, ...]
+    fields: dict[str, Any]
+
+
 class Turns:
     """Every change to a started match's state goes through `advance` or `draw` here."""
 
-    def __init__(self, cache: MatchCache) -> None:
+    def __init__(
+        self,
+        cache: MatchCache,
+        offload: Offload,
+        finished: Callable[[Match], Awaitable[None]] | None = None,
+    ) -> None:
         self.cache = cache
+        self.offload = offload
+        self.finished = finished  # told of every match a turn or a draw ends (ratings)
 
     def require_turn(self, match: Match, user_id: int) -> Match:
-        """The match, if it is this user's turn in it; otherwise why not."""
-        seat = _playing_seat(match, user_id)
-        mover = match.at(match.game.to_move(match.state))
-        if mover.seat != seat:
-            raise ServiceError(
-                f"it is {mover.name}'s turn ({match.game.seat_name(mover.seat)}), not yours",
-                "you will be mentioned when it is your move",
-            )
-        return match
+        return require_turn(match, user_id)
 
     def require_playing(self, match: Match, user_id: int) -> int:
         """The user's seat, if they are playing this match now; otherwise why not."""
         return _playing_seat(match, user_id)
 
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
-        match = self.require_turn(await self.cache.get(match_id), user_id)
-        game, state = match.game, match.state
-        seat = game.to_move(state)
-        try:
-            move = game.parse_move(state, text)
-        except RulesError as error:
-            raise ServiceError(str(error), legal_hint(match, text)) from error
-        played = Turn(seat, user_id, game.format_move(state, move))
+        match = require_turn(await self.cache.get(match_id), user_id)
+        if len(text) > MOVE_TEXT:
+            raise ServiceError(
+                f"{limits.quote(text)} has {len(text)} characters, more than any move",
+                f"moves are at most {MOVE_TEXT} characters; suggestions appear as you type",
+            )
         # Moving lapses the opponent's draw offer; the mover's own offer stands.
+        seat = match.game.to_move(match.state)
         offer = match.row.draw_offer if match.row.draw_offer == seat else None
-        return await self.advance(match, game.apply(state, move), [played], offer)
+        plan = await self.offload.run(
+            MOVE_SECONDS, TOO_COMPLEX, _plan_move, match, user_id, text, offer
+        )
+        return await self._commit(match, plan)
 
     async def resign(self, match_id: int, user_id: int) -> MoveResult:
         match = await self.cache.get(match_id)
@@ -80,12 +100,15 @@ class Turns:
     ) -> MoveResult:
         """After `played` led to `state`: pass for whoever cannot move, then save it all in
         one write (no write when nothing was played)."""
-        passes = _automatic_passes(match, state)
-        turns = (*played, *(turn for turn, _ in passes))
-        if not turns:
+        plan = await self.offload.run(
+            MOVE_SECONDS, TOO_COMPLEX, _plan, match, state, tuple(played), draw_offer
+        )
+        return await self._commit(match, plan)
+
+    async def _commit(self, match: Match, plan: Plan) -> MoveResult:
+        if not plan.turns:
             return MoveResult(match, ())
-        final = passes[-1][1] if passes else state
-        return MoveResult(await self._save(match, final, turns, draw_offer), turns)
+        return MoveResult(await self._save(match, plan), plan.turns)
 
     async def draw(self, match_id: int, user_id: int) -> DrawResult:
         """Offer a draw, or accept the opponent's pending offer."""
@@ -111,19 +134,64 @@ class Turns:
                 )
             else:
                 await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
-        return DrawResult(await self.cache.get(match.id), agreed)
+        result = DrawResult(await self.cache.get(match.id), agreed)
+        if agreed:
+            await self._ended(result.match)
+        return result
 
-    async def _save(
-        self, match: Match, state: Any, turns: Sequence[Turn], draw_offer: int | None
-    ) -> Match:
+    async def _save(self, match: Match, plan: Plan) -> Match:
         """Log the turns and the new snapshot; the returned match needs no second read."""
-        fields = _state_fields(match, state, draw_offer)
         with self.cache.writing(match.id, "another move in this match landed first"):
             stamp = await self.cache.store.append_moves(
-                match.id, match.row.ply, [(t.seat, t.notation) for t in turns], **fields
+                match.id,
+                match.row.ply,
+                [(t.seat, t.notation) for t in plan.turns],
+                **plan.fields,
             )
-        row = replace(match.row, ply=match.row.ply + len(turns), updated_at=stamp, **fields)
-        return self.cache.remember(Match(row, match.game, state))
+        row = replace(
+            match.row, ply=match.row.ply + len(plan.turns), updated_at=stamp, **plan.fields
+        )
+        saved = self.cache.remember(Match(row, match.game, plan.state))
+        if saved.status == Status.FINISHED:
+            await self._ended(saved)
+        return saved
+
+    async def _ended(self, match: Match) -> None:
+        if self.finished is not None:
+            await self.finished(match)
+
+
+def require_turn(match: Match, user_id: int) -> Match:
+    """The match, if it is this user's turn in it; otherwise why not."""
+    seat = _playing_seat(match, user_id)
+    mover = match.at(match.game.to_move(match.state))
+    if mover.seat != seat:
+        raise ServiceError(
+            f"it is {mover.name}'s turn ({match.game.seat_name(mover.seat)}), not yours",
+            "you will be mentioned when it is your move",
+        )
+    return match
+
+
+def _plan_move(match: Match, user_id: int, text: str, draw_offer: int | None) -> Plan:
+    """Parse and play a typed move, then plan what follows (rules work: run in a worker)."""
+    game, state = match.game, match.state
+    seat = game.to_move(state)
+    try:
+        move = game.parse_move(state, text, names=match.names)
+    except RulesError as error:
+        raise ServiceError(str(error), legal_hint(match, text), names=match.names) from error
+    description = game.describe_move(state, move, names=match.names)
+    played = Turn(seat, user_id, game.format_move(state, move), description=description)
+    return _plan(match, game.apply(state, move, check=False), (played,), draw_offer)
+
+
+def _plan(match: Match, state: Any, played: tuple[Turn, ...], draw_offer: int | None) -> Plan:
+    """The automatic passes after `played` and the columns to save (run in a worker)."""
+    passes = _automatic_passes(match, state)
+    final = passes[-1][1] if passes else state
+    turns = (*played, *(turn for turn, _ in passes))
+    return Plan(final, turns, _state_fields(match, final, draw_offer))
 
 
 def _playing_seat(match: Match, user_id: int) -> int:

@@ -7,7 +7,7 @@ embedded SQLite file and on a shared PostgreSQL.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -63,7 +63,13 @@ UNSCHEDULED_MATCHES = """
 
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
-    | {"outcome", "draw_offer", "expired_at"}
+    | {"outcome", "draw_offer", "expired_at", "board_ply"}
+)
+
+# Started matches whose latest turn was saved but not shown: the same SQL on both backends.
+UNPOSTED = (
+    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
+    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
 )
 
 
@@ -108,6 +114,34 @@ class MatchRow:
     seats: tuple[SeatRow, ...]
     days_per_move: int = 0  # 0: no time limit
     expired_at: int | None = None  # when an unanswered challenge expired (Unix seconds)
+    rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
+    board_ply: int | None = None  # the ply whose board was last posted
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's standing in one game on one server: the openskill rating (mu, sigma) and
+    the counts shown beside it. `streak` counts wins in a row (positive) or losses (negative)."""
+
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    streak: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown as one number (mu - 3 sigma, openskill's ordinal);
+        the SQL that ranks players computes the same expression."""
+        return self.mu - 3 * self.sigma
+
+
+# Given the current standings of a match's players (by user id; newcomers absent), the new ones.
+RatingUpdate = Callable[[Mapping[int, RatingRow]], Sequence[RatingRow]]
 
 
 @dataclass(frozen=True)
@@ -161,6 +195,10 @@ class Store(Protocol):
 
     async def match_ids(self) -> list[int]: ...
 
+    async def unposted_boards(self) -> list[int]:
+        """Started matches whose latest turn was saved but its board never posted."""
+        ...
+
     async def moves(self, match_id: int) -> list[MoveRow]: ...
 
     async def create_match(
@@ -174,6 +212,7 @@ class Store(Protocol):
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
         days_per_move: int = 0,
+        rated: bool = True,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted) in turn order."""
         ...
@@ -278,6 +317,32 @@ class Store(Protocol):
 
     async def drop_takeback(self, match_id: int) -> None: ...
 
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """Apply a finished match to its players' ratings, once: in one transaction, record the
+        match as rated (False, and nothing changes, if it was already) and write what
+        `update` makes of the current standings, which it reads there, so two matches ending
+        at once for one player both count."""
+        ...
+
+    async def unrated_matches(self) -> list[int]:
+        """Finished rated matches whose result has not reached the ratings yet (a process
+        stopped in between)."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        """The best standings in a game on a server, highest ordinal first."""
+        ...
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 = top) and standing; None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A player's standings in every game rated on a server, most games first."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     async def export_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -345,9 +410,46 @@ def match_row(row: Row) -> MatchRow:
             ),
             days_per_move=int(row["days_per_move"]),
             expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
+            rated=bool(row["rated"]),
+            board_ply=row["board_ply"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def rating_row(row: Row) -> RatingRow:
+    return RatingRow(
+        game=str(row["game"]),
+        user_id=int(row["user_id"]),
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        draws=int(row["draws"]),
+        losses=int(row["losses"]),
+        streak=int(row["streak"]),
+    )
+
+
+RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
+
+
+def rating_values(standing: RatingRow) -> tuple[Any, ...]:
+    """A standing's values in RATING_COLUMNS order."""
+    return (
+        standing.game,
+        standing.user_id,
+        standing.mu,
+        standing.sigma,
+        standing.games,
+        standing.wins,
+        standing.draws,
+        standing.losses,
+        standing.streak,
+    )
+
+
+ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
 
 
 def _status(stored: Any) -> Status:

@@ -183,6 +183,39 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # The ply whose board was last posted: a turn saved but never shown (the process died
+    # between the two) is posted on start-up. Boards already in the database count as shown.
+    Migration.portable(
+        "the ply of the last board posted",
+        """
+        ALTER TABLE matches ADD COLUMN board_ply INTEGER;
+        UPDATE matches SET board_ply = ply;
+        """,
+    ),
+    Migration.portable(
+        "ratings per server and game, the matches they counted, and unrated matches",
+        """
+        ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE ratings (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            draws INTEGER NOT NULL,
+            losses INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        );
+        CREATE TABLE rated_matches (
+            match_id BIGINT PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            rated_at TEXT NOT NULL
+        );
+        """,
+    ),
     Migration(
         "time limits, scheduled jobs, direct messages, takeback votes",
         TIME_LIMITS.format(big="INTEGER", identity="INTEGER PRIMARY KEY"),
@@ -193,7 +226,16 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
-TABLES = ("matches", "seats", "moves", "preferences", "jobs", "takeback_votes")
+TABLES = (
+    "matches",
+    "seats",
+    "moves",
+    "preferences",
+    "jobs",
+    "ratings",
+    "rated_matches",
+    "takeback_votes",
+)
 
 
 def pending(version: int, backend: str) -> list[tuple[int, str]]:

@@ -16,6 +16,9 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
+    ORDINAL,
+    RATING_COLUMNS,
+    UNPOSTED,
     UNSCHEDULED_MATCHES,
     CorruptMatch,
     JobKind,
@@ -23,10 +26,14 @@ from bot.store.base import (
     MatchRow,
     MoveRow,
     PreferenceRow,
+    RatingRow,
+    RatingUpdate,
     StaleWrite,
     encode_fields,
     match_row,
     now,
+    rating_row,
+    rating_values,
 )
 from bot.store.migrations import pending
 
@@ -148,6 +155,9 @@ class PostgresStore:
     async def match_ids(self) -> list[int]:
         return [int(r["id"]) for r in await self._pool.fetch("SELECT id FROM matches ORDER BY id")]
 
+    async def unposted_boards(self) -> list[int]:
+        return [int(r["id"]) for r in await self._pool.fetch(UNPOSTED)]
+
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._pool.fetch(
             "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = $1 ORDER BY ply",
@@ -168,13 +178,14 @@ class PostgresStore:
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
         days_per_move: int = 0,
+        rated: bool = True,
     ) -> int:
         created = now()
         async with self._pool.acquire() as db, db.transaction():
             match_id = await db.fetchval(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, days_per_move) "
-                "VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $7, $8) RETURNING id",
+                "snapshot, created_at, updated_at, days_per_move, rated) "
+                "VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $7, $8, $9) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -183,6 +194,7 @@ class PostgresStore:
                 snapshot,
                 created,
                 days_per_move,
+                int(rated),
             )
             await db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, name, accepted) "
@@ -292,6 +304,85 @@ class PostgresStore:
                 "DELETE FROM jobs WHERE match_id = $1 AND ply >= $2", match_id, target_ply
             )
             await db.execute("DELETE FROM takeback_votes WHERE match_id = $1", match_id)
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """The match's key decides who rates it (a second process blocks on the insert, then
+        does nothing); an advisory lock per server and game orders the read-modify-write of
+        standings, new players' rows included, which no row lock could cover."""
+        stamped = now()
+        async with self._pool.acquire() as db, db.transaction():
+            claimed = await db.execute(
+                "INSERT INTO rated_matches (match_id, rated_at) VALUES ($1, $2) "
+                "ON CONFLICT DO NOTHING",
+                match_id,
+                stamped,
+            )
+            if _affected(claimed) != 1:
+                return False
+            await db.execute(
+                "SELECT pg_advisory_xact_lock(hashtext($1))", f"ratings:{guild_id}:{game}"
+            )
+            rows = await db.fetch(
+                f"SELECT {RATING_COLUMNS} FROM ratings "
+                "WHERE guild_id = $1 AND game = $2 AND user_id = ANY($3::bigint[])",
+                guild_id,
+                game,
+                list(user_ids),
+            )
+            current = {standing.user_id: standing for standing in map(rating_row, rows)}
+            await db.executemany(
+                f"INSERT INTO ratings (guild_id, {RATING_COLUMNS}, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+                "ON CONFLICT (guild_id, game, user_id) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                "wins = excluded.wins, draws = excluded.draws, losses = excluded.losses, "
+                "streak = excluded.streak, updated_at = excluded.updated_at",
+                [(guild_id, *rating_values(r), stamped) for r in update(current)],
+            )
+            return True
+
+    async def unrated_matches(self) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 "
+            "AND guild_id IS NOT NULL AND id NOT IN (SELECT match_id FROM rated_matches) "
+            "ORDER BY updated_at, id"
+        )
+        return [int(r["id"]) for r in rows]
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        rows = await self._pool.fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game = $2 "
+            f"ORDER BY {ORDINAL} DESC, games DESC, user_id LIMIT $3",
+            guild_id,
+            game,
+            limit,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        row = await self._pool.fetchrow(
+            f"SELECT {RATING_COLUMNS}, (SELECT count(*) FROM ratings better "
+            "WHERE better.guild_id = mine.guild_id AND better.game = mine.game "
+            "AND (better.mu - 3 * better.sigma) > (mine.mu - 3 * mine.sigma)) AS above "
+            "FROM ratings mine WHERE guild_id = $1 AND game = $2 AND user_id = $3",
+            guild_id,
+            game,
+            user_id,
+        )
+        return None if row is None else (int(row["above"]) + 1, rating_row(row))
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._pool.fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND user_id = $2 "
+            "ORDER BY games DESC, game",
+            guild_id,
+            user_id,
+        )
+        return [rating_row(r) for r in rows]
 
     # -- scheduled jobs --------------------------------------------------------------------
 

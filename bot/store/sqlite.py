@@ -20,6 +20,9 @@ from typing import Any
 import aiosqlite
 
 from bot.store.base import (
+    ORDINAL,
+    RATING_COLUMNS,
+    UNPOSTED,
     UNSCHEDULED_MATCHES,
     CorruptMatch,
     JobKind,
@@ -27,10 +30,14 @@ from bot.store.base import (
     MatchRow,
     MoveRow,
     PreferenceRow,
+    RatingRow,
+    RatingUpdate,
     StaleWrite,
     encode_fields,
     match_row,
     now,
+    rating_row,
+    rating_values,
 )
 from bot.store.migrations import pending
 
@@ -159,6 +166,10 @@ class SqliteStore:
         rows = await self._db.execute_fetchall("SELECT id FROM matches ORDER BY id")
         return [int(r["id"]) for r in rows]
 
+    async def unposted_boards(self) -> list[int]:
+        rows = await self._db.execute_fetchall(UNPOSTED)
+        return [int(r["id"]) for r in rows]
+
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._db.execute_fetchall(
             "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = ? ORDER BY ply",
@@ -179,13 +190,14 @@ class SqliteStore:
         snapshot: str,
         seats: Sequence[tuple[int, str, bool]],
         days_per_move: int = 0,
+        rated: bool = True,
     ) -> int:
         created = now()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, days_per_move) "
-                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)",
+                "snapshot, created_at, updated_at, days_per_move, rated) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -196,6 +208,7 @@ class SqliteStore:
                     created,
                     created,
                     days_per_move,
+                    int(rated),
                 ),
             )
             match_id = cursor.lastrowid
@@ -304,6 +317,75 @@ class SqliteStore:
                 "DELETE FROM jobs WHERE match_id = ? AND ply >= ?", (match_id, target_ply)
             )
             await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", (match_id,))
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """BEGIN IMMEDIATE holds the database's write lock from the first read, so the
+        standings `update` sees cannot change before its result is written."""
+        stamped = now()
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO rated_matches (match_id, rated_at) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (match_id, stamped),
+            )
+            if cursor.rowcount != 1:
+                return False
+            marks = ", ".join("?" for _ in user_ids)
+            rows = await db.execute_fetchall(
+                f"SELECT {RATING_COLUMNS} FROM ratings "
+                f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+                (guild_id, game, *user_ids),
+            )
+            current = {standing.user_id: standing for standing in map(rating_row, rows)}
+            await db.executemany(
+                f"INSERT INTO ratings (guild_id, {RATING_COLUMNS}, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                "wins = excluded.wins, draws = excluded.draws, losses = excluded.losses, "
+                "streak = excluded.streak, updated_at = excluded.updated_at",
+                [(guild_id, *rating_values(r), stamped) for r in update(current)],
+            )
+            return True
+
+    async def unrated_matches(self) -> list[int]:
+        rows = await self._db.execute_fetchall(
+            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 "
+            "AND guild_id IS NOT NULL AND id NOT IN (SELECT match_id FROM rated_matches) "
+            "ORDER BY updated_at, id"
+        )
+        return [int(r["id"]) for r in rows]
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        rows = await self._db.execute_fetchall(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+            f"ORDER BY {ORDINAL} DESC, games DESC, user_id LIMIT ?",
+            (guild_id, game, limit),
+        )
+        return [rating_row(r) for r in rows]
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        rows = list(
+            await self._db.execute_fetchall(
+                f"SELECT {RATING_COLUMNS}, (SELECT count(*) FROM ratings better "
+                f"WHERE better.guild_id = mine.guild_id AND better.game = mine.game "
+                f"AND (better.mu - 3 * better.sigma) > (mine.mu - 3 * mine.sigma)) AS above "
+                "FROM ratings mine WHERE guild_id = ? AND game = ? AND user_id = ?",
+                (guild_id, game, user_id),
+            )
+        )
+        return (int(rows[0]["above"]) + 1, rating_row(rows[0])) if rows else None
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._db.execute_fetchall(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY games DESC, game",
+            (guild_id, user_id),
+        )
+        return [rating_row(r) for r in rows]
 
     # -- scheduled jobs --------------------------------------------------------------------
 

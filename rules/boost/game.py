@@ -92,6 +92,8 @@ class Boost(Game[BoostState, BoostMove]):
     name = "boost"
     title = "Boost"
     board_size = (9, 9)
+    # The seat colours on the board, one hue family each (renderers/boost.py).
+    seat_names = ("Blue", "Red", "Green", "Yellow")
     default_variant = "standard"
     variants: ClassVar[Mapping[str, Variant]] = {
         "standard": Variant(

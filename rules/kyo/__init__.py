@@ -9,7 +9,7 @@ and out) and `help`.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -175,7 +175,7 @@ class Kyo(Game[KyoState, KyoMove]):
         except InvalidMove:
             return super().normalize(text)
 
-    def parse_move(self, state: KyoState, text: str) -> KyoMove:
+    def parse_move(self, state: KyoState, text: str, names: Sequence[str] | None = None) -> KyoMove:
         found = self._read(state, text)
         if isinstance(found, RulesError):
             raise found

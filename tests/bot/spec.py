@@ -6,8 +6,9 @@ session, validators are compiled once per route, and verdicts on bodies seen bef
 reused (a game repeats many), so the check stays cheap.
 
 Documented exceptions: discord.py sends `attachments[].id` as an integer (0 for a lone new
-upload, else the upload's index) and `recipient_id` as an integer when it opens a DM; Discord
-accepts both though the document types snowflakes as strings. Those integers are read as
+upload, else the upload's index), `recipient_id` as an integer when it opens a DM, and the
+ids in `allowed_mentions.users` as integers (AllowedMentions(users=[...])); Discord accepts all
+three though the document types snowflakes as strings. Those integers are read as
 strings before validation; nothing else is relaxed.
 """
 
@@ -69,8 +70,9 @@ def _validator(method: str, route: str) -> Draft202012Validator | None:
 def _with_ids_as_text(body: Any) -> Any:
     """The documented exceptions: ids discord.py sends as JSON integers, which Discord
     accepts though the document types snowflakes as strings: `attachments[].id` (0, or the
-    upload's index, in a message or in a callback's `data`) and `recipient_id` (when
-    opening a direct-message channel). Only non-negative integers pass."""
+    upload's index, in a message or in a callback's `data`), `recipient_id` (when
+    opening a direct-message channel) and `allowed_mentions.users`. Only non-negative
+    integers pass."""
     if not isinstance(body, dict):
         return body
     fixed = dict(body)
@@ -81,6 +83,10 @@ def _with_ids_as_text(body: Any) -> Any:
             {**a, "id": str(a["id"])} if isinstance(a, dict) and _integer_id(a.get("id")) else a
             for a in body["attachments"]
         ]
+    mentions = body.get("allowed_mentions")
+    if isinstance(mentions, dict) and isinstance(mentions.get("users"), list):
+        users = [str(u) if _integer_id(u) else u for u in mentions["users"]]
+        fixed["allowed_mentions"] = {**mentions, "users": users}
     if _integer_id(body.get("recipient_id")):
         fixed["recipient_id"] = str(body["recipient_id"])
     return fixed

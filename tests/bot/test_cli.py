@@ -105,7 +105,9 @@ def test_offline_script_plays_and_check_db_verifies(
     assert "bob played h8h4." in out and "bob wins (resignation)" in out
     assert "~ thread archived" in out
     images = sorted((tmp_path / "data" / "offline").glob("*.png"))
-    assert [p.name for p in images] == [f"quorum-1-{n}.png" for n in range(4)]
+    # /board at ply 1 drew the same position again: kept beside the first, not over it
+    names = ["quorum-1-0.png", "quorum-1-1-v2.png", "quorum-1-1.png"]
+    assert [p.name for p in images] == [*names, "quorum-1-2.png", "quorum-1-3.png"]
     assert all(str(p.relative_to(tmp_path)) in out for p in images)
     assert "Traceback" not in result.stderr
 
@@ -120,7 +122,10 @@ def test_offline_script_plays_and_check_db_verifies(
     target = asyncio.run(postgres.create_schema("copied_offline_session"))
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
-    copied = "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 3, takeback_votes: 0 rows"
+    copied = (
+        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 3, ratings: 2, rated_matches: 1, "
+        "takeback_votes: 0 rows"
+    )
     assert f"{copied} copied." in copy.stdout
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (
         copy.stdout

@@ -13,7 +13,7 @@ from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"settings", "takeback"}
+COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -26,10 +26,13 @@ def test_command_sync_payload(offline: Any) -> None:
         commands = {c["name"]: c for c in body}
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
-        assert list(challenge) == ["game", "opponent", "opponent2", "opponent3", "variant", "days"]
-        assert [o["required"] for o in challenge.values()] == [True, True] + [False] * 4
+        assert list(challenge) == [
+            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated")
+        ]
+        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 5]
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
+        assert challenge["rated"]["type"] == 5  # a boolean
         assert challenge["opponent"]["type"] == 6  # a user
         assert [c["value"] for c in challenge["game"]["choices"]] == list(rules.GAMES)[:25]
         assert challenge["variant"]["autocomplete"]
@@ -125,7 +128,7 @@ def test_draw_offer_and_acceptance(offline: Any) -> None:
         assert "already offered" in private(await h.command(alice, "draw"))[0].content
         await h.command(alice, "move", move="a1e3")  # the offer stands after her own move
         sent = await h.command(bob, "draw")
-        assert "Draw (agreement)" in public(sent)[0].content
+        assert "Game over: draw (agreement)." in public(sent)[0].content
         assert any(s.kind == "archive" for s in sent)
         match = await h.bot.service.get(match_id)
         assert match.status == "finished" and match.row.outcome == {

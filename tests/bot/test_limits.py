@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import discord
 import pytest
 from discord import app_commands
 
 from bot import limits
 from bot.harness import OfflineDiscord
-from bot.views import PickerView
+from bot.service import Match
+from bot.service.picker import _walk
+from bot.store import MatchRow, SeatRow, Status
+from bot.views import picker_message
 from rules import get_game
 from tests.bot.spec import check_request
 from tests.bot.support import private
@@ -69,13 +71,24 @@ def test_the_longest_kyo_turn_fits_the_pickers_play_button() -> None:
     notation = {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
     longest = max(notation, key=lambda m: len(notation[m]))
     assert len(notation[longest]) == 81
-    view = PickerView(1, 2, "**Kyo #1**: your move.", kyo.move_tree(state), notation)
-    view = view.step(kyo.move_tokens(state, longest))
-    buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
-    (play,) = [b for b in buttons if (b.label or "").startswith("Play")]
-    assert len(play.label or "") <= limits.LABEL
-    assert notation[longest] in view.text(), "the whole move is shown above the button"
-    answer = {"type": 7, "data": {"content": view.text(), "components": view.to_components()}}
+    row = MatchRow(
+        *(123456789012, 1, 2, 3, None, None, "kyo", "standard", 0, Status.ACTIVE, 170, "{}"),
+        *(None, None, "", ""),
+        seats=(SeatRow(1, 11, "alice", True), SeatRow(2, 12, "bob", True)),
+    )
+    match = Match(row, kyo, state)
+    tree, positions = kyo.move_tree(state), []
+    for token in kyo.move_tokens(state, longest):
+        positions.append(list(tree.children).index(token))
+        tree = tree.children[token]
+    step = _walk(match, tuple(positions), None)
+    text, view = picker_message(step, "**Kyo #1**: your move.")
+    rows = view.to_components()
+    labels = [c.get("label", "") for row in rows for c in row["components"]]
+    (play,) = [label for label in labels if label.startswith("Play")]
+    assert len(play) <= limits.LABEL
+    assert notation[longest] in text, "the whole move is shown above the button"
+    answer = {"type": 7, "data": {"content": text, "components": view.to_components()}}
     assert check_request("POST", CALLBACK, answer) == []
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.harness import OfflineDiscord
 from rules import get_game
-from tests.bot.support import private, public, start_match
+from tests.bot.support import new_bot, private, public, start_match
 
 
 def test_a_takeback_in_three_player_boost_needs_both_others(offline: Any) -> None:
@@ -96,5 +96,25 @@ def test_resign_asks_first_and_cancel_changes_nothing(offline: Any) -> None:
         assert [s.content for s in sent if s.kind == "edit"][-1] == "You resigned from Quorum #1."
         refused = private(await h.command(h.user("mallory"), "resign", None, match=str(match_id)))
         assert "is over (finished)" in refused[0].content
+
+    offline(scenario)
+
+
+def test_resign_and_takeback_buttons_work_after_a_restart(offline: Any, database: str) -> None:
+    """Both are persistent: their custom ids carry the match, so a click after a restart
+    still answers."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")
+        (asked,) = public(await h.command(alice, "takeback"))
+        (question,) = private(await h.command(bob, "resign"))
+        await h.restart(new_bot(database))
+        sent = await h.click(bob, asked.message_id or 0, "Accept takeback")
+        assert "**a1e3** was taken back" in public(sent)[0].content
+        assert (await h.bot.service.get(match_id)).row.ply == 0
+        sent = await h.click(bob, question.message_id or 0, "Resign")
+        assert "bob resigned" in public(sent)[0].content
+        assert (await h.bot.service.get(match_id)).status == "finished"
 
     offline(scenario)

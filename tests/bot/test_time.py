@@ -4,10 +4,12 @@ restarts and races. The bot's clock is a ManualClock: tests move it, nothing sle
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
 from bot.harness import OfflineDiscord, Sent
@@ -114,6 +116,45 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3", "timeout 2"]
         assert await h.bot.service.check() == []
         assert said(await h.advance(10 * DAY)) == []
+
+    offline(scenario)
+
+
+def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
+    offline: Any, database: str
+) -> None:
+    """A timeout ends the match through the same path as any ending: rated exactly once (a
+    restart rates nothing again), the result post carries the replay, and the reminders
+    and the result ping only the player they address."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        already = len(h.requests)
+        await h.advance(2 * DAY)
+        ending = h.latest(lambda s: "Game over" in s.content)
+        assert "alice wins (timeout)" in ending.content
+        (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
+        with Image.open(io.BytesIO(gif)) as image:
+            assert getattr(image, "n_frames", 1) == 3  # the setup, a1e3, the timeout
+        pinged = [
+            {int(u) for u in body["allowed_mentions"].get("users", [])}
+            for _, _, body in h.requests[already:]
+            if body and "allowed_mentions" in body
+        ]
+        assert pinged.count({bob.id}) == 2 and all(users <= {bob.id} for users in pinged)
+        match = await h.bot.service.get(match_id)
+        guild = match.row.guild_id
+        assert guild is not None
+        won = await h.bot.store.rank_of(guild, "quorum", alice.id)
+        lost = await h.bot.store.rank_of(guild, "quorum", bob.id)
+        assert won is not None and (won[0], won[1].wins, won[1].games) == (1, 1, 1)
+        assert lost is not None and (lost[1].losses, lost[1].games) == (1, 1)
+        await h.restart(new_bot(database, clock=clock_of(h)))
+        assert await h.bot.store.unrated_matches() == []
+        assert not await h.bot.service.ratings.rate(match)
+        again = await h.bot.store.rank_of(guild, "quorum", alice.id)
+        assert again is not None and again[1].games == 1
 
     offline(scenario)
 

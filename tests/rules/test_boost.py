@@ -340,7 +340,7 @@ def test_no_building_on_the_edge() -> None:
 def test_building_names_the_missing_neighbour_and_stops_at_two_towers() -> None:
     snippet = [[".", "p", "."], ["p", ".", "P"], [".", ".", "."]]
     state = GAME.parse_diagram(board(snippet))
-    with pytest.raises(IllegalMove, match="but d4 is empty and e5 holds Player 2's pawn"):
+    with pytest.raises(IllegalMove, match="but d4 is empty and e5 holds Red's pawn"):
         GAME.parse_move(state, "d5")
     towers = [["t", "p", "t"], ["p", ".", "p"], [".", "p", "."]]
     state = GAME.parse_diagram(board(towers))
@@ -855,7 +855,7 @@ def test_random_playouts_end_or_reach_the_bound(variant: str, players: int) -> N
         ("dragonless", "a1b2c3", InvalidMove, "not a Boost move"),
         ("dragonless", "j1a1", InvalidMove, "off the board"),
         ("dragonless", "e4e5", IllegalMove, "e4 is empty"),
-        ("dragonless", "a9a8", IllegalMove, "a9 holds Player 2's pawn, not yours"),
+        ("dragonless", "a9a8", IllegalMove, "a9 holds Red's pawn, not yours"),
         ("dragonless", "a1a2", IllegalMove, "has 1 neighbour, so it must take exactly 2 steps"),
         ("dragonless", "a1b1", IllegalMove, "exactly 2 steps; b1 is 1 step away"),
         ("dragonless", "b1b2", IllegalMove, "every such route from b1 to b2 is blocked"),
@@ -866,7 +866,7 @@ def test_random_playouts_end_or_reach_the_bound(variant: str, players: int) -> N
         ("dragonless", "a1", IllegalMove, "no tower of yours next to it"),
         ("standard", "e5e7", IllegalMove, "dragon on e5 is not next to any of your pieces"),
         ("quickstart", "c2c4", IllegalMove, "towers never move"),
-        ("quickstart", "c8", IllegalMove, "c8 holds Player 2's tower"),
+        ("quickstart", "c8", IllegalMove, "c8 holds Red's tower"),
     ],
 )
 def test_bad_moves_are_explained(variant: str, text: str, error: type, message: str) -> None:

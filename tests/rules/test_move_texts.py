@@ -165,7 +165,7 @@ def boost(pieces: str, players: int = 2) -> str:
 BOOST = [
     (boost("c5:P1"), "c5c4", NAMES[:2], "c5c4"),
     (boost("c5:P1 c7:P2 c8:P1"), "c5c6", NAMES[:2], "c5c6, taking Bob's pawn on c7"),
-    (boost("c5:P1 c7:P2 c8:P1"), "c5c6", None, "c5c6, taking Player 2's pawn on c7"),
+    (boost("c5:P1 c7:P2 c8:P1"), "c5c6", None, "c5c6, taking Red's pawn on c7"),
     (
         boost("c5:P1 b6:P2 a6:P1 d6:P2 e6:P1 c7:K2 c8:P1"),
         "c5c6",
@@ -215,7 +215,7 @@ def test_boost_a_decisive_capture_leaves_the_result_to_the_game_over_line() -> N
     ("diagram", "move", "names", "expected"),
     [
         (boost(""), "h9h8", NAMES[:2], "h9 holds Bob's pawn, not yours"),
-        (boost(""), "h9h8", None, "h9 holds Player 2's pawn, not yours"),
+        (boost(""), "h9h8", None, "h9 holds Red's pawn, not yours"),
         (boost("", players=3), "a9", NAMES, "a9 holds carol's pawn: a single point builds"),
         (
             boost("d5:P1 e4:P1 f5:P1 e6:P2"),
@@ -322,7 +322,7 @@ RAZZLE = [
         R_NEAR_BALL,
         "c6-e7",
         None,
-        "c6-e7, landing next to Player 2's ball, so Player 2 must throw",
+        "c6-e7, landing next to Black's ball, so Black must throw",
     ),
     (R_NO_THROW, "c6-e7", NAMES[:2], "c6-e7, landing next to Bob's ball"),
     (R_NEAR_BALL, "c6-b4", NAMES[:2], "c6-b4"),
@@ -343,7 +343,7 @@ def test_razzle_moves_in_words(
     [
         (R_START, "b8-c6", NAMES[:2], "the piece on b8 is Bob's, not yours"),
         (R_START, "d1-d8", NAMES[:2], "d8 holds Bob's piece: throw to your own pieces"),
-        (R_START, "d1-d8", None, "d8 holds Player 2's piece: throw to your own pieces"),
+        (R_START, "d1-d8", None, "d8 holds Black's piece: throw to your own pieces"),
         (
             R_GOAL,
             "a4-a8-c8",

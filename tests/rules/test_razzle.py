@@ -154,7 +154,7 @@ def test_moving_and_passing_in_the_same_turn_is_impossible() -> None:
     # A pass chain hands the turn over, so the same player cannot move afterwards.
     after = play(start, "d1-e1")
     assert after.turn == 2
-    with pytest.raises(IllegalMove, match="is Player 1's, not yours"):
+    with pytest.raises(IllegalMove, match="is White's, not yours"):
         GAME.parse_move(after, "b1-c3")
 
 
@@ -280,7 +280,7 @@ def test_a_knight_move_next_to_the_ball_forces_a_throw() -> None:
     state = play(GAME.parse_diagram(FORCING), "c4-d2")
     assert state.forced
     assert names(state) == ["d1-c1", "d1-c1-b1", "d1-e1", "d1-e1-f1"]
-    expected = "must throw the ball, because Player 2's last knight move landed next to it"
+    expected = "must throw the ball, because Black's last knight move landed next to it"
     with pytest.raises(IllegalMove, match=expected + r" \(for example d1-c1\)"):
         GAME.parse_move(state, "b1-c3")
     # The obligation lasts one turn: after the throw, nobody is forced.
@@ -457,7 +457,7 @@ def test_a_player_without_any_turn_passes_and_nobody_moving_draws() -> None:
         ("start", "d1-e1, e5-e8", InvalidMove, "after reaching e1 the next throw starts at e1"),
         ("start", "d1", InvalidMove, "d1 alone is not a turn"),
         ("start", "d4-d5", IllegalMove, "d4 is empty"),
-        ("start", "b8-c6", IllegalMove, "piece on b8 is Player 2's, not yours"),
+        ("start", "b8-c6", IllegalMove, "piece on b8 is Black's, not yours"),
         ("start", "b1-c3-d5", IllegalMove, "one knight move per turn; only the ball"),
         ("start", "b1-b4", IllegalMove, "b1-b4 is not a knight move, and a throw starts"),
         ("start", "b1-c4", IllegalMove, "jumps two squares one way and one square to the side"),
@@ -467,7 +467,7 @@ def test_a_player_without_any_turn_passes_and_nobody_moving_draws() -> None:
         ("start", "d1-e4", IllegalMove, "d1 to e4 is not a straight line"),
         ("blocked", "d1-d6", IllegalMove, "blocked by the piece on d3"),
         ("start", "d1-d2", IllegalMove, "d2 is empty: the ball can only be thrown"),
-        ("start", "d1-d8", IllegalMove, "d8 holds Player 2's piece"),
+        ("start", "d1-d8", IllegalMove, "d8 holds Black's piece"),
         ("start", "d1-e1-d1", IllegalMove, "already handled the ball this turn"),
         ("blocked", "d1-b3", IllegalMove, "b3 is ineligible"),
         ("goal", "c5-f8-f2", IllegalMove, "the chain ends there"),

@@ -1,0 +1,79 @@
+"""The guided move picker's steps, worked out from the match itself each time.
+
+A picker keeps no memory of its own: its components carry the match, the ply it was opened
+at and the path chosen so far (as positions among each step's choices), so it works the same
+after a restart or an hour of thought. When the match has moved on, the step says so and the
+cog offers a fresh picker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.cache import MatchCache
+from bot.service.matches import Match, ServiceError
+from bot.service.offload import PICKER_SECONDS, Offload, TooComplex
+from bot.service.turns import require_turn
+
+TOO_COMPLEX = TooComplex(
+    "this position is too complex for the picker", "type the move with /move instead"
+)
+
+
+class OutOfDate(ServiceError):
+    """The picker was opened at another ply, or its path no longer leads anywhere."""
+
+
+@dataclass(frozen=True)
+class PickerStep:
+    """Where a member stands in the picker: the choices chosen (`path`, as tokens and as
+    their positions among each step's choices), what may follow, and the move it makes."""
+
+    match: Match
+    path: tuple[str, ...]
+    positions: tuple[int, ...]
+    choices: tuple[str, ...]
+    move: str | None  # the notation of the complete move the path spells, if it is one
+
+
+class Picker:
+    def __init__(self, cache: MatchCache, offload: Offload) -> None:
+        self.cache = cache
+        self.offload = offload
+
+    async def step(
+        self,
+        match_id: int,
+        user_id: int,
+        ply: int | None = None,
+        positions: tuple[int, ...] = (),
+        token: str | None = None,
+    ) -> PickerStep:
+        """The step after following `positions` (then `token`, if given) from the start of a
+        turn. OutOfDate when `ply` is not the match's ply any more; `None` opens afresh."""
+        match = await self.cache.get(match_id)
+        if ply is not None and ply != match.row.ply:
+            raise OutOfDate("this picker is out of date: the match has moved on since")
+        require_turn(match, user_id)
+        return await self.offload.run(PICKER_SECONDS, TOO_COMPLEX, _walk, match, positions, token)
+
+
+def _walk(match: Match, positions: tuple[int, ...], token: str | None) -> PickerStep:
+    """Follow the path through the move tree (run in a worker: the tree can be large)."""
+    game, state = match.game, match.state
+    node = game.move_tree(state)
+    path: list[str] = []
+    for position in positions:
+        tokens = list(node.children)
+        if not 0 <= position < len(tokens):
+            raise OutOfDate("this picker's choices no longer fit the position")
+        path.append(tokens[position])
+        node = node.children[tokens[position]]
+    if token is not None:
+        if token not in node.children:
+            raise OutOfDate(f"{token} is not a choice here any more")
+        positions = (*positions, list(node.children).index(token))
+        path.append(token)
+        node = node.children[token]
+    move = None if node.move is None else game.format_move(state, node.move)
+    return PickerStep(match, tuple(path), positions, tuple(node.children), move)

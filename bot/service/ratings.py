@@ -1,0 +1,136 @@
+"""Ratings and the player's past: counting finished matches once, leaderboards, profiles,
+histories and the positions a replay steps through."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from bot import ratings
+from bot.service.cache import MatchCache
+from bot.service.matches import Match, ServiceError
+from bot.service.queries import Queries
+from bot.store import MatchRow, RatingRow, Status
+from rules import get_game
+from rules.core import outcome_from_json
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_SIZE = 10
+RECENT_RESULTS = 5
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    game: str
+    top: tuple[RatingRow, ...]
+    mine: tuple[int, RatingRow] | None  # the caller's rank and standing, if rated
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A match with every position it went through (the setup first) and the turns between."""
+
+    match: Match
+    turns: tuple[str, ...]
+    states: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    user_id: int
+    standings: tuple[RatingRow, ...]
+    current: tuple[Match, ...]
+    recent: tuple[MatchRow, ...]
+
+
+class Ratings:
+    """Counts each finished, rated match in its players' standings exactly once: the store
+    records the match id in the same transaction as the new standings, so a second call (a
+    race, a retry, the catch-up after a restart) changes nothing."""
+
+    def __init__(self, cache: MatchCache, queries: Queries) -> None:
+        self.cache = cache
+        self.queries = queries
+
+    async def rate(self, match: Match) -> bool:
+        """Count a finished match; False when it is unrated, unfinished or counted already."""
+        outcome = match.outcome
+        guild_id = match.row.guild_id
+        if outcome is None or not match.row.rated or guild_id is None:
+            return False
+        user_ids = [seat.user_id for seat in match.seats]
+        update = partial(ratings.after_match, match.game.name, user_ids, outcome)
+        return await self.cache.store.rate_match(
+            match.id, guild_id, match.game.name, user_ids, update
+        )
+
+    async def rate_quietly(self, match: Match) -> None:
+        """Rate after a result was saved: a failure must not undo or hide the result, and the
+        next start's catch-up counts the match."""
+        try:
+            await self.rate(match)
+        except Exception:
+            log.exception("rating match #%s failed; it is rated at the next start", match.id)
+
+    async def catch_up(self) -> int:
+        """Rate the finished matches a stopped process left unrated; how many were."""
+        counted = 0
+        for match_id in await self.cache.store.unrated_matches():
+            counted += await self.rate(await self.cache.get(match_id))
+        if counted:
+            log.info("rated %d match(es) finished before a restart", counted)
+        return counted
+
+    async def leaderboard(self, guild_id: int, game: str, user_id: int) -> Leaderboard:
+        name = get_game(game).name
+        top = await self.cache.store.leaderboard(guild_id, name, LEADERBOARD_SIZE)
+        mine = await self.cache.store.rank_of(guild_id, name, user_id)
+        return Leaderboard(name, tuple(top), mine)
+
+    async def profile(self, guild_id: int, user_id: int) -> Profile:
+        standings = await self.cache.store.ratings_of(guild_id, user_id)
+        listing = await self.queries.listing(user_id, guild_id)
+        recent = await self.history(guild_id, user_id)
+        return Profile(user_id, tuple(standings), listing.matches, recent[:RECENT_RESULTS])
+
+    async def history(
+        self, guild_id: int | None, user_id: int, game: str | None = None
+    ) -> tuple[MatchRow, ...]:
+        """A player's finished matches, newest first (rows only: no position is loaded)."""
+        rows, broken = await self.cache.store.matches_of(user_id, [Status.FINISHED], guild_id)
+        for problem in broken:
+            log.error("skipped in a history: %s", problem)
+        return tuple(row for row in rows if game is None or row.game == game)
+
+    async def positions(self, match_id: int) -> Replay:
+        """A match with every position it went through, from the setup to now."""
+        match = await self.cache.get(match_id)
+        if match.status in (Status.PENDING, Status.DECLINED, Status.WITHDRAWN):
+            raise ServiceError(
+                f"{match.title} was never played ({match.status.phrase})",
+                "replays are for started matches",
+            )
+        record = await self.queries.record(match_id)
+        # Replaying a long log (Kyo's move generation above all) is CPU work: off the loop.
+        states = await asyncio.to_thread(lambda: tuple(record.positions(match.game)))
+        return Replay(match, record.turns, states)
+
+
+def result_for(row: MatchRow, user_id: int) -> str:
+    """`won`, `lost` or `drew` for a player in a finished match's row."""
+    outcome = outcome_from_json(row.outcome)
+    if outcome is None:
+        return "unfinished"
+    if outcome.is_draw:
+        return "drew"
+    seat = next((s.seat for s in row.seats if s.user_id == user_id), None)
+    return "won" if seat in outcome.winners else "lost"
+
+
+def reason_of(row: MatchRow) -> str:
+    outcome = outcome_from_json(row.outcome)
+    return "" if outcome is None else outcome.reason.replace("-", " ")

@@ -1,0 +1,56 @@
+"""`python -m bot --offline` lines a newcomer types: a forgotten option, `@bot`, asking for
+the autocomplete, and the board images a session leaves behind."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from bot import Settings
+from bot.offline import run_offline
+
+
+def session(tmp_path: Path, script: str) -> str:
+    """Run one offline session over `script`; what it printed."""
+    out = io.StringIO()
+    settings = Settings(token="", database_path=tmp_path / "data" / "bot.sqlite3")
+    assert asyncio.run(run_offline(settings, io.StringIO(script), out)) == 0
+    return out.getvalue()
+
+
+def test_a_missing_option_is_named_in_one_line(tmp_path: Path) -> None:
+    out = session(
+        tmp_path, "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\nalice: /move\n"
+    )
+    answer = out.split("alice: /move\n", 1)[1].splitlines()[0]
+    assert answer == "?? /move needs move:..."
+    assert "Traceback" not in out and "went wrong" not in out
+
+
+def test_at_bot_is_the_bot_itself(tmp_path: Path) -> None:
+    out = session(tmp_path, "alice: /challenge game:quorum opponent:@bot\n")
+    assert "Board Games is a bot and cannot play." in out
+
+
+def test_complete_prints_the_autocomplete_suggestions(tmp_path: Path) -> None:
+    script = (
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n"
+        "alice: complete /move move:a1\nalice: complete /move move:zz\n"
+    )
+    out = session(tmp_path, script)
+    assert "alice: complete /move move:a1\n   suggestions: a1a5, a1c3, a1c5, a1e1, a1e3\n" in out
+    assert "alice: complete /move move:zz\n   no suggestions\n" in out
+
+
+def test_a_session_keeps_each_of_its_images_and_clears_the_last_sessions(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "offline"
+    folder.mkdir(parents=True)
+    (folder / "boku-9-9.png").write_bytes(b"an image of an earlier session")
+    script = (
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\nalice: /draw\nbob: /draw\n"
+    )
+    out = session(tmp_path, script)
+    images = sorted(p.name for p in folder.glob("*.png"))
+    assert images == ["quorum-1-0-v2.png", "quorum-1-0.png"]
+    assert all(str(folder / name) in out for name in images)
