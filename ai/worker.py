@@ -11,16 +11,22 @@ from typing import Any
 import ai
 from rules import get_game
 
-Search = Callable[[str, Mapping[str, Any], int, float | None, int | None], Any]
+# (game name, dump, level, seconds, seed, nodes) -> move
+Search = Callable[[str, Mapping[str, Any], int, float | None, int | None, int | None], Any]
 READY = "ready"
 
 
 def search_dump(
-    game_name: str, dump: Mapping[str, Any], level: int, seconds: float | None, seed: int | None
+    game_name: str,
+    dump: Mapping[str, Any],
+    level: int,
+    seconds: float | None,
+    seed: int | None,
+    nodes: int | None = None,
 ) -> Any:
     """The worker's job: load the position and search it."""
     state = get_game(game_name).load(dump)
-    return ai.choose_move(game_name, state, level=level, seconds=seconds, seed=seed)
+    return ai.choose_move(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes)
 
 
 def random_legal_move(game_name: str, dump: Mapping[str, Any], seed: int | None) -> Any:

@@ -106,7 +106,7 @@ async def create_matches(url: str, count: int) -> list[int]:
             variant="standard",
             seed=n,
             snapshot=json.dumps({"ply": 0}),
-            seats=[(100 + n, "a", True), (200 + n, "b", True)],
+            seats=[(100 + n, "a", True, None), (200 + n, "b", True, None)],
         )
         for n in range(count)
     ]

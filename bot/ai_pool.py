@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -26,6 +25,9 @@ log = logging.getLogger(__name__)
 # Past the search's own time the worker gets this share more before it counts as overrun
 # (loading the dump, pickling the answer): the search stops itself well before.
 DEADLINE_SHARE = 1.25
+# A search by node budget (tests, reproducible offline scripts) has no time of its own; this
+# is its deadline unless `seconds` is given.
+NODE_SEARCH_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -44,15 +46,16 @@ class _Worker:
 
 
 class AIPool:
-    """`await pool.choose(game_name, dump, level, seconds, seed)` -> PoolAnswer."""
+    """`await pool.choose(game_name, dump, level, seconds, seed, nodes)` -> PoolAnswer."""
 
-    def __init__(self, workers: int | None = None, *, search: Search = search_dump) -> None:
-        count = workers if workers is not None else int(os.environ.get("AI_WORKERS", "1"))
-        if count < 1:
-            raise ValueError(f"AI_WORKERS must be at least 1, not {count}")
+    def __init__(self, workers: int = 1, *, search: Search = search_dump) -> None:
+        """`workers` comes from the AI_WORKERS setting (bot/settings.py)."""
+        if workers < 1:
+            raise ValueError(f"AI_WORKERS must be at least 1, not {workers}")
         self._search = search
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded bot
-        self._workers = [self._spawn() for _ in range(count)]
+        self._count = workers
+        self._workers: list[_Worker] = []  # started at the first search, not before
         self._idle: asyncio.Queue[_Worker] | None = None
 
     def _spawn(self) -> _Worker:
@@ -69,15 +72,22 @@ class AIPool:
         level: int = 2,
         seconds: float | None = None,
         seed: int | None = None,
+        nodes: int | None = None,
     ) -> PoolAnswer:
-        if self._idle is None:
+        if self._idle is None:  # the first search: a bot that never plays starts no process
             self._idle = asyncio.Queue()
-            for worker in self._workers:
+            for _ in range(self._count):
+                worker = await asyncio.to_thread(self._spawn)
+                self._workers.append(worker)
                 self._idle.put_nowait(worker)
-        budget = seconds if seconds is not None else ai.LEVELS[level].seconds
+        if seconds is not None:
+            budget = seconds
+        else:
+            budget = NODE_SEARCH_SECONDS if nodes is not None else ai.LEVELS[level].seconds
+        request = (game_name, dict(dump), level, seconds, seed, nodes)
         worker = await self._idle.get()
         try:
-            move = await self._ask(worker, (game_name, dict(dump), level, seconds, seed), budget)
+            move = await self._ask(worker, request, budget)
         except TimeoutError:  # before OSError, of which it is a subclass
             problem = f"the search overran its {budget:.2f} s"
         except (EOFError, OSError) as error:

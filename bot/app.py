@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.worker import Search, search_dump
+from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
+from bot.computer import Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.reminders import JobHandler
@@ -46,7 +50,8 @@ class BoardTree(app_commands.CommandTree[Any]):
 
 
 class BoardBot(commands.AutoShardedBot):
-    """Holds the store, the match service, the announcer and the scheduler the cogs share.
+    """Holds the store, the match service, the announcer, the scheduler and the computer
+    player the cogs share.
 
     Sharded by SHARD_COUNT and SHARD_IDS: each process runs its own shards, so a server's
     interactions always reach the same process and per-match locks can stay in memory.
@@ -56,6 +61,8 @@ class BoardBot(commands.AutoShardedBot):
     service: MatchService
     announcer: Announcer
     scheduler: Scheduler
+    ai_pool: AIPool
+    computer: Computer
 
     def __init__(
         self,
@@ -64,6 +71,8 @@ class BoardBot(commands.AutoShardedBot):
         render: Renderer = render_png,
         sync_global: bool = False,
         clock: Clock | None = None,
+        search: Search = search_dump,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
         intents = discord.Intents.none()
@@ -83,19 +92,26 @@ class BoardBot(commands.AutoShardedBot):
         self.sync_global = sync_global
         self._render = render
         self.clock: Clock = clock or SystemClock()
+        self._search = search
+        self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
         self.store = await open_store(
             self.settings.database, pool_size=self.settings.database_pool_size
         )
-        self.service = MatchService(self.store, clock=self.clock)
+        self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
         await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
         handler = JobHandler(self, self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner)
         self.service.deadlines.scheduled = self.scheduler.wake
+        self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
+        self.computer = Computer(
+            self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
+        )
+        self.announcer.watchers.append(self.computer.wake)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
@@ -112,8 +128,13 @@ class BoardBot(commands.AutoShardedBot):
         if self.sync_global:
             self.synced = await self.tree.sync()
             log.info("synced %d commands globally", len(self.synced))
+        if not self.sync_global:  # a one-shot `--sync` run plays no turns
+            await self.computer.resume()
 
     async def close(self) -> None:
+        if hasattr(self, "computer"):  # first, while its last post can still go out
+            await self.computer.close()
+            await self.ai_pool.close()
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         await super().close()
@@ -129,6 +150,18 @@ def create_bot(
     render: Renderer = render_png,
     sync_global: bool = False,
     clock: Clock | None = None,
+    search: Search = search_dump,
+    seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
-    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`."""
-    return BoardBot(settings, render=render, sync_global=sync_global, clock=clock)
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `clock` is
+    the scheduler's time (tests pass a manual one); `search` is what the computer's worker
+    processes run (tests pass broken ones); `seeds` draws each new match's seed (random
+    unless given)."""
+    return BoardBot(
+        settings,
+        render=render,
+        sync_global=sync_global,
+        clock=clock,
+        search=search,
+        seeds=seeds,
+    )

@@ -36,10 +36,13 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import BoardBot
 from bot.clock import ManualClock
+from bot.computer import TASK_PREFIX
 
 EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
-DISPATCH_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
+# The bot's work for an interaction, and the computer's turns that follow it.
+DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
 COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
 GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
 ACTION_ROW, SELECT_MENUS = 1, (3, 5, 6, 7, 8)
@@ -394,7 +397,9 @@ class OfflineDiscord:
                 del member["user"]
                 resolved["members"][str(value.id)] = member
                 value = str(value.id)
-            elif kinds[key] is discord.AppCommandOptionType.integer:
+            elif kinds[key] is discord.AppCommandOptionType.integer and isinstance(value, str):
+                if not value.strip().isdigit():  # typed in an offline script
+                    raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
                 value = int(value)
             data["options"].append({"name": key, "type": kinds[key].value, "value": value})
         if resolved["users"]:
@@ -500,14 +505,15 @@ class OfflineDiscord:
                 return component
         raise OfflineError(f"message {message_id} has no {what}")
 
-    async def settle(self) -> None:
-        """Wait until every handler the bot started for an interaction has finished."""
+    async def settle(self, names: tuple[str, ...] = DISPATCH_TASKS) -> None:
+        """Wait until every handler the bot started for an interaction has finished, and the
+        computer's turns that followed (`names=INTERACTION_TASKS` leaves those running)."""
         me = asyncio.current_task()
         while True:
             running = [
                 t
                 for t in asyncio.all_tasks()
-                if t is not me and not t.done() and t.get_name().startswith(DISPATCH_TASKS)
+                if t is not me and not t.done() and t.get_name().startswith(names)
             ]
             if not running:
                 return

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal, Protocol
 
@@ -133,13 +133,15 @@ def _bold_notation(turn: Turn) -> str:
 
 
 def status_line(match: Match) -> str:
-    """Who is to move (with a mention), or the result."""
+    """Who is to move (with a mention, unless the computer is), or the result."""
     if match.outcome is not None:
         return f"**Game over: {shown(match.describe_outcome())}.**"
     mover = match.to_move
     if mover is None:
         return ""
     side = match.game.seat_name(mover.seat)
+    if mover.engine is not None:
+        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
     return f"{mention(mover.user_id)}, your move ({side})."
 
 
@@ -157,6 +159,9 @@ class Announcer:
         self.service = service
         self.render = render
         self.replay = replay
+        # Told of every position posted in a match still being played (the computer
+        # listens here for its turns).
+        self.watchers: list[Callable[[Match], None]] = []
 
     async def board_file(
         self, match: Match, ply: int | None = None, state: Any = None
@@ -233,9 +238,7 @@ class Announcer:
             f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
         )
         header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(
-            match, [header, *describe_turns(match, turns)], [s.user_id for s in match.seats]
-        )
+        await self.post_board(match, [header, *describe_turns(match, turns)], match.people)
         if no_thread is not None:
             raise no_thread
         return match
@@ -248,12 +251,14 @@ class Announcer:
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
         carries the replay of the whole game, and its thread is archived. The player to move
-        is pinged, and those in `ping`; the deadline is shown in each reader's time zone."""
+        is pinged (unless it is the computer), and those in `ping`; the deadline is shown in
+        each reader's time zone."""
         deadline = await self.service.deadline(match)
         due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
         text = limits.content("\n".join([*lines, status_line(match), due]).strip())
         channel = self._channel(match)
         mover = match.to_move
+        to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
         files = [await self.board_file(match)]
@@ -263,7 +268,7 @@ class Announcer:
             message = await channel.send(
                 text,
                 files=files,
-                allowed_mentions=pinging(*ping, *([mover.user_id] if mover else [])),
+                allowed_mentions=pinging(*ping, *to_ping),
                 view=board_view(match.id) if active else MISSING,
             )
         previous = match.row.board_message_id
@@ -272,11 +277,13 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
-        if mover is not None:
+        if to_ping:
             link = jump_url(match.row.guild_id, match.channel_id, message.id)
             await self.direct(
-                match, mover.user_id, f"Your move in {shown(match.describe())}. {due}\n{link}"
+                match, to_ping[0], f"Your move in {shown(match.describe())}. {due}\n{link}"
             )
+        for watcher in self.watchers:
+            watcher(match)
         return message
 
     async def direct(self, match: Match, user_id: int, text: str, *, board: bool = True) -> bool:

@@ -10,11 +10,14 @@ Users exist from their first line. Replies print as text; images are saved to fi
 previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
+Each line's answer, the computer's reply move included, is printed before the next line is
+read, so a script always plays out the same way (set AI_NODES for the same computer moves).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import sys
 import time
@@ -36,6 +39,7 @@ Type lines like these (Ctrl-D to quit):
   alice: /move move:a1e3
   bob: click Move      then   bob: pick h8   and   bob: click Play
   alice: /rules game:quorum topic:moving
+  carol: /challenge game:boku opponent:@bot level:1     (play the computer)
   advance 1d12h        (time passes: reminders, timeouts and expiries happen)"""
 
 
@@ -255,9 +259,11 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     stale_files = (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm")))
     for stale in (*stale_files, *folder.glob("*.png")):
         stale.unlink(missing_ok=True)
+    # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
     bot = create_bot(
         replace(settings, database_path=database, database_url=None, dev_guild_id=None),
         clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real
+        seeds=itertools.count(1).__next__,
     )
     harness = OfflineDiscord(bot)
     session = Session(harness, folder, out)

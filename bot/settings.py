@@ -41,6 +41,8 @@ class Settings:
     database_pool_size: int = 10
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    ai_workers: int = 1  # processes searching the computer's moves at once
+    ai_nodes: int | None = None  # search by this node budget, not time (reproducible games)
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # None: all of them, in this process
 
@@ -81,6 +83,8 @@ def load_settings(
         log_level=level,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
+        ai_nodes=_count(values, "AI_NODES"),
     )
 
 

@@ -338,12 +338,19 @@ def _positions(text: str) -> tuple[int, ...]:
 
 # A picker's components carry everything it knows: match, ply, the path as positions among
 # each step's choices (at most 3 digits each, bounded so a forged id cannot be huge).
-_PICKER = r"(?P<id>\d{1,20}):(?P<ply>\d{1,9}):(?P<path>(?:\d{1,3}\.?){0,40})"
+MAX_PATH = 40
+_PICKER = rf"(?P<id>\d{{1,20}}):(?P<ply>\d{{1,9}}):(?P<path>(?:\d{{1,3}}\.?){{0,{MAX_PATH}}})"
 
 
 def _picker_id(kind: str, step: PickerStep, *extra: str) -> str:
     parts = [f"bg:{kind}", str(step.match.id), str(step.match.row.ply), _path_text(step.positions)]
     return ":".join([*parts, *extra])
+
+
+def _fits(kind: str, step: PickerStep, *extra: str) -> bool:
+    """Whether this step's component id fits Discord's limit and our own template."""
+    short = len(step.positions) <= MAX_PATH
+    return short and len(_picker_id(kind, step, *extra)) <= limits.CUSTOM_ID
 
 
 class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
@@ -461,8 +468,7 @@ def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
     chosen = " → ".join(step.path) if step.path else "nothing yet"
     lines = [heading, f"Chosen: **{chosen}**"]
     view = ui.View(timeout=None)
-    fits = len(_picker_id("pick", step, "0")) <= limits.CUSTOM_ID
-    if step.choices and fits:
+    if step.choices and _fits("pick", step, "0"):
         lines.append("Pick the next square." if step.path else "Pick where your move starts.")
         for number, start in enumerate(range(0, len(step.choices), MAX_OPTIONS)):
             if number == MAX_SELECTS:
@@ -474,9 +480,13 @@ def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
             lines.append(f"({hidden} more choices do not fit here; type them with /move.)")
     elif step.choices:
         lines.append("This move is too long for the picker; type the rest with /move.")
-    if step.move is not None:
+    if step.move is not None and _fits("play", step):
         lines.append(f"Press **{play_label(step.move)}** to play **{step.move}**.")
         view.add_item(PickPlay.build(step))
-    if step.path:
+    elif step.move is not None:
+        lines.append(
+            f"This move is too long for the picker's buttons; play it with /move: {step.move}"
+        )
+    if step.path and _fits("back", step):
         view.add_item(PickBack.build(step))
     return limits.content("\n".join(lines)), view

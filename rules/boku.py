@@ -25,6 +25,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    direct_constructor,
     owned_pieces,
     parse_seat,
     split_diagram,
@@ -207,13 +208,14 @@ MARKS: dict[int, dict[tuple[int, int | None], Highlight]] = {
 @dataclass(frozen=True, slots=True)
 class BokuState(CommonState):
     """A position: `board` holds the 80 cells in notation order ('.', '1' or '2'), `blocked`
-    the cell closed to the player to move, `history` the repetition keys since the last plain
-    placement. Make positions with the game (or a diagram), not by replacing `board`: the
+    the cell closed to the player to move, `earlier` the repetition keys since the last plain
+    placement, this position's last, or None when this position is the only one (see
+    `history`). Make positions with the game (or a diagram), not by replacing `board`: the
     derived fields would go stale."""
 
     board: str
     blocked: int | None = None
-    history: History[str] = field(kw_only=True)
+    earlier: History[str] | None = field(default=None, kw_only=True)
     # Derived, never compared: the board in layout order (see _layout) and the plain placement
     # on every empty cell, passed in by `_play` (updated from the previous position, they must
     # match `board`) or worked out here; the legal moves, worked out once because every turn
@@ -231,9 +233,36 @@ class BokuState(CommonState):
         if not self.places:  # also when no cell is empty: working out () again is cheap
             places = tuple(compress(PLACES, self.board.encode().translate(FREE)))
             object.__setattr__(self, "places", places)
-        moves, taking = ((), {}) if self.result is not None else _legal_moves(self)
+        moves, taking = _moves_and_taking(
+            self.board, self.lines, self.places, self.blocked, self.turn, self.result
+        )
         object.__setattr__(self, "moves", moves)
         object.__setattr__(self, "taking", taking)
+
+    @property
+    def history(self) -> History[str]:
+        """The repetition keys since the last plain placement, this position's last. Most turns
+        are plain placements, after which no earlier position can recur: their history is
+        made only when asked for (a capture or a pass, a dump)."""
+        if self.earlier is not None:
+            return self.earlier
+        return History.start(_key(self.board, self.blocked, self.turn))
+
+
+# Every field, derived ones too, as `_play` works them out (see direct_constructor).
+_made = direct_constructor(
+    BokuState,
+    (
+        "board",
+        "blocked",
+        "earlier",
+        "lines",
+        "places",
+        "moves",
+        "taking",
+        *("variant", "players", "turn", "ply", "result", "last"),
+    ),
+)
 
 
 def _key(board: str, blocked: int | None, turn: int) -> str:
@@ -241,13 +270,19 @@ def _key(board: str, blocked: int | None, turn: int) -> str:
     return f"{board}:{'-' if blocked is None else NAMES[blocked]}:{turn}"
 
 
-def _legal_moves(
-    state: BokuState,
+def _moves_and_taking(
+    board: str,
+    lines: str,
+    places: tuple[Place, ...],
+    blocked: int | None,
+    turn: int,
+    result: Outcome | None,
 ) -> tuple[tuple[BokuMove, ...], dict[int, tuple[Place, ...]]]:
-    """Every placement on a free cell, a capturing one once per marble it may remove; and the
-    state's `taking`."""
-    lines, places, blocked = state.lines, state.places, state.blocked
-    mine = MARBLE[state.turn]
+    """A position's `moves`, every placement on a free cell, a capturing one once per marble
+    it may remove (none once the game is over); and its `taking`."""
+    if result is not None:
+        return (), {}
+    mine = MARBLE[turn]
     taking = _captures(lines, mine)
     if not taking and blocked is None:
         return places or (PASS,), taking  # the usual case, with nothing to patch
@@ -255,7 +290,6 @@ def _legal_moves(
         del taking[cell]  # the win comes first: just a plain placement
     if blocked is not None:
         taking[blocked] = ()
-    board = state.board
     moves: list[BokuMove] = list(places)
     # Going backwards keeps the places of the cells still to patch where they were.
     for cell in sorted(taking, reverse=True):
@@ -388,7 +422,7 @@ class Boku(Game[BokuState, BokuMove]):
 
     def _setup(self, variant: str, players: int, seed: int) -> BokuState:
         board = EMPTY * CELL_COUNT
-        return BokuState(board=board, variant=variant, history=History.start(_key(board, None, 1)))
+        return BokuState(board=board, variant=variant)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -432,27 +466,29 @@ class Boku(Game[BokuState, BokuMove]):
         else:
             plain = False
             highlight = Highlight(seat, "pass")
-        key = _key(board, blocked, following)
         # Marbles only multiply except when one is captured, so a position can only recur
         # after captures and passes: a plain placement starts the history afresh.
-        if plain:
-            history = History.start(key)
-        else:
+        history: History[str] | None = None
+        if not plain:
+            key = _key(board, blocked, following)
             history = state.history.then(key)
             if result is None and history.occurrences(key) >= 3:
                 result = Outcome((), Reason.REPETITION)
-        # Boku's own fields by position: positional arguments are quicker on this hot path.
-        return BokuState(
+        moves, taking = _moves_and_taking(board, lines, places, blocked, following, result)
+        return _made(
             board,
             blocked,
+            history,
             lines,
             places,
-            history=history,
-            variant=state.variant,
-            turn=following,
-            ply=state.ply + 1,
-            result=result,
-            last=highlight,
+            moves,
+            taking,
+            state.variant,
+            2,
+            following,
+            state.ply + 1,
+            result,
+            highlight,
         )
 
     # -- notation --------------------------------------------------------------------------
@@ -576,12 +612,7 @@ class Boku(Game[BokuState, BokuMove]):
                 raise InvalidDiagram(f"the blocked cell {keys['blocked'].strip()} is not empty")
         turn = parse_seat(keys.get("to move", "1"), 2, SEATS)
         board = "".join(cells)
-        return BokuState(
-            board=board,
-            turn=turn,
-            blocked=blocked,
-            history=History.start(_key(board, blocked, turn)),
-        )
+        return BokuState(board=board, turn=turn, blocked=blocked)
 
     @staticmethod
     def _diagram_cell(word: str) -> int:
@@ -617,10 +648,11 @@ class Boku(Game[BokuState, BokuMove]):
         blocked = None if data["blocked"] is None else NAMES.index(str(data["blocked"]))
         if blocked is not None and board[blocked] != EMPTY:
             raise ValueError("the blocked cell must be empty")
+        keys = [str(key) for key in data["history"]]
         state = BokuState(
             board=board,
             blocked=blocked,
-            history=History.of(str(k) for k in data["history"]),
+            earlier=History.of(keys) if len(keys) > 1 else None,
             **common_from_json(data),
         )
         if state.turn not in (1, 2) or state.players != 2:

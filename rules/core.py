@@ -11,17 +11,22 @@ For search: states are immutable, so a search keeps the parent and tries each mo
 copy: Boost's board is a tuple of bit masks, Quorum's, Boku's and Razzle Dazzle's a short
 string, and what the repetition rules need from the past is a `rules.repetition.History`,
 appended in O(1) along a line of play and copied once per branch (when a second move is
-tried from the same state). Boku also carries its free cells and capturing moves forward.
+tried from the same state). Boku also carries its free cells and capturing moves forward,
+Quorum its stone masks and Razzle Dazzle its occupied squares; `_play` makes each new state
+with a `direct_constructor`, which skips the frozen dataclass's `__init__`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType, MemberDescriptorType
 from typing import Any, ClassVar, Generic, TypeVar
 
 FORMAT_VERSION = 1
@@ -172,23 +177,56 @@ class Variant:
     player_counts: tuple[int, ...] = (2,)
 
 
-@dataclass(frozen=True)
 class MoveTree:
     """Prefix tree of legal moves' notation tokens, for square-by-square pickers.
 
-    `move` is set where a complete move ends; a node may also have children
-    (a pass chain that could go on).
+    `move` is set where a complete move ends; a node may also have children (a pass chain
+    that could go on). Children are computed on first use, so a game with too many turns to
+    list expands only the nodes a player reaches. `key` names the game position a node stands
+    for when different paths can reach the same one (a loop), so `moves()` visits it once.
     """
 
-    children: Mapping[str, MoveTree] = field(default_factory=dict)
-    move: Hashable | None = None
+    __slots__ = ("_children", "_expand", "key", "move")
 
-    def moves(self) -> Iterator[Hashable]:
-        """Every complete move at or below this node."""
-        if self.move is not None:
-            yield self.move
-        for child in self.children.values():
-            yield from child.moves()
+    def __init__(
+        self,
+        expand: Callable[[], Mapping[str, MoveTree]] | None = None,
+        move: Hashable | None = None,
+        key: Hashable | None = None,
+    ) -> None:
+        self._expand = expand
+        self._children: Mapping[str, MoveTree] | None = None
+        self.move = move
+        self.key = key
+
+    @property
+    def children(self) -> Mapping[str, MoveTree]:
+        """The next tokens and their subtrees, computed once, on first use."""
+        if self._children is None:
+            found = self._expand() if self._expand is not None else {}
+            self._children = MappingProxyType(dict(found))
+            self._expand = None
+        return self._children
+
+    def moves(self, seconds: float | None = None) -> Iterator[Hashable]:
+        """Every complete move at or below this node, depth first, each once; with `seconds`,
+        only those found within that much time (lists shown to players are bounded)."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        keys: set[Hashable] = set()
+        found: set[Hashable] = set()
+        stack: list[MoveTree] = [self]
+        while stack:
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+            node = stack.pop()
+            if node.key is not None:
+                if node.key in keys:
+                    continue
+                keys.add(node.key)
+            if node.move is not None and node.move not in found:
+                found.add(node.move)
+                yield node.move
+            stack.extend(reversed(list(node.children.values())))
 
     def walk(self, tokens: Sequence[str]) -> MoveTree | None:
         node: MoveTree | None = self
@@ -200,18 +238,26 @@ class MoveTree:
 
 
 def build_move_tree(entries: Iterable[tuple[Sequence[str], Hashable]]) -> MoveTree:
-    root: dict[str, Any] = {}
-    for tokens, move in entries:
-        node = root
-        for token in tokens:
-            node = node.setdefault(token, {})
-        node[""] = move
+    """The tree of a complete listing: each node groups its moves by their next token when
+    first asked for its children."""
+    return _grouped([(tuple(tokens), move) for tokens, move in entries], 0)
 
-    def freeze(node: dict[str, Any]) -> MoveTree:
-        children = {k: freeze(v) for k, v in node.items() if k != ""}
-        return MoveTree(children, node.get(""))
 
-    return freeze(root)
+def _grouped(entries: list[tuple[tuple[str, ...], Hashable]], depth: int) -> MoveTree:
+    """The node of the moves in `entries`, which share their first `depth` tokens."""
+
+    def expand() -> dict[str, MoveTree]:
+        groups: dict[str, list[tuple[tuple[str, ...], Hashable]]] = {}
+        for tokens, move in entries:
+            if len(tokens) > depth:
+                groups.setdefault(tokens[depth], []).append((tokens, move))
+        return {token: _grouped(group, depth + 1) for token, group in groups.items()}
+
+    ends = [move for tokens, move in entries if len(tokens) == depth]
+    return MoveTree(expand, ends[-1] if ends else None)
+
+
+BUDGET = 0.03  # seconds a list shown to a player may take to find its entries
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -236,6 +282,36 @@ class CommonState:
 
 S = TypeVar("S", bound=CommonState)
 M = TypeVar("M", bound=Hashable)
+D = TypeVar("D")
+
+
+def direct_constructor(cls: type[D], names: Sequence[str]) -> Callable[..., D]:
+    """A constructor for the frozen dataclass `cls` taking the values of all its fields, in
+    the order of `names`, and storing them as they are: no `__init__`, no `__post_init__`, no
+    defaults, no checks. For a game's `_play`, which makes one state per turn, and for moves
+    made while listing them: a frozen dataclass's `__init__` stores each field through
+    `object.__setattr__`, and that alone cost about a third of a Boku turn. Written out as
+    code once, like dataclasses' own `__init__`, because a loop over the fields would spend
+    much of the saving."""
+    fields = [item.name for item in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if sorted(names) != sorted(fields):
+        raise ValueError(f"{cls.__name__} needs exactly its fields: {', '.join(fields)}")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    body = ["    state = new(cls)"]
+    for name in names:
+        slot = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if isinstance(slot, MemberDescriptorType):  # a slot: its descriptor stores the value
+            namespace[f"set_{name}"] = slot.__set__
+            body.append(f"    set_{name}(state, {name})")
+        else:
+            body.append(f"    state.__dict__[{name!r}] = {name}")
+    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return state\n"
+    exec(source, namespace)  # noqa: S102 - source made above from the class's own field names
+    return namespace["make"]  # type: ignore[no-any-return]
+
+
+# A Highlight from all five of its fields, for the games' `_play` (one per turn).
+make_highlight = direct_constructor(Highlight, ("seat", "notation", "path", "captured", "changed"))
 
 
 # --- squares -------------------------------------------------------------------------------
@@ -484,7 +560,7 @@ class Game(ABC, Generic[S, M]):
         if check:
             if self.outcome(state) is not None:
                 raise IllegalMove("the game is over")
-            if move not in self.legal_moves(state):
+            if not self.is_legal(state, move):
                 raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
         after = self._play(state, move)
         if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
@@ -495,7 +571,7 @@ class Game(ABC, Generic[S, M]):
         """Whether each other player, in turn, could only pass too: then nobody can act."""
         probe = after_pass
         for _ in range(self.players(after_pass) - 1):
-            if self.legal_moves(probe) != (PASS,):
+            if not self.must_pass(probe):
                 return False
             probe = self._play(probe, PASS)  # type: ignore[arg-type]
         return True
@@ -524,7 +600,50 @@ class Game(ABC, Generic[S, M]):
         return self.format_move(state, moves[0]) if moves else "pass"
 
     def move_tree(self, state: S) -> MoveTree:
+        """The picker's tree; a game with too many turns to list builds it step by step."""
         return build_move_tree((self.move_tokens(state, m), m) for m in self.legal_moves(state))
+
+    def is_legal(self, state: S, move: M) -> bool:
+        """Whether `move` may be played here (a game may check it without listing every move)."""
+        return move in self.legal_moves(state)
+
+    def must_pass(self, state: S) -> bool:
+        """Whether passing is the only legal move (a game may answer on finding one turn)."""
+        return self.legal_moves(state) == (PASS,)
+
+    def token_label(self, state: S, prefix: Sequence[str], token: str) -> str:
+        """What choosing `token` after `prefix` does, in words, for the picker's choices."""
+        return token
+
+    def completions(self, state: S, typed: str, limit: int, seconds: float = BUDGET) -> list[str]:
+        """Legal moves' notation starting with what was typed, for autocomplete: at most
+        `limit`, and only what is found within `seconds`."""
+        wanted = self.normalize(typed)
+        found: list[str] = []
+        deadline = time.perf_counter() + seconds
+        for move in self.legal_moves(state):
+            if len(found) == limit or time.perf_counter() > deadline:
+                break
+            text = self.format_move(state, move)
+            if not isinstance(move, Pass) and self.normalize(text).startswith(wanted):
+                found.append(text)
+        return found
+
+    def nearest_moves(self, state: S, text: str, limit: int, seconds: float = BUDGET) -> list[str]:
+        """A few legal moves close to a text that is not one, for the hint under an error:
+        those sharing its longest run of leading tokens, found within `seconds`."""
+        tree = self.move_tree(state)
+        typed = self.normalize(text)
+        node = tree
+        while True:  # the longest token that still matches, so "e10..." is not taken for e1
+            matching = [t for t in node.children if typed.startswith(self.normalize(t))]
+            if not matching:
+                break
+            token = max(matching, key=len)
+            typed = typed[len(self.normalize(token)) :]
+            node = node.children[token]
+        found = itertools.islice(node.moves(seconds), limit)
+        return [self.format_move(state, move) for move in found]  # type: ignore[arg-type]
 
     def end(self, state: S, outcome: Outcome) -> S:
         """Finish the game from outside the rules (agreement, timeout)."""

@@ -8,7 +8,6 @@ with a seed drawn from `rng`.
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,5 +45,16 @@ def random_states(
 def random_playout(
     game: Game[Any, Any], rng: random.Random, state: Any | None = None, bound: int = PLY_BOUND
 ) -> Any:
-    """The last state of one random game."""
-    return deque(random_states(game, rng, state, bound), maxlen=1)[0]
+    """The last state of one random game: the turns of `random_turns`, in a plain loop with
+    the methods looked up once, since a search runs this loop more than anything else."""
+    state = _start(game, rng, state)
+    outcome, ply, legal_moves, apply, choice = (
+        game.outcome,
+        game.ply,
+        game.legal_moves,
+        game.apply,
+        rng.choice,
+    )
+    while outcome(state) is None and ply(state) < bound:
+        state = apply(state, choice(legal_moves(state)), check=False)
+    return state

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import (
     PASS,
     CommonState,
     Game,
-    Highlight,
     IllegalMove,
     InvalidDiagram,
     InvalidMove,
@@ -22,9 +21,11 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    direct_constructor,
     grid_rows,
     join_clauses,
     join_words,
+    make_highlight,
     next_seat,
     owned_pieces,
     parse_seat,
@@ -41,7 +42,6 @@ STONE = {1: WHITE, 2: BLACK}
 SIDE_NAMES = {"white": 1, "w": 1, "○": 1, "black": 2, "b": 2, "●": 2}
 HOMES = {1: (0, 1, 8, 9), 2: (54, 55, 62, 63)}  # a1 b1 a2 b2 / g7 h7 g8 h8
 OBJECTIVES = (27, 28, 35, 36)  # d4 e4 d5 e5
-CENTRE_LOW, CENTRE_HIGH = slice(27, 29), slice(35, 37)  # the objectives, as board slices
 START = {
     1: ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
     2: ("h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "h8"),
@@ -134,6 +134,15 @@ def _mask(board: str, stone: str) -> int:
 
 
 QuorumMove = Jump | Place | Pass
+ALL_SQUARES = (1 << SIZE * SIZE) - 1
+BIT = tuple(1 << square for square in range(SIZE * SIZE))
+NAMES = tuple(map(_name, range(SIZE * SIZE)))
+CENTRE_BITS = sum(map(BIT.__getitem__, OBJECTIVES))
+NEIGHBOUR_BITS = tuple(sum(map(BIT.__getitem__, around)) for around in NEIGHBOURS)
+
+
+def _bits(squares: tuple[int, ...]) -> int:
+    return sum(map(BIT.__getitem__, squares))
 
 
 @dataclass(frozen=True)
@@ -141,10 +150,45 @@ class QuorumState(CommonState):
     board: str
     history: History[str]
     """The position keys so far (`key`), the current one last, for the repetition rule."""
+    stones: tuple[int, int, int] = field(default=(0, 0, 0), compare=False, repr=False)
+    """Derived, never compared: each seat's stones as bits (bit i for board[i]), by seat
+    (index 0 unused); `_play` carries them forward move by move, other states work them out
+    from `board`. Make positions with the game (or a diagram), not by replacing `board`."""
+
+    def __post_init__(self) -> None:
+        if not any(self.stones):
+            stones = (0, _mask(self.board, WHITE), _mask(self.board, BLACK))
+            object.__setattr__(self, "stones", stones)
 
     @property
     def key(self) -> str:
         return f"{self.board}{self.turn}"
+
+
+def _smother_and_flip(
+    stones: list[int], landing: int, seat: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """After a jump to `landing` (already on `stones`, which this updates): the enemy stones
+    suffocated (next to the landing, no empty square around them), then the enemy stones
+    flipped (next to the landing with a stone of `seat` right behind), each all at once."""
+    enemy = 3 - seat
+    empty = ALL_SQUARES ^ (stones[1] | stones[2])
+    theirs, mine = stones[enemy], stones[seat]
+    captured = tuple(
+        n for n in NEIGHBOURS[landing] if theirs & BIT[n] and not empty & NEIGHBOUR_BITS[n]
+    )
+    theirs &= ~_bits(captured)
+    changed = tuple(n for n, beyond in LINES[landing] if theirs & BIT[n] and mine & BIT[beyond])
+    flipped = _bits(changed)
+    stones[enemy], stones[seat] = theirs & ~flipped, mine | flipped
+    return captured, changed
+
+
+# Every field, in the order `_play` has them (see direct_constructor).
+_made = direct_constructor(
+    QuorumState,
+    ("board", "history", "stones", "variant", "players", "turn", "ply", "result", "last"),
+)
 
 
 def _start_board() -> str:
@@ -222,93 +266,83 @@ class Quorum(Game[QuorumState, QuorumMove]):
     def legal_moves(self, state: QuorumState) -> tuple[QuorumMove, ...]:
         if state.result is not None:
             return ()
-        board = state.board
-        mine, empty = _mask(board, STONE[state.turn]), _mask(board, EMPTY)
+        stones = state.stones
+        mine, empty = stones[state.turn], ALL_SQUARES ^ (stones[1] | stones[2])
         raised_mine, raised_empty = mine << REACH, empty << REACH
         keys: list[int] = []
+        add = keys.append
         for actives, to_center, to_target, notation in SHIFTS:
             found = mine & actives & (raised_mine >> to_center) & (raised_empty >> to_target)
             while found:
-                low = found & -found
-                keys.append(notation[low.bit_length() - 1])
-                found ^= low
+                top = found.bit_length() - 1
+                add(notation[top])
+                found ^= BIT[top]
         keys.sort()
-        moves: list[QuorumMove] = [JUMP_AT[key] for key in keys]
+        moves: list[QuorumMove] = list(map(JUMP_AT.__getitem__, keys))
         if empty & HOME_MASKS[state.turn]:
             moves.append(PLACE)
         return tuple(moves) if moves else (PASS,)
 
     def _play(self, state: QuorumState, move: QuorumMove) -> QuorumState:
         seat = state.turn
+        following = 3 - seat
         cells = list(state.board)
+        stones = list(state.stones)
         captured: tuple[int, ...] = ()
         changed: tuple[int, ...] = ()
-        path: tuple[int, ...] = ()
         if isinstance(move, Jump):
-            cells[move.target] = cells[move.active]
-            cells[move.active] = EMPTY
-            captured = self._suffocate(cells, move.target, seat)
-            changed = self._convert(cells, move.target, seat)
-            path = (move.active, move.target)
-        elif isinstance(move, Place):
-            changed = tuple(h for h in HOMES[seat] if cells[h] == EMPTY)
-            for home in changed:
-                cells[home] = STONE[seat]
+            active, target = move.active, move.target
+            cells[target] = cells[active]
+            cells[active] = EMPTY
+            stones[seat] ^= BIT[active] | BIT[target]
+            # Both touch only enemy stones next to the landing square: often there are none.
+            if stones[following] & NEIGHBOUR_BITS[target]:
+                captured, changed = _smother_and_flip(stones, target, seat)
+                for square in captured:
+                    cells[square] = EMPTY
+                for square in changed:
+                    cells[square] = STONE[seat]
+            highlight = make_highlight(
+                seat,
+                NAMES[active] + NAMES[target],
+                (POINTS[active], POINTS[target]),
+                tuple(map(POINTS.__getitem__, captured)) if captured else (),
+                tuple(map(POINTS.__getitem__, changed)) if changed else (),
+            )
+        else:
+            if isinstance(move, Place):
+                changed = tuple(h for h in HOMES[seat] if cells[h] == EMPTY)
+                for home in changed:
+                    cells[home] = STONE[seat]
+                stones[seat] |= _bits(changed)
+            highlight = make_highlight(
+                seat, self.format_move(state, move), (), (), tuple(map(POINTS.__getitem__, changed))
+            )
         board = "".join(cells)
-        following = next_seat(seat, 2)
         key = f"{board}{following}"
         history = state.history.then(key)
         result: Outcome | None = None
-        if board[CENTRE_LOW] + board[CENTRE_HIGH] == STONE[seat] * 4:
+        if stones[seat] & CENTRE_BITS == CENTRE_BITS:
             result = Outcome((seat,), Reason.QUORUM)
         elif history.occurrences(key) >= 3:
             result = Outcome((), Reason.REPETITION)
-        highlight = Highlight(
-            seat,
-            self.format_move(state, move),
-            tuple(map(POINTS.__getitem__, path)),
-            tuple(map(POINTS.__getitem__, captured)),
-            tuple(map(POINTS.__getitem__, changed)),
+        return _made(
+            board,
+            history,
+            (0, stones[1], stones[2]),
+            state.variant,
+            state.players,
+            following,
+            state.ply + 1,
+            result,
+            highlight,
         )
-        # The constructor, not dataclasses.replace: a third of this method's time went there.
-        return QuorumState(
-            board=board,
-            history=history,
-            variant=state.variant,
-            players=state.players,
-            turn=following,
-            ply=state.ply + 1,
-            result=result,
-            last=highlight,
-        )
-
-    @staticmethod
-    def _suffocate(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
-        enemy = STONE[next_seat(seat, 2)]
-        doomed = tuple(
-            n
-            for n in NEIGHBOURS[landing]
-            if cells[n] == enemy and all(cells[m] != EMPTY for m in NEIGHBOURS[n])
-        )
-        for square in doomed:
-            cells[square] = EMPTY
-        return doomed
-
-    @staticmethod
-    def _convert(cells: list[str], landing: int, seat: int) -> tuple[int, ...]:
-        mine, enemy = STONE[seat], STONE[next_seat(seat, 2)]
-        flipped = tuple(
-            n for n, beyond in LINES[landing] if cells[n] == enemy and cells[beyond] == mine
-        )
-        for square in flipped:
-            cells[square] = mine
-        return flipped
 
     # -- notation --------------------------------------------------------------------------
 
     def format_move(self, state: QuorumState, move: QuorumMove) -> str:
         if isinstance(move, Jump):
-            return _name(move.active) + _name(move.target)
+            return NAMES[move.active] + NAMES[move.target]
         return "place" if isinstance(move, Place) else "pass"
 
     def describe_move(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -33,6 +34,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    direct_constructor,
     grid_rows,
     parse_seat,
     parse_square,
@@ -61,26 +63,12 @@ _index, _point, _name = BOARD.index, BOARD.point, BOARD.name
 _on_board = BOARD.contains
 
 SQUARES = range(WIDTH * HEIGHT)
+NAMES = tuple(map(_name, SQUARES))
+POINTS = tuple(map(_point, SQUARES))
 # Moves are listed in notation order: by file, then rank, square after square.
 ORDINAL = tuple(f * HEIGHT + r for f, r in map(_point, SQUARES))
 DIRECTIONS = tuple((df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0))
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-
-# Squares outward from each square in each of the 8 directions, for throws.
-RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        ray
-        for df, dr in DIRECTIONS
-        if (
-            ray := tuple(
-                _index((f + k * df, r + k * dr))
-                for k in range(1, max(WIDTH, HEIGHT))
-                if _on_board(f + k * df, r + k * dr)
-            )
-        )
-    )
-    for f, r in map(_point, SQUARES)
-)
 
 NEIGHBOURS: tuple[frozenset[int], ...] = tuple(
     frozenset(_index((f + df, r + dr)) for df, dr in DIRECTIONS if _on_board(f + df, r + dr))
@@ -104,6 +92,8 @@ class Chain:
 
 
 RazzleMove = Knight | Chain | Pass
+# Chains are made afresh each time moves are listed: straight, not through __init__.
+_chain = direct_constructor(Chain, ("path",))
 
 # Every knight move from each square, built once: listing moves only filters these.
 KNIGHT_MOVES: tuple[tuple[tuple[int, Knight], ...], ...] = tuple(
@@ -125,6 +115,13 @@ class RazzleState(CommonState):
     forced: bool = False
     history: History[str] = field(kw_only=True)
     """The repetition keys of the turn-start positions so far (`key`), the current one last."""
+    occupied: int = field(default=-1, kw_only=True, compare=False, repr=False)
+    """Derived, never compared: the occupied squares as bits (see _occupied); `_play` carries
+    it forward (only a knight move changes it), other states work it out from `board`."""
+
+    def __post_init__(self) -> None:
+        if self.occupied < 0:
+            object.__setattr__(self, "occupied", _occupied(self.board))
 
     @property
     def key(self) -> str:
@@ -132,11 +129,44 @@ class RazzleState(CommonState):
         return _key(self.board, self.ineligible, self.forced, self.turn)
 
 
+# Every field, in the order `_play` has them (see direct_constructor).
+_made = direct_constructor(
+    RazzleState,
+    (
+        *("board", "ineligible", "forced", "history", "occupied"),
+        *("variant", "players", "turn", "ply", "result", "last"),
+    ),
+)
+
+
+# The end of a repetition key: whether a throw is forced, and the seat to move.
+KEY_ENDINGS = {
+    (forced, turn): f"{'!' if forced else '-'}{turn}" for forced in (False, True) for turn in (1, 2)
+}
+
+
 def _key(board: str, ineligible: frozenset[int], forced: bool, turn: int) -> str:
-    cells = list(board)
+    return _marked_key(list(board), ineligible, forced, turn)
+
+
+def _marked_key(cells: list[str], ineligible: frozenset[int], forced: bool, turn: int) -> str:
+    """`_key` from the board's cells, which it marks in place (`_play` has them at hand)."""
     for square in ineligible:
         cells[square] = INELIGIBLE_MARK[cells[square]]
-    return "".join(cells) + ("!" if forced else "-") + str(turn)
+    return "".join(cells) + KEY_ENDINGS[forced, turn]
+
+
+KEY_ENDINGS = {
+    (forced, turn): f"{'!' if forced else '-'}{turn}" for forced in (False, True) for turn in (1, 2)
+}
+
+
+@lru_cache(maxsize=4096)
+def _highlight(seat: int, path: tuple[int, ...]) -> Highlight:
+    """What a turn along `path` shows, made once per path: most turns repeat an earlier one."""
+    return Highlight(
+        seat, "-".join(map(NAMES.__getitem__, path)), tuple(map(POINTS.__getitem__, path))
+    )
 
 
 def _start_board() -> str:
@@ -162,6 +192,63 @@ def _between(origin: int, target: int) -> tuple[int, ...] | None:
     steps = max(abs(df), abs(dr))
     sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
     return tuple(_index((af + k * sf, ar + k * sr)) for k in range(1, steps))
+
+
+ALL_SQUARES = (1 << WIDTH * HEIGHT) - 1
+# A board as a number whose bit `square` is set when that square is occupied (see _occupied).
+OCCUPIED = str.maketrans({EMPTY: "0", **dict.fromkeys("xoXO", "1")})
+
+
+def _occupied(board: str) -> int:
+    return int(board.translate(OCCUPIED)[::-1], 2)
+
+
+def _blockers(origin: int, target: int) -> int:
+    """The squares a throw from `origin` to `target` flies over, as bits; every square when
+    the two share no line, so that "can the ball fly there" is one test: no piece on them."""
+    between = _between(origin, target)
+    return ALL_SQUARES if between is None else sum(1 << square for square in between)
+
+
+BLOCKERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_blockers(origin, target) for target in SQUARES) for origin in SQUARES
+)
+
+
+def _chains(holder: int, receivers: list[int], occupied: int, goal_rank: int) -> list[Chain]:
+    """Every chain of throws from the holder to `receivers` (eligible, in notation order) over
+    the `occupied` squares, in notation order; one stops at the goal."""
+    chains: list[Chain] = []
+
+    def extend(path: tuple[int, ...]) -> None:
+        blockers = BLOCKERS[path[-1]]
+        for receiver in receivers:
+            if not occupied & blockers[receiver] and receiver not in path:
+                longer = (*path, receiver)
+                chains.append(_chain(longer))
+                if receiver // WIDTH != goal_rank:
+                    extend(longer)
+
+    extend((holder,))
+    return chains
+
+
+# Per square: its knight targets as bits, and its knight moves by which of those targets are
+# occupied, worked out on first use (at most 256 per square), so listing a piece's moves is
+# one lookup instead of a test per target.
+KNIGHT_TARGETS = tuple(sum(1 << target for target, _ in moves) for moves in KNIGHT_MOVES)
+_KNIGHT_MOVES_BY_BLOCKED: tuple[dict[int, tuple[Knight, ...]], ...] = tuple({} for _ in SQUARES)
+
+
+def _knight_moves(square: int, occupied: int) -> tuple[Knight, ...]:
+    """The knight moves from `square` onto the squares `occupied` leaves empty."""
+    blocked = occupied & KNIGHT_TARGETS[square]
+    known = _KNIGHT_MOVES_BY_BLOCKED[square]
+    moves = known.get(blocked)
+    if moves is None:
+        moves = tuple(move for target, move in KNIGHT_MOVES[square] if not blocked >> target & 1)
+        known[blocked] = moves
+    return moves
 
 
 def _ball_of(board: str, seat: int) -> int:
@@ -303,59 +390,30 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         seat = state.turn
         piece = PIECE[seat]
         holder = board.index(BALL[seat])
-        chains = self._chains(board, holder, piece, state.ineligible, GOAL_RANK[seat])
-        if state.forced and chains:
-            return tuple(chains)
-        # The holder and the pieces, found with str.find and put in notation order: quicker
-        # than visiting all 56 squares (about a tenth of a playout's time).
-        squares = [holder]
+        # The pieces, found with str.find and put in notation order: quicker than visiting
+        # all 56 squares (about a tenth of a playout's time).
+        pieces = []
         at = board.find(piece)
         while at >= 0:
-            squares.append(at)
+            pieces.append(at)
             at = board.find(piece, at + 1)
-        squares.sort(key=ORDINAL.__getitem__)
+        pieces.sort(key=ORDINAL.__getitem__)
+        ineligible = state.ineligible
+        receivers = [square for square in pieces if square not in ineligible]
+        occupied = state.occupied
+        chains = _chains(holder, receivers, occupied, GOAL_RANK[seat])
+        if state.forced and chains:
+            return tuple(chains)
         moves: list[RazzleMove] = []
-        for square in squares:
-            if square == holder:
-                moves.extend(chains)
-            else:
-                moves += [move for target, move in KNIGHT_MOVES[square] if board[target] == EMPTY]
+        known_knight_moves = _KNIGHT_MOVES_BY_BLOCKED  # _knight_moves's lookup, inlined
+        for square in pieces:
+            if chains and ORDINAL[holder] < ORDINAL[square]:
+                moves += chains
+                chains = []
+            knights = known_knight_moves[square].get(occupied & KNIGHT_TARGETS[square])
+            moves += knights if knights is not None else _knight_moves(square, occupied)
+        moves += chains
         return tuple(moves) if moves else (PASS,)
-
-    @staticmethod
-    def _chains(
-        board: str, holder: int, piece: str, ineligible: frozenset[int], goal_rank: int
-    ) -> list[Chain]:
-        """Every chain of throws from the holder, in notation order; one stops at the goal."""
-        receivers: dict[int, list[int]] = {}
-
-        def catchers(square: int) -> list[int]:
-            found = receivers.get(square)
-            if found is None:
-                found = []
-                for ray in RAYS[square]:
-                    for other in ray:
-                        cell = board[other]
-                        if cell != EMPTY:
-                            if cell == piece and other not in ineligible:
-                                found.append(other)
-                            break
-                found.sort(key=ORDINAL.__getitem__)
-                receivers[square] = found
-            return found
-
-        chains: list[Chain] = []
-
-        def extend(path: tuple[int, ...]) -> None:
-            for receiver in catchers(path[-1]):
-                if receiver not in path:
-                    longer = (*path, receiver)
-                    chains.append(Chain(longer))
-                    if receiver // WIDTH != goal_rank:
-                        extend(longer)
-
-        extend((holder,))
-        return chains
 
     def _play(self, state: RazzleState, move: RazzleMove) -> RazzleState:
         seat = state.turn
@@ -365,36 +423,39 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         forced = False
         result: Outcome | None = None
         path: tuple[int, ...] = ()
+        occupied = state.occupied
         if isinstance(move, Knight):
             cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
-            ineligible = ineligible - {move.origin}
-            forced = _ball_of(state.board, opponent) in NEIGHBOURS[move.target]
+            occupied ^= (1 << move.origin) | (1 << move.target)
+            if move.origin in ineligible:
+                ineligible = ineligible - {move.origin}
+            forced = state.board.index(BALL[opponent]) in NEIGHBOURS[move.target]
             path = (move.origin, move.target)
         elif isinstance(move, Chain):
             path = move.path
             cells[path[0]], cells[path[-1]] = PIECE[seat], BALL[seat]
-            ineligible = ineligible | set(path)
+            ineligible = ineligible.union(path)
             if path[-1] // WIDTH == GOAL_RANK[seat]:
                 result = Outcome((seat,), Reason.GOAL)
         board = "".join(cells)
-        key = _key(board, ineligible, forced, opponent)
+        key = _marked_key(cells, ineligible, forced, opponent)
         history = state.history.then(key)
         if result is None and history.occurrences(key) >= 3:
             result = Outcome((), Reason.REPETITION)
         elif result is None and state.ply + 1 >= TURN_LIMIT:
             result = Outcome((), Reason.MOVE_LIMIT)
-        # The constructor, not dataclasses.replace, which took a sixth of a playout's time.
-        return RazzleState(
+        return _made(
             board,
             ineligible,
             forced,
-            history=history,
-            variant=state.variant,
-            players=state.players,
-            turn=opponent,
-            ply=state.ply + 1,
-            result=result,
-            last=Highlight(seat, self.format_move(state, move), tuple(map(_point, path))),
+            history,
+            occupied,
+            state.variant,
+            state.players,
+            opponent,
+            state.ply + 1,
+            result,
+            _highlight(seat, path) if path else Highlight(seat, "pass"),
         )
 
     # -- notation --------------------------------------------------------------------------
@@ -423,9 +484,9 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
 
     def move_tokens(self, state: RazzleState, move: RazzleMove) -> tuple[str, ...]:
         if isinstance(move, Knight):
-            return (_name(move.origin), _name(move.target))
+            return (NAMES[move.origin], NAMES[move.target])
         if isinstance(move, Chain):
-            return tuple(map(_name, move.path))
+            return tuple(map(NAMES.__getitem__, move.path))
         return ("pass",)
 
     def normalize(self, text: str) -> str:

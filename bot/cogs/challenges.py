@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import ai
 from bot import limits
 from bot.interface import Interaction, answering, player
 from bot.notifications import mention, pinging, shown
-from bot.service import Match
+from bot.service import Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
 GAME_CHOICES = [
     app_commands.Choice(name=game.title, value=name) for name, game in list(GAMES.items())[:25]
 ]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{number}: {level.name}", value=number)
+    for number, level in ai.LEVELS.items()
+]
+DEFAULT_LEVEL = 2
 
 
 def pace(days: int) -> str:
@@ -64,10 +70,12 @@ class Challenges(commands.Cog):
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
         days=f"Days to make each move (default {DEFAULT_DAYS})",
-        rated="Whether the result counts for ratings (default: yes)",
+        rated="Whether the result counts for ratings (default: yes; never with this bot)",
+        level="How well this bot plays when you challenge it (default 2: medium)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -79,9 +87,11 @@ class Challenges(commands.Cog):
         variant: str | None = None,
         days: int = DEFAULT_DAYS,
         rated: bool = True,
+        level: int = DEFAULT_LEVEL,
     ) -> None:
         async with answering(interaction):
-            opponents = [player(u) for u in (opponent, opponent2, opponent3) if u is not None]
+            named = [u for u in (opponent, opponent2, opponent3) if u is not None]
+            opponents = [self._opponent(u, level) for u in named]
             request = self.bot.service.prepare_challenge(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -94,14 +104,38 @@ class Challenges(commands.Cog):
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenge(request)
-            message = await interaction.followup.send(
-                challenge_text(match),
-                view=challenge_view(match.id),
-                allowed_mentions=pinging(*(s.user_id for s in match.seats)),
-                wait=True,
-            )
-            await self.bot.service.set_messages(match, challenge_message_id=message.id)
-            await self.bot.service.expire_later(match)
+            async with self.bot.service.lock(match.id):
+                opening = await self.bot.service.accept_engines(match.id)
+                match = opening.match
+                if opening.started:
+                    await interaction.followup.send(
+                        self._begins(match), allowed_mentions=pinging(*match.people)
+                    )
+                    # unlike the follow-up, the original response knows its server, so a
+                    # thread can open on it
+                    message: discord.Message = await interaction.original_response()
+                else:
+                    message = await interaction.followup.send(
+                        challenge_text(match),
+                        view=challenge_view(match.id),
+                        allowed_mentions=pinging(*match.people),
+                        wait=True,
+                    )
+                match = await self.bot.service.set_messages(match, challenge_message_id=message.id)
+                if opening.started:
+                    await self.bot.announcer.open_match(match, message, opening.turns)
+                else:
+                    await self.bot.service.expire_later(match)
+
+    def _opponent(self, user: discord.User, level: int) -> Player:
+        """The member named, or the computer at `level` when this bot itself is named."""
+        if self.bot.user is not None and user.id == self.bot.user.id:
+            return Player(user.id, user.display_name, bot=True, engine=level)
+        return player(user)
+
+    @staticmethod
+    def _begins(match: Match) -> str:
+        return f"{challenge_text(match)}\nEveryone accepted: the game is on!"
 
     @challenge.autocomplete("variant")
     async def variant_choices(
@@ -127,10 +161,7 @@ class Challenges(commands.Cog):
                 if not result.started:
                     await interaction.edit_original_response(content=challenge_text(match))
                     return
-                await interaction.edit_original_response(
-                    content=f"{challenge_text(match)}\nEveryone accepted: the game is on!",
-                    view=None,
-                )
+                await interaction.edit_original_response(content=self._begins(match), view=None)
                 await self.bot.announcer.open_match(match, interaction.message, result.turns)
 
     async def decline(self, interaction: Interaction, match_id: int) -> None:

@@ -25,9 +25,10 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant] [days] [rated]`: invite members; \
-they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
-Unanswered challenges expire after 7 days.
+• `/challenge game opponent [opponent2] [opponent3] [variant] [days] [rated] [level]`: invite \
+members; they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the \
+match. Unanswered challenges expire after 7 days. Name this bot to play the computer at `level` \
+1 to 3 (unrated).
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
 • Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
 the deadline, you are reminded with a quarter of your time and an hour left, and a player who \

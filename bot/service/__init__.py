@@ -96,11 +96,13 @@ class MatchService:
         self.prepare_challenge = self.challenges.prepare
         self.challenge = self.challenges.open
         self.accept = self.challenges.accept
+        self.accept_engines = self.challenges.accept_engines
         self.decline = self.challenges.decline
         self.withdraw = self.challenges.withdraw
         self.require_turn = self.turns.require_turn
         self.require_playing = self.turns.require_playing
         self.move = self.turns.move
+        self.engine_move = self.turns.engine_move
         self.resign = self.turns.resign
         self.draw = self.turns.draw
         self.in_thread = self.queries.in_thread

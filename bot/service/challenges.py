@@ -71,10 +71,12 @@ class Challenges:
                 raise ServiceError(
                     "you cannot challenge yourself", "pick another member as opponent"
                 )
+            if opponent.engine is not None:
+                continue  # the computer may take several seats
             if opponent.bot:
                 raise ServiceError(
                     f"{opponent.name} is a bot and cannot play",
-                    "challenge a person instead",
+                    "challenge a person, or this bot itself to play the computer",
                     names=(opponent.name,),
                 )
             if opponent.user_id in seen:
@@ -116,7 +118,7 @@ class Challenges:
             variant=request.variant,
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
-            seats=[(p.user_id, p.name, n == 0) for n, p in enumerate(request.players)],
+            seats=[(p.user_id, p.name, n == 0, p.engine) for n, p in enumerate(request.players)],
             days_per_move=request.days,
             rated=request.rated,
         )
@@ -127,6 +129,23 @@ class Challenges:
         seat = _challenged_seat(match, user_id)
         with self.cache.writing(match_id, "this challenge changed meanwhile"):
             start = await self.cache.store.accept_seat(match_id, seat)
+        return await self._answered(match_id, start)
+
+    async def accept_engines(self, match_id: int) -> AcceptResult:
+        """The computer takes its seats at once (if it has any); when it was the last to
+        answer, the match starts."""
+        match = await self.cache.get(match_id)
+        seats = [s.seat for s in match.seats if s.engine is not None and not s.accepted]
+        if not seats:
+            return AcceptResult(match, started=False)
+        with self.cache.writing(match_id, "this challenge changed meanwhile"):
+            for seat in seats:
+                start = await self.cache.store.accept_seat(match_id, seat)
+        return await self._answered(match_id, start)
+
+    async def _answered(self, match_id: int, start: bool) -> AcceptResult:
+        """After an acceptance: the match as it stands, opened with any automatic passes
+        when that acceptance was the last."""
         match = await self.cache.get(match_id)
         if not start:
             return AcceptResult(match, started=False)

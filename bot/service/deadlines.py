@@ -84,10 +84,11 @@ class Deadlines:
         return found
 
     async def remind(self, job: JobRow) -> Reminder | None:
-        """The reminder a due job asks for, or None when the player has moved since."""
+        """The reminder a due job asks for, or None when the player has moved since or
+        the computer is to move (it moves at once and needs no reminding)."""
         match = await self.cache.get(job.match_id)
         mover = match.to_move
-        if match.row.ply != job.ply or mover is None:
+        if match.row.ply != job.ply or mover is None or mover.engine is not None:
             return None
         deadline = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, job.ply)
         if deadline is None or deadline <= self.now():  # too late: the timeout follows
@@ -96,10 +97,11 @@ class Deadlines:
 
     async def time_out(self, match_id: int, ply: int) -> MoveResult | None:
         """The player to move at `ply` loses on time (in 3-4 player Boost they leave and the
-        others play on). None when the match moved on: a move landed first."""
+        others play on). None when the match moved on (a move landed first) or the computer
+        is to move: its turns have deadlines, but it never loses on time."""
         match = await self.cache.get(match_id)
         mover = match.to_move
-        if match.row.ply != ply or mover is None:
+        if match.row.ply != ply or mover is None or mover.engine is not None:
             return None
         state = match.game.time_out(match.state, mover.seat)
         lost = Turn(mover.seat, mover.user_id, f"timeout {mover.seat}")

@@ -31,6 +31,7 @@ class Player:
     user_id: int
     name: str
     bot: bool = False
+    engine: int | None = None  # the computer's level, when this is the bot itself playing
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,12 @@ class Match:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    @property
+    def people(self) -> list[int]:
+        """The user ids of the seats people play: who a post about the match may ping (never
+        the bot itself, in the computer's seats)."""
+        return [s.user_id for s in self.seats if s.engine is None]
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)

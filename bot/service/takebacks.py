@@ -49,9 +49,16 @@ class Takebacks:
         self.queries = queries
 
     async def request(self, match_id: int, user_id: int) -> Takeback:
-        """Ask to take back one's own last move; the asker's agreement counts at once."""
+        """Ask to take back one's own last move; the asker's agreement counts at once.
+        Never in a game with the computer: it replies at once, so the only window is while
+        it thinks, and a move it chose for the position taken back must not land later."""
         match = await self.cache.get(match_id)
         seat = _playing_seat(match, user_id)
+        if any(s.engine is not None for s in match.seats):
+            raise ServiceError(
+                "moves cannot be taken back in a game with the computer",
+                "play on from here, or resign and challenge it again",
+            )
         found = await self._undoable(match)
         if found is None or found[0] != seat:
             raise ServiceError(

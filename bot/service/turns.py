@@ -74,6 +74,19 @@ class Turns:
                 f"{limits.quote(text)} has {len(text)} characters, more than any move",
                 f"moves are at most {MOVE_TEXT} characters; suggestions appear as you type",
             )
+        return await self._play(match, user_id, text)
+
+    async def engine_move(self, match_id: int, ply: int, text: str) -> MoveResult:
+        """The computer's move, chosen for the position at `ply`: refused if the match moved
+        on meanwhile (a resignation) or the seat to move is not the computer's."""
+        match = await self.cache.get(match_id)
+        mover = match.to_move
+        if match.row.ply != ply or mover is None or mover.engine is None:
+            raise ServiceError(f"{match.title} moved on while the computer was thinking")
+        return await self._play(match, mover.user_id, text)
+
+    async def _play(self, match: Match, user_id: int, text: str) -> MoveResult:
+        """Play `text` for the seat to move, whose turn has been checked."""
         # Moving lapses the opponent's draw offer; the mover's own offer stands.
         seat = match.game.to_move(match.state)
         offer = match.row.draw_offer if match.row.draw_offer == seat else None

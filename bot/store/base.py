@@ -72,6 +72,12 @@ UNPOSTED = (
     "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
 )
 
+# Matches in progress where the computer holds a seat: the same SQL on both backends.
+WITH_ENGINES = (
+    "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+    "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
+)
+
 
 class StoreError(Exception):
     """Base of the storage errors the service turns into messages."""
@@ -91,6 +97,7 @@ class SeatRow:
     user_id: int
     name: str
     accepted: bool
+    engine: int | None = None  # the computer's level, in a seat it plays
 
 
 @dataclass(frozen=True)
@@ -199,6 +206,10 @@ class Store(Protocol):
         """Started matches whose latest turn was saved but its board never posted."""
         ...
 
+    async def matches_with_engines(self) -> list[int]:
+        """The ids of the matches in progress where the computer holds a seat."""
+        ...
+
     async def moves(self, match_id: int) -> list[MoveRow]: ...
 
     async def create_match(
@@ -210,11 +221,12 @@ class Store(Protocol):
         variant: str,
         seed: int,
         snapshot: str,
-        seats: Sequence[tuple[int, str, bool]],
+        seats: Sequence[tuple[int, str, bool, int | None]],
         days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
-        """A pending challenge; seats are (user id, name, accepted) in turn order."""
+        """A pending challenge; seats are (user id, name, accepted, the computer's level or
+        None for a person) in turn order."""
         ...
 
     async def update_match(
@@ -405,8 +417,8 @@ def match_row(row: Row) -> MatchRow:
             created_at=str(row["created_at"]),
             updated_at=str(row["updated_at"]),
             seats=tuple(
-                SeatRow(int(seat), int(user), str(name), bool(accepted))
-                for seat, user, name, accepted in json.loads(row["seats"])
+                SeatRow(int(seat), int(user), str(name), bool(accepted), engine)
+                for seat, user, name, accepted, engine in json.loads(row["seats"])
             ),
             days_per_move=int(row["days_per_move"]),
             expired_at=None if row["expired_at"] is None else int(row["expired_at"]),

@@ -216,6 +216,33 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # The computer may sit in any seat, and in several seats of one match (3-4 player Boost),
+    # so a user may now hold more than one seat (people are still kept to one by the
+    # service); `engine` is the computer's level in its seats and NULL for a person. SQLite
+    # cannot drop a constraint, so it rebuilds the table; PostgreSQL alters it in place.
+    Migration(
+        "the computer's seats: an engine level, and one user in several seats",
+        sqlite="""
+        CREATE TABLE seats_with_engines (
+            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            accepted INTEGER NOT NULL DEFAULT 0,
+            engine INTEGER CHECK (engine BETWEEN 1 AND 3),
+            PRIMARY KEY (match_id, seat)
+        );
+        INSERT INTO seats_with_engines (match_id, seat, user_id, name, accepted)
+            SELECT match_id, seat, user_id, name, accepted FROM seats;
+        DROP TABLE seats;
+        ALTER TABLE seats_with_engines RENAME TO seats;
+        CREATE INDEX seats_user ON seats (user_id);
+        """,
+        postgresql="""
+        ALTER TABLE seats ADD COLUMN engine INTEGER CHECK (engine BETWEEN 1 AND 3);
+        ALTER TABLE seats DROP CONSTRAINT seats_match_id_user_id_key;
+        """,
+    ),
     Migration(
         "time limits, scheduled jobs, direct messages, takeback votes",
         TIME_LIMITS.format(big="INTEGER", identity="INTEGER PRIMARY KEY"),

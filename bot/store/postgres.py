@@ -20,6 +20,7 @@ from bot.store.base import (
     RATING_COLUMNS,
     UNPOSTED,
     UNSCHEDULED_MATCHES,
+    WITH_ENGINES,
     CorruptMatch,
     JobKind,
     JobRow,
@@ -44,7 +45,7 @@ MIGRATION_LOCK = 0x626F617264  # "board"
 
 SELECT_MATCH = """
     SELECT m.*, COALESCE((
-        SELECT json_agg(json_build_array(seat, user_id, name, accepted) ORDER BY seat)
+        SELECT json_agg(json_build_array(seat, user_id, name, accepted, engine) ORDER BY seat)
         FROM seats WHERE match_id = m.id
     ), '[]')::text AS seats
     FROM matches m
@@ -158,6 +159,9 @@ class PostgresStore:
     async def unposted_boards(self) -> list[int]:
         return [int(r["id"]) for r in await self._pool.fetch(UNPOSTED)]
 
+    async def matches_with_engines(self) -> list[int]:
+        return [int(r["id"]) for r in await self._pool.fetch(WITH_ENGINES)]
+
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._pool.fetch(
             "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = $1 ORDER BY ply",
@@ -176,7 +180,7 @@ class PostgresStore:
         variant: str,
         seed: int,
         snapshot: str,
-        seats: Sequence[tuple[int, str, bool]],
+        seats: Sequence[tuple[int, str, bool, int | None]],
         days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
@@ -197,9 +201,12 @@ class PostgresStore:
                 int(rated),
             )
             await db.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, accepted) "
-                "VALUES ($1, $2, $3, $4, $5)",
-                [(match_id, n, user, name, int(ok)) for n, (user, name, ok) in enumerate(seats, 1)],
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, engine) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    (match_id, n, user, name, int(ok), engine)
+                    for n, (user, name, ok, engine) in enumerate(seats, 1)
+                ],
             )
         return int(match_id)
 

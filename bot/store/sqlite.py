@@ -24,6 +24,7 @@ from bot.store.base import (
     RATING_COLUMNS,
     UNPOSTED,
     UNSCHEDULED_MATCHES,
+    WITH_ENGINES,
     CorruptMatch,
     JobKind,
     JobRow,
@@ -48,7 +49,7 @@ PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_ti
 # One row per match, its seats folded into a JSON array, so a load is a single query.
 SELECT_MATCH = """
     SELECT m.*, (
-        SELECT json_group_array(json_array(seat, user_id, name, accepted))
+        SELECT json_group_array(json_array(seat, user_id, name, accepted, engine))
         FROM (SELECT * FROM seats WHERE match_id = m.id ORDER BY seat)
     ) AS seats
     FROM matches m
@@ -170,6 +171,10 @@ class SqliteStore:
         rows = await self._db.execute_fetchall(UNPOSTED)
         return [int(r["id"]) for r in rows]
 
+    async def matches_with_engines(self) -> list[int]:
+        rows = await self._db.execute_fetchall(WITH_ENGINES)
+        return [int(r["id"]) for r in rows]
+
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._db.execute_fetchall(
             "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = ? ORDER BY ply",
@@ -188,7 +193,7 @@ class SqliteStore:
         variant: str,
         seed: int,
         snapshot: str,
-        seats: Sequence[tuple[int, str, bool]],
+        seats: Sequence[tuple[int, str, bool, int | None]],
         days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
@@ -214,9 +219,12 @@ class SqliteStore:
             match_id = cursor.lastrowid
             assert match_id is not None
             await db.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, accepted) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(match_id, n, user, name, int(ok)) for n, (user, name, ok) in enumerate(seats, 1)],
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, engine) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, n, user, name, int(ok), engine)
+                    for n, (user, name, ok, engine) in enumerate(seats, 1)
+                ],
             )
         return match_id
 

@@ -59,8 +59,10 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    direct_constructor,
     join_clauses,
     join_words,
+    make_highlight,
     owned_pieces,
 )
 from rules.repetition import History
@@ -185,21 +187,23 @@ class Boost(Game[BoostState, BoostMove]):
         else:
             changed = (move.point,)
         alive = alive_seats(masks, state.players, state.resigned)
-        return replace(
-            state,
-            masks=masks,
-            turn=following(seat, alive, state.players),
-            ply=state.ply + 1,
-            result=verdict(masks, state.size, state.players, state.resigned, Reason.CAPTURE),
-            last=Highlight(
+        return _made(
+            masks,
+            state.resigned,
+            history,
+            key,
+            state.variant,
+            state.players,
+            following(seat, alive, state.players),
+            state.ply + 1,
+            verdict(masks, state.size, state.players, state.resigned, Reason.CAPTURE),
+            make_highlight(
                 seat,
                 notation,
                 tuple(map(geo.point, path)),
                 tuple(map(geo.point, captured)),
                 tuple(map(geo.point, changed)),
             ),
-            history=history,
-            zkey=key,
         )
 
     def resign(self, state: BoostState, seat: int) -> BoostState:
@@ -364,6 +368,13 @@ def _dragons(geo: Geometry, occ: int, rng: random.Random) -> int:
     return dragons
 
 
+# Every field, in the order `_play` has them (see direct_constructor).
+_made = direct_constructor(
+    BoostState,
+    ("masks", "resigned", "history", "zkey", "variant", "players", "turn", "ply", "result", "last"),
+)
+
+
 def _unrepeated(geo: Geometry, state: BoostState, keys: list[int]) -> list[int]:
     """The keys whose move does not recreate an arrangement of the history.
 
@@ -375,7 +386,10 @@ def _unrepeated(geo: Geometry, state: BoostState, keys: list[int]) -> list[int]:
     base = slot(state.turn, PAWN)
     own = own_mask(masks, state.turn)
     enemy = occupied(masks) & ~own & ~masks[DRAGONS]
-    near = geo.neighbour_mask
+    near, lines = geo.neighbour_mask, geo.lines
+    # What can close a capture after a step: own pieces and dragons, the end point too. The
+    # start point stays in, so this is a superset, and `_repeats` settles the rare maybes.
+    anvil = own | masks[DRAGONS]
     towers = ZOBRIST[base + TOWER]
     kept: list[int] = []
     start_now, mover, lifted, table = -1, 0, 0, ZOBRIST[0]
@@ -393,7 +407,13 @@ def _unrepeated(geo: Geometry, state: BoostState, keys: list[int]) -> list[int]:
             mover = owner_slot(masks, start) or DRAGONS
             table = ZOBRIST[mover]
             lifted = state.zkey ^ table[start]
-        may_capture = enemy >> code & 1 if mover == base + KNIGHT else near[code] & enemy
+        if mover == base + KNIGHT:
+            may_capture = enemy >> code & 1
+        else:  # an enemy next to the end, with an anvil right behind it
+            may_capture = near[code] & enemy and any(
+                enemy >> victim & 1 and (anvil | 1 << code) >> beyond & 1
+                for victim, beyond in lines[code]
+            )
         if (may_capture or lifted ^ table[code] in seen) and _repeats(geo, state, geo.moves[key]):
             continue
         kept.append(key)

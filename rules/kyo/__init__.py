@@ -3,7 +3,11 @@
 The package splits the game the way it is hard: `board` (items, setup, diagrams), `turns`
 (the actions of a turn and the search for every position a turn can reach), `replay` (typed
 turns run through the same actions, with the reasons a player reads), `notation` (tokens in
-and out) and `help`.
+and out), `picker` (the step-by-step tree and its words) and `help`.
+
+A position can have hundreds of thousands of turns, so only `legal_moves` (tests, search)
+lists them: a typed turn is checked by playing its tokens, the pass check stops at the first
+turn found, and the picker expands one node at a time.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core import (
+    BUDGET,
     PASS,
     CommonState,
     Game,
@@ -21,6 +26,7 @@ from rules.core import (
     IllegalMove,
     InvalidDiagram,
     InvalidMove,
+    MoveTree,
     Outcome,
     Pass,
     RulesError,
@@ -44,15 +50,20 @@ from rules.kyo.board import (
 )
 from rules.kyo.help import HELP
 from rules.kyo.notation import join, tokenize
+from rules.kyo.picker import completions, label, nearest, turn_tree
 from rules.kyo.replay import simulate
-from rules.kyo.turns import Board, legal_turns
+from rules.kyo.turns import Board, first_turn, legal_turns, shortest_spelling
+
+SPELLING_BUDGET = 2000  # actions tried looking for a typed turn's shortest spelling
 
 
 @dataclass(frozen=True)
 class Turn:
-    """A whole turn, as its canonical tokens: origin square first (see rules.kyo.notation)."""
+    """A whole turn: the position it leaves, which is what makes two turns the same move
+    (rule 16), and its tokens, origin square first (see rules.kyo.notation)."""
 
-    tokens: tuple[str, ...]
+    tokens: tuple[str, ...] = field(compare=False)
+    board: Board
 
     def __str__(self) -> str:
         return join(self.tokens)
@@ -66,16 +77,6 @@ class KyoState(CommonState):
     board: Board
     variant: str = field(default="trench", kw_only=True)  # Kyo's standard game
     history: tuple[str, ...] = ()  # position keys since the last item left the board
-
-
-@dataclass(frozen=True)
-class _Analysis:
-    """One position's legal turns, and two ways to find one: by canonical text, and by the
-    position it leaves (for any other spelling of a turn)."""
-
-    moves: tuple[KyoMove, ...]
-    by_text: Mapping[str, Turn]
-    by_board: Mapping[Board, Turn]
 
 
 _CACHE_SIZE = 16
@@ -95,7 +96,7 @@ class Kyo(Game[KyoState, KyoMove]):
     help_topics = HELP
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[tuple[Board, int], _Analysis] = OrderedDict()
+        self._cache: OrderedDict[tuple[Board, int], tuple[KyoMove, ...]] = OrderedDict()
 
     def _setup(self, variant: str, players: int, seed: int) -> KyoState:
         board = start_board(variant)
@@ -103,30 +104,40 @@ class Kyo(Game[KyoState, KyoMove]):
 
     # -- moves ---------------------------------------------------------------------------
 
-    def _analyse(self, state: KyoState) -> _Analysis:
-        """Legal turns are searched once per position: parsing, applying and listing share them."""
+    def legal_moves(self, state: KyoState) -> tuple[KyoMove, ...]:
+        """Every turn, each resulting position once with its shortest notation: complete, for
+        tests and search; what serves players never calls it (rule 16)."""
+        if state.result is not None:
+            return ()
         key = (state.board, state.turn)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
         finals = legal_turns(state.board, SIDES[state.turn])
-        turns = {board: Turn(tokens) for board, (_, _, tokens) in finals.best.items()}
-        ordered = sorted(turns.values(), key=_sort_key)
-        analysis = _Analysis(
-            tuple(ordered) if ordered else (PASS,),
-            {str(turn): turn for turn in ordered},
-            turns,
+        turns = sorted(
+            (Turn(tokens, board) for board, (_, _, tokens) in finals.best.items()), key=_sort_key
         )
-        self._cache[key] = analysis
+        moves: tuple[KyoMove, ...] = tuple(turns) if turns else (PASS,)
+        self._cache[key] = moves
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
-        return analysis
+        return moves
 
-    def legal_moves(self, state: KyoState) -> tuple[KyoMove, ...]:
-        if state.result is not None:
-            return ()
-        return self._analyse(state).moves
+    def must_pass(self, state: KyoState) -> bool:
+        return state.result is None and first_turn(state.board, SIDES[state.turn]) is None
+
+    def is_legal(self, state: KyoState, move: KyoMove) -> bool:
+        """Checked by playing the turn's tokens, whatever the number of turns."""
+        if isinstance(move, Pass):
+            return self.must_pass(state)
+        if not isinstance(move, Turn):
+            return False
+        try:
+            after = simulate(state.board, SIDES[state.turn], move.tokens).board
+        except (IllegalMove, KeyError, IndexError):
+            return False
+        return after == move.board != state.board
 
     def _play(self, state: KyoState, move: KyoMove) -> KyoState:
         seat = state.turn
@@ -176,6 +187,7 @@ class Kyo(Game[KyoState, KyoMove]):
             return super().normalize(text)
 
     def parse_move(self, state: KyoState, text: str, names: Sequence[str] | None = None) -> KyoMove:
+        """Raises InvalidMove if the text is not a turn, IllegalMove if the rules forbid it."""
         found = self._read(state, text)
         if isinstance(found, RulesError):
             raise found
@@ -188,40 +200,64 @@ class Kyo(Game[KyoState, KyoMove]):
         return IllegalMove(f"{text.strip()} is legal here (it is {self.format_move(state, found)})")
 
     def _read(self, state: KyoState, text: str) -> KyoMove | RulesError:
-        """The legal move a text means, or the error a player should see."""
+        """The move a text means, found by playing its tokens, or the error a player should
+        see. Its text is the shortest spelling a bounded search finds (docs/notation.md)."""
         if state.result is not None:
             return IllegalMove("the game is over")
-        analysis = self._analyse(state)
-        moves = analysis.moves
+        side = SIDES[state.turn]
         cleaned = text.strip().lower()
         if not cleaned:
-            return InvalidMove(f"type a turn, for example {self.format_move(state, moves[0])}")
+            return InvalidMove(f"type a turn, for example {self._example(state)}")
         if cleaned == "pass":
-            if moves == (PASS,):
+            if self.must_pass(state):
                 return PASS
             return IllegalMove(
-                f"you may pass only when you have no legal turn; try {moves[0]} for example"
+                f"you may pass only when you have no legal turn; try {self._example(state)} "
+                "for example"
             )
-        if moves == (PASS,):
-            return IllegalMove("you have no legal turn, so you must pass")
-        if text.strip() in analysis.by_text:
-            return analysis.by_text[text.strip()]
         try:
             tokens = tokenize(text)
         except InvalidMove as error:
             return error
-        if join(tokens) in analysis.by_text:
-            return analysis.by_text[join(tokens)]
         try:
-            board = simulate(state.board, SIDES[state.turn], tokens).board
+            trace = simulate(state.board, side, tokens)
         except IllegalMove as error:
+            if self.must_pass(state):
+                return IllegalMove("you have no legal turn, so you must pass")
             return error
-        found = analysis.by_board.get(board)
-        if found is None:
+        if trace.board == state.board:
             return IllegalMove(
                 "that turn leaves every stack as it was; a turn must change something"
             )
-        return found
+        spelling = shortest_spelling(
+            state.board, BY_NAME[tokens[0]], side, trace.board, tuple(trace.tokens), SPELLING_BUDGET
+        )
+        return Turn(spelling, trace.board)
+
+    def _example(self, state: KyoState) -> str:
+        tokens = first_turn(state.board, SIDES[state.turn])
+        return "pass" if tokens is None else join(tokens)
+
+    # -- guided input ------------------------------------------------------------------------
+
+    def move_tree(self, state: KyoState) -> MoveTree:
+        """Built step by step: each node tries only its own actions, when a player reaches it."""
+        if state.result is not None:
+            return MoveTree()
+        return turn_tree(state.board, SIDES[state.turn], Turn)
+
+    def token_label(self, state: KyoState, prefix: Sequence[str], token: str) -> str:
+        return label(state.board, SIDES[state.turn], prefix, token)
+
+    def completions(
+        self, state: KyoState, typed: str, limit: int, seconds: float = BUDGET
+    ) -> list[str]:
+        return completions(self.move_tree(state), typed, limit, seconds)
+
+    def nearest_moves(
+        self, state: KyoState, text: str, limit: int, seconds: float = BUDGET
+    ) -> list[str]:
+        return nearest(self.move_tree(state), text, limit, seconds)
 
     # -- diagrams --------------------------------------------------------------------------
 

@@ -27,13 +27,13 @@ HELP: dict[str, str] = {
         "chips as you like. Nothing at or below an enemy mana chip can ever be lifted. During "
         "the turn the slice may put its lowest chips down and lift more from the tile it is "
         "on, though a pawn lifts at most 5 chips in the whole turn, its first slice included "
-        "(this bot's ruling). Write the slice's chip count after a square: e2:1-e3 moves "
+        "(ruling of 2026-11-26). Write the slice's chip count after a square: e2:1-e3 moves "
         "the pawn with one chip; with no count the slice is as big as it can be."
     ),
     "direct": (
         "A direct step moves the slice one tile in any of the 8 directions and ends the turn. "
         "It can only be the first step of a turn (a queen may shuffle before it, a tower may "
-        "deploy before and after it). Any step that is not a mana step is a direct step, so "
+        "deploy after it). Any step that is not a mana step is a direct step, so "
         "e2-e3 with the whole stack is a direct step."
     ),
     "mana": (
@@ -43,7 +43,7 @@ HELP: dict[str, str] = {
         "even the enemy's, which you can use but never lift. After a mana step you may keep "
         "going with more mana steps, but not with a direct step. Over chips of one colour in a "
         "row you must keep exactly the same direction; once the colour changes you may turn. "
-        "A slice never stands on the same tile twice in one turn (this bot's ruling). "
+        "A road may pass over a tile it has already stood on this turn. "
         "Example: c3:2-c4:1-d5:0-e6 on a DLL stack leaves a dark chip to go up, then light "
         "chips to go diagonally twice. Light pawns never use mana."
     ),
@@ -57,12 +57,12 @@ HELP: dict[str, str] = {
         "can step onto. Each starts on three mana chips."
     ),
     "tower": (
-        "The tower (T) is the only pawn that can step onto shields (and then lift them). Once "
-        "per turn, at any moment (before, between or after its steps), it can deploy shields "
-        "from its slice onto a neighbouring empty or mana-topped tile without ending the turn: "
-        "e2+e3 puts one shield on e3, e2+e3+e3 two. (Once per turn is this bot's ruling: "
-        "unlimited deploys give a tower millions of different turns.) Each tower starts on two "
-        "shields."
+        "The tower (T) is the only pawn that can step onto shields (and then lift them). At the "
+        "end of its turn, after its steps or without stepping at all, it may deploy shields "
+        "from its slice, one at a time, each onto a neighbouring tile that is empty, shows "
+        "mana, or already got a shield this turn: e2+e3 puts one shield on e3, e2+e3+e3 two, "
+        "e2-e3+e4+d4 steps and then shields two tiles. Once it has deployed it only deploys. "
+        "Each tower starts on two shields."
     ),
     "queen": (
         "The queen (Q) may shuffle her lifted chips any number of times during her turn: before "
@@ -76,7 +76,8 @@ HELP: dict[str, str] = {
     "shields": (
         "Shields belong to no one; any pawn may carry them. A pawn other than a tower that "
         "steps onto a shield strikes it instead: the top shield is removed, the pawn stays "
-        "where it was and the turn ends. Only towers step onto shields. A pawn with shields in "
+        "where it was and the turn ends, destroying nothing under it. Only towers step onto "
+        "shields. A pawn with shields in "
         "its slice may deploy them onto a neighbouring empty or mana-topped tile; for any pawn "
         "but a tower that is a chip move, the whole turn. Shields stop the destruction of mana "
         "under a landing pawn, and tiles with a shield on top count for no one when light "
@@ -112,7 +113,7 @@ HELP: dict[str, str] = {
         "A turn is its origin square, then its actions: -e3 a step, xe3 a strike, :2 the "
         "number of chips the slice holds from here on, >e3 chips without the pawn, +e3 a "
         "tower deploying a shield, =LDS a shuffle (new order, bottom first). Examples from "
-        "the start: e2-e3, b1:2-b2:1-b3, f1=LDS:2-g2, e2+d3-e3, e1:1>d2. Case and spaces do "
+        "the start: e2-e3, b1:2-b2:1-b3, f1=LDS:2-g2, e2+d3+f3, e1:1>d2. Case and spaces do "
         "not matter."
     ),
 }

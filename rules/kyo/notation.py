@@ -12,16 +12,26 @@ import re
 from rules.core import InvalidMove
 
 FILES = "abcdefghij"
-_ORIGIN = re.compile(r"\s*([a-z])(\d{1,2})(?!\d)")
+MOST_CHIPS = 99  # no stack comes near it; a longer number is refused before it is converted
+_ORIGIN = re.compile(r"\s*+([a-z])(\d{1,2})(?!\d)")
+# Possessive quantifiers (*+, ?+) never give back what they took: a long run of spaces
+# followed by a typo fails at once instead of trying every way to split the run.
 _ACTION = re.compile(
-    r"""[\s,;]*(?:
-        (?P<size>[:/(\#]\s*(?P<count>\d+)\s*\)?)
-      | =\s*(?P<order>[dls]+)(?![\d])
-      | (?P<op>-?\s*[x>+]?)\s*(?P<file>[a-z])(?P<rank>\d{1,2})(?!\d)
+    r"""[\s,;]*+(?:
+        (?P<size>[:/(\#]\s*+(?P<count>\d++)\s*+\)?+)
+      | =\s*+(?P<order>[dls]++)(?![\d])
+      | (?P<op>-?+\s*+[x>+]?+)\s*+(?P<file>[a-z])(?P<rank>\d{1,2})(?!\d)
     )""",
     re.VERBOSE,
 )
+_REST = re.compile(r"[\s,;]*")
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "×": "x", "*": "x"})
+
+
+def _quoted(text: str) -> str:
+    """A player's text echoed in a message, cut short if it is long."""
+    text = text.strip()
+    return repr(text if len(text) <= 40 else text[:40] + "...")
 
 
 def join(tokens: tuple[str, ...]) -> str:
@@ -32,35 +42,45 @@ def join(tokens: tuple[str, ...]) -> str:
 def tokenize(text: str) -> tuple[str, ...]:
     """Forgiving reading: any case, spaces, commas, `/n` or `(n)` for `:n`, `-` before a
     strike; returns canonical tokens (a strike typed with `-` stays a plain step token,
-    the rules decide what it hits)."""
+    the rules decide what it hits). Linear in the length of the text; raises InvalidMove."""
     cleaned = text.strip().lower().translate(_DASHES)
     match = _ORIGIN.match(cleaned)
     if not match:
         raise InvalidMove(
-            f"{text.strip()!r} is not a Kyo turn: start with the square of the stack you "
-            "move, like e2-e3 (see /help kyo notation)"
+            f"{_quoted(text)} is not a Kyo turn: start with the square of the stack you "
+            "move, like e2-e3 (see /rules game:kyo topic:notation)"
         )
     tokens = [_square(match[1], match[2])]
     at = match.end()
     while at < len(cleaned):
-        if not cleaned[at:].strip(" ,;"):
+        if _REST.fullmatch(cleaned, at):
             break
         match = _ACTION.match(cleaned, at)
         if not match:
             raise InvalidMove(
-                f"cannot read {cleaned[at:].strip()!r} in {text.strip()!r}: after the origin "
+                f"cannot read {_quoted(cleaned[at:])} in {_quoted(text)}: after the origin "
                 "write steps (-e3), strikes (xe3), a slice size (:2), chip moves (>e3), "
                 "deploys (+e3) or a shuffle (=LDS)"
             )
         at = match.end()
         if match["size"]:
-            tokens.append(f":{int(match['count'])}")
+            tokens.append(f":{_count(match['count'])}")
         elif match["order"]:
             tokens.append("=" + match["order"].upper())
         else:
             op = match["op"].replace("-", "").strip()
             tokens.append(op + _square(match["file"], match["rank"]))
     return tuple(tokens)
+
+
+def _count(digits: str) -> int:
+    """A slice size, refused while still text if it is absurdly long."""
+    if len(digits) > len(str(MOST_CHIPS)):
+        raise InvalidMove(
+            f"a slice of {digits[:6]}... chips is far more than any stack holds; write the "
+            "number of chips the slice keeps, like :2"
+        )
+    return int(digits)
 
 
 def _square(file: str, rank: str) -> str:

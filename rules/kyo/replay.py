@@ -7,6 +7,7 @@ sentence that names the squares and items involved and says what would be allowe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.core import IllegalMove
@@ -26,9 +27,8 @@ from rules.kyo.board import (
 )
 from rules.kyo.turns import (
     CHIPPED,
-    E_BEEN_THERE,
+    DEPLOYED,
     E_DEPLOY_TARGET,
-    E_DEPLOYED,
     E_LIFT_LIMIT,
     E_NEEDS_MANA,
     E_NO_CHIPS,
@@ -65,17 +65,23 @@ from rules.kyo.turns import (
 
 @dataclass
 class Trace:
-    """What a typed turn did: the board it leaves and the tiles to highlight."""
+    """What a typed turn did: the board it leaves, the tiles to highlight, and the turn's
+    tokens normalised (a strike marked x, a slice size only where it changes the slice)."""
 
     board: Board
     path: list[int]
     struck: list[int]
     changed: list[int]
+    tokens: list[str]
+    node: Node
+    size: int | None = None  # a slice size typed for the next action, which is still to come
 
 
-def simulate(board: Board, side: Side, tokens: tuple[str, ...]) -> Trace:
+def simulate(board: Board, side: Side, tokens: Sequence[str], *, partial: bool = False) -> Trace:
     """Run a turn's tokens (origin square first) through the same actions as the search;
-    raise IllegalMove, in a player's words, at the first action the rules forbid."""
+    raise IllegalMove, in a player's words, at the first action the rules forbid. With
+    `partial`, the tokens may stop anywhere (a picker's prefix): the trace then holds the
+    node reached and any slice size still waiting for its action."""
     origin = BY_NAME[tokens[0]]
     stack = board[origin]
     if not stack:
@@ -86,7 +92,7 @@ def simulate(board: Board, side: Side, tokens: tuple[str, ...]) -> Trace:
             f"your ({side.name}) pawn or mana on top"
         )
     node = start_node(board, origin, side)
-    trace = Trace(board, [origin], [], [])
+    trace = Trace(board, [origin], [], [], [tokens[0]], node)
     size: int | None = None
     ended = ""
     for token in tokens[1:]:
@@ -105,10 +111,14 @@ def simulate(board: Board, side: Side, tokens: tuple[str, ...]) -> Trace:
         code, result = _run(node, side, token, chips)
         if code < 0:
             raise IllegalMove(explain(code, node, token, chips, side))
+        if chips != node[2] and token[0] != "=":
+            trace.tokens.append(f":{chips}")
         if token[0] == "=":
             trace.changed.append(pos)
+            trace.tokens.append(token)
         else:
             q = BY_NAME[token.lstrip("x>+")]
+            trace.tokens.append(_written(token, code, here))
             if token[0] == "+":
                 trace.changed.append(q)
             elif code == STRIKE and node[0][q][-1] == SHIELD:
@@ -118,10 +128,15 @@ def simulate(board: Board, side: Side, tokens: tuple[str, ...]) -> Trace:
                 if code == STRIKE:
                     trace.struck.append(q)
         if code == NODE:
-            node = result
+            node = trace.node = result
         else:
             trace.board = result
             ended = describe_end(code, token)
+    if partial:
+        trace.size = size
+        if not ended:
+            trace.board = end_node(node)
+        return trace
     if size is not None:
         raise IllegalMove("a slice size (:n) must be followed by what the slice does")
     if not ended:
@@ -132,6 +147,18 @@ def simulate(board: Board, side: Side, tokens: tuple[str, ...]) -> Trace:
             )
         trace.board = end_node(node)
     return trace
+
+
+def _written(token: str, code: int, here: str) -> str:
+    """A move token as the search writes it: x for a strike, > only for chips leaving a pawn."""
+    square = token.lstrip("x>+")
+    if code == STRIKE:
+        return "x" + square
+    if token[0] == "+":
+        return token
+    if token[0] == ">" and here[-1] not in MANA:
+        return token
+    return square
 
 
 def _a_neighbour(pos: int) -> str:
@@ -190,7 +217,7 @@ def slice_limit(stack: str, where: str, most: int, side: Side) -> str:
 
 def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
     """A player's explanation of an error code, with the squares and items involved."""
-    board, pos, c, phase, colour, way, _, _, _, _, lifted = node
+    board, pos, c, phase, colour, way, _, _, _, lifted = node
     here = NAMES[pos]
     stack = board[pos]
     target = token.lstrip("x>+=")
@@ -203,16 +230,6 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
             f"a pawn lifts at most {MAX_CHIPS} chips in a whole turn, its first slice included: "
             f"it has lifted {lifted} so far and holds {c}, so here its slice can hold at most "
             f"{c + MAX_CHIPS - lifted}"
-        )
-    if code == E_BEEN_THERE:
-        return (
-            f"the slice has already stood on {target} this turn, and a slice never stands on "
-            "the same tile twice in one turn"
-        )
-    if code == E_DEPLOYED:
-        return (
-            "a tower deploys once per turn: one or more shields onto one tile, one after "
-            "the other without another action in between"
         )
     if code == E_OWN_PAWN:
         return f"{target} holds your own {PAWN_NAMES[top.upper()]}: a pawn cannot step onto it"
@@ -242,6 +259,11 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
             return f"the direct step to {here} ended the turn (a tower may still deploy: +square)"
         if phase == CHIPPED:
             return "moving chips is the turn's only action (a tower may still deploy: +square)"
+        if phase == DEPLOYED:
+            return (
+                "a tower deploys only at the end of its turn: after a deploy it may deploy "
+                "more (+square) but takes no other action"
+            )
         return "the turn is already over"
     if code == E_NOT_QUEEN:
         return "only a queen shuffles during a turn; for any other stack a shuffle is the turn"
@@ -254,8 +276,8 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
         return f"the slice on {here} holds no shield to deploy; lift more chips first (:n)"
     if code == E_DEPLOY_TARGET:
         return (
-            f"a shield is deployed on an empty tile or on mana, and {target} has "
-            f"{describe(top)} on top"
+            f"a shield is deployed on an empty tile, on mana, or where this turn already "
+            f"deployed one, and {target} has {describe(top)} on top"
         )
     if code == E_SHUFFLE_CHIPS:
         count = len(token) - 1

@@ -4,18 +4,20 @@ A turn starts at one stack. While it goes on, the mover's *slice* is always the 
 stack it stands on: the pawn (if any) and the `c` chips under it. Re-slicing (putting chips
 down, lifting more) only changes `c`, so an intermediate position is a *node*:
 
-    (board, pos, c, phase, colour, way, lo, hi, deployed, seen, lifted)
+    (board, pos, c, phase, colour, way, lo, hi, shielded, lifted)
 
 `phase` says what may still happen (below); `colour`/`way` are the mana colour ('d' or 'l')
 and direction of the last mana step, for the keep-your-direction rule; `lo:hi` are the
 indices, in the stack at `pos`, of the enemy chips the slice landed on last, which rule 13
 destroys if the turn ends there (nothing can lift through enemy mana, so they stay put);
-`deployed` is -1 until a tower deploys, then the tile its deploy went to (more shields
-may join them there while the deploy goes on, though shields normally need an empty or
-mana top), then CLOSED once another action follows (ruling: one deploy per turn); `seen` is
-a bit mask of the tiles the slice has stood on this turn (ruling: never twice); `lifted`
-counts the chips a pawn has lifted this turn, its first slice included (rule 5's limits are
-taken per turn: at most 5, so pick-ups on the way are bounded).
+`shielded` is a bit mask of the tiles a tower's deploys have put a shield on this turn (more
+may join them there, though shields otherwise need an empty or mana top); `lifted` counts
+the chips a pawn has lifted this turn, its first slice included (rule 5: at most 5 in a turn).
+
+A tower deploys only at the end of its turn (rule 10), so once it has deployed, or after its
+direct step or chip move, only deploys remain: those nodes forget the road's colour and
+direction, and every road ending on a tile shares one deploy search. A slice may stand on a
+tile again (rule 5); a node already searched is not searched twice, which keeps loops finite.
 
 Every action is a function from a node to either a new node, a finished board (the action
 ended the turn) or an error code. The search (`legal_turns`) tries every action from every
@@ -52,9 +54,10 @@ from rules.kyo.board import (
     Side,
     owner,
 )
+from rules.kyo.notation import join
 
 Board = tuple[str, ...]
-Node = tuple[Board, int, int, int, str, int, int, int, int, int, int]
+Node = tuple[Board, int, int, int, str, int, int, int, int, int]
 # What an action gives: (NODE, the next node), (FINAL or STRIKE, the board the turn leaves),
 # or (an error code, None).
 Result = tuple[int, Any]
@@ -64,10 +67,11 @@ DIAGONAL = tuple(tuple(n for n in around if n[2]) for around in NEIGHBOURS)
 
 # Phases of a pawn's turn.
 START = 0  # nothing done yet
-BEFORE = 1  # only a queen's shuffles or a tower's deploys so far: any first step may follow
+BEFORE = 1  # only a queen's shuffles so far: any first step may follow
 MANA_PATH = 2  # after a mana step: more mana steps, a queen's shuffles, a tower's deploys
 MOVED = 3  # a tower after its direct step: deploys only
 CHIPPED = 4  # a tower after moving chips: deploys only
+DEPLOYED = 5  # a tower after a deploy: more deploys only
 
 EMPTY = "."  # stands for the top of an empty tile: no item letter, unlike "" in every string
 
@@ -90,11 +94,7 @@ E_ONLY_ACTION = -12
 E_NO_CHIPS = -13
 E_SLICE_SIZE = -14
 E_NOT_NEXT = -15
-E_BEEN_THERE = -16
-E_DEPLOYED = -17
-E_LIFT_LIMIT = -18
-
-CLOSED = -2  # `deployed` once a tower's deploy is over (-1: not deployed yet)
+E_LIFT_LIMIT = -16
 
 
 def liftable(stack: str, side: Side) -> int:
@@ -119,7 +119,7 @@ def lifted_after(node: Node, c: int) -> int:
     picked up on the way (putting chips down gives nothing back)."""
     if node[3] == START:
         return c
-    return node[10] + max(0, c - node[2])
+    return node[9] + max(0, c - node[2])
 
 
 def enemy_run(stack: str, end: int, enemy: str) -> int:
@@ -151,7 +151,7 @@ def finish(cells: list[str], pos: int, lo: int, hi: int) -> Board:
 
 
 def end_node(node: Node) -> Board:
-    board, pos, _, _, _, _, lo, hi, _, _, _ = node
+    board, pos, _, _, _, _, lo, hi, _, _ = node
     return finish(list(board), pos, lo, hi) if lo >= 0 else board
 
 
@@ -169,7 +169,7 @@ def drop_chips(cells: list[str], target: int, chips: str) -> None:
 
 def step(node: Node, side: Side, c: int, q: int, way: int, diagonal: bool) -> Result:
     """The slice (pawn and c chips) steps to neighbour q: a move, a strike or a shield strike."""
-    board, pos, _, phase, colour, last_way, lo, hi, deployed, seen, _ = node
+    board, pos, _, phase, colour, last_way, lo, hi, _, _ = node
     if phase > MANA_PATH:
         return E_TURN_OVER, None
     lifted = lifted_after(node, c)
@@ -190,8 +190,6 @@ def step(node: Node, side: Side, c: int, q: int, way: int, diagonal: bool) -> Re
             return E_NEEDS_MANA, None
         if mana == colour and way != last_way:
             return E_SAME_WAY, None
-    if seen >> q & 1:
-        return E_BEEN_THERE, None
     target = board[q]
     top = target[-1] if target else EMPTY
     if top in side.pawns:
@@ -207,27 +205,23 @@ def step(node: Node, side: Side, c: int, q: int, way: int, diagonal: bool) -> Re
         cells[q] = target[: below - enemy_run(target, below, side.enemy_mana)] + stack[rest:]
         return STRIKE, tuple(cells)
     if top == SHIELD and pawn not in TOWERS:
-        cells[q] = target[:-1]
-        return STRIKE, finish(cells, pos, lo, hi)
+        cells[q] = target[:-1]  # reading: the striker stays, so nothing under it is destroyed
+        return STRIKE, tuple(cells)
     cells[pos] = stack[:rest]
     cells[q] = target + stack[rest:]
     run = enemy_run(target, len(target), side.enemy_mana)
     lo, hi = (len(target) - run, len(target)) if run else (-1, -1)
     if mana:
-        closed = -1 if deployed == -1 else CLOSED
-        seen |= 1 << q
-        return NODE, (tuple(cells), q, c, MANA_PATH, mana, way, lo, hi, closed, seen, lifted)
+        return NODE, (tuple(cells), q, c, MANA_PATH, mana, way, lo, hi, 0, lifted)
     if pawn in TOWERS:
-        closed = -1 if deployed == -1 else CLOSED
-        seen |= 1 << q
-        return NODE, (tuple(cells), q, c, MOVED, "", -1, lo, hi, closed, seen, lifted)
+        return NODE, (tuple(cells), q, c, MOVED, "", -1, lo, hi, 0, lifted)
     return FINAL, finish(cells, q, lo, hi)
 
 
 def shuffle(node: Node, side: Side, order: str) -> Result:
     """The top len(order) chips under the pawn (or of a stack without one) are put in `order`
     (bottom first, written D L S)."""
-    board, pos, _, phase, colour, way, lo, hi, deployed, seen, _ = node
+    board, pos, _, phase, colour, way, lo, hi, _, _ = node
     stack = board[pos]
     top = stack[-1]
     queen = top in QUEENS
@@ -250,42 +244,40 @@ def shuffle(node: Node, side: Side, order: str) -> Result:
     if not queen:
         return FINAL, tuple(cells)
     after = max(phase, BEFORE)
-    closed = -1 if deployed == -1 else CLOSED
-    return NODE, (tuple(cells), pos, len(chips), after, colour, way, lo, hi, closed, seen, lifted)
+    return NODE, (tuple(cells), pos, len(chips), after, colour, way, lo, hi, 0, lifted)
 
 
 def deploy(node: Node, side: Side, c: int, q: int) -> Result:
-    """A tower puts the highest shield of its slice on neighbour q (empty or mana on top)."""
-    board, pos, _, phase, colour, way, lo, hi, deployed, seen, _ = node
+    """A tower puts the highest shield of its slice on neighbour q: empty, mana on top, or
+    given a shield by this turn's deploys. After it the tower only deploys."""
+    board, pos, _, phase, _, _, lo, hi, shielded, _ = node
     stack = board[pos]
     if stack[-1] not in TOWERS:
         return E_NOT_TOWER, None
     lifted = lifted_after(node, c)
     if lifted > MAX_CHIPS:
         return E_LIFT_LIMIT, None
-    if deployed != -1 and deployed != q:
-        return E_DEPLOYED, None
     at = stack.rfind(SHIELD, len(stack) - 1 - c, len(stack) - 1)
     if at < 0:
         return E_NO_SHIELD, None
     target = board[q]
-    if target and target[-1] not in MANA and q != deployed:
+    if target and target[-1] not in MANA and not shielded >> q & 1:
         return E_DEPLOY_TARGET, None
     cells = list(board)
     cells[pos] = stack[:at] + stack[at + 1 :]
     cells[q] = target + SHIELD
-    after = max(phase, BEFORE)
-    return NODE, (tuple(cells), pos, c - 1, after, colour, way, lo, hi, q, seen, lifted)
+    return NODE, (tuple(cells), pos, c - 1, DEPLOYED, "", -1, lo, hi, shielded | 1 << q, lifted)
 
 
 def move_chips(node: Node, side: Side, c: int, q: int) -> Result:
     """c chips step to q without a pawn (from under one, or a stack that has none): the
     turn's only action, though a tower may still deploy."""
-    board, pos, _, phase, _, _, _, _, deployed, seen, _ = node
+    board, pos, _, phase, _, _, _, _, _, _ = node
     stack = board[pos]
     top = stack[-1]
-    tower = top in TOWERS
-    if phase != START and not (tower and phase == BEFORE):
+    if phase > MANA_PATH:
+        return E_TURN_OVER, None
+    if phase != START:
         return E_ONLY_ACTION, None
     if c < 1:
         return E_NO_CHIPS, None
@@ -300,10 +292,9 @@ def move_chips(node: Node, side: Side, c: int, q: int) -> Result:
     first = len(stack) - 1 - c
     cells[pos] = stack[:first] + top
     drop_chips(cells, q, stack[first:-1])
-    if not tower:
+    if top not in TOWERS:
         return FINAL, tuple(cells)
-    closed = -1 if deployed == -1 else CLOSED
-    return NODE, (tuple(cells), pos, 0, CHIPPED, "", -1, -1, -1, closed, seen, lifted)
+    return NODE, (tuple(cells), pos, 0, CHIPPED, "", -1, -1, -1, 0, lifted)
 
 
 def own_letters(order: str, side: Side) -> str:
@@ -344,59 +335,102 @@ class Finals:
 
 def start_node(board: Board, pos: int, side: Side) -> Node:
     """The default slice is the largest one the stack allows."""
-    return (board, pos, liftable(board[pos], side), START, "", -1, -1, -1, -1, 1 << pos, 0)
+    return (board, pos, liftable(board[pos], side), START, "", -1, -1, -1, 0, 0)
+
+
+def origins(board: Board, side: Side) -> Iterator[int]:
+    """The tiles a turn may start from: their top item is the mover's."""
+    for pos, stack in enumerate(board):
+        if stack and (stack[-1] in side.pawns or stack[-1] in side.mana):
+            yield pos
 
 
 def legal_turns(board: Board, side: Side) -> Finals:
     """Every position one turn can reach, keyed by the board, with its shortest notation."""
     finals = Finals()
-    for pos, stack in enumerate(board):
-        if stack and (stack[-1] in side.pawns or stack[-1] in side.mana):
-            _turns_from(board, pos, side, finals)
+    for pos in origins(board, side):
+        for _, after, text, tokens in search(board, pos, side):
+            finals.offer(after, text, tokens)
     finals.best.pop(board, None)  # a turn must change the position
     return finals
 
 
-def _turns_from(board: Board, pos: int, side: Side, finals: Finals) -> None:
-    """Dijkstra over nodes by notation (length, then text): the first time a node is taken
-    from the queue it carries its shortest notation, and so does every position it ends in."""
+def first_turn(board: Board, side: Side) -> tuple[str, ...] | None:
+    """The tokens of some legal turn, found as soon as one is: the pass check and examples
+    need one turn, never the whole list."""
+    for pos in origins(board, side):
+        for _, after, _, tokens in search(board, pos, side):
+            if after != board:
+                return tokens
+    return None
+
+
+def shortest_spelling(
+    board: Board, pos: int, side: Side, target: Board, typed: tuple[str, ...], budget: int
+) -> tuple[str, ...]:
+    """The shortest notation of the turn from `pos` that leaves `target`, searching no text
+    longer than the typed one and at most `budget` nodes; the typed tokens if that is not
+    enough to find a shorter one."""
+    best_text = join(typed)
+    best = typed
+    for popped, after, text, tokens in search(board, pos, side, len(best_text), budget):
+        if (len(popped), popped) >= (len(best_text), best_text):
+            break
+        if after == target and (len(text), text) < (len(best_text), best_text):
+            best_text, best = text, tokens
+    return best
+
+
+def search(
+    board: Board, pos: int, side: Side, longest: int | None = None, budget: int | None = None
+) -> Iterator[tuple[str, Board, str, tuple[str, ...]]]:
+    """Dijkstra over the nodes of turns from `pos`, by notation (length, then text): yields
+    (text of the node being expanded, a position a turn ends in, that turn's text and tokens).
+    A node taken from the queue carries its shortest notation, and so does every position it
+    ends in; `longest` skips longer texts, `budget` stops after trying that many actions."""
     origin = NAMES[pos]
     start = start_node(board, pos, side)
     best = {start: origin}
     queue: list[tuple[int, str, int, Node, tuple[str, ...]]] = [(len(origin), origin, 0, start, ())]
     pushed = 0
+    tried = 0
     while queue:
         _, text, _, node, tokens = heapq.heappop(queue)
         if best[node] != text:
             continue
         if node[3] != START:
-            finals.offer(end_node(node), text, (origin, *tokens))
-        for written, code, result in _actions(node, side):
+            yield text, end_node(node), text, (origin, *tokens)
+        for written, code, result in actions(node, side):
+            tried += 1
+            if budget is not None and tried > budget:
+                return
             after = text + written
+            if longest is not None and len(after) > longest:
+                continue
             if code != NODE:
-                finals.offer(result, after, (origin, *tokens, *_split(written)))
+                yield text, result, after, (origin, *tokens, *split_written(written))
                 continue
             known = best.get(result)
             if known is None or (len(after), after) < (len(known), known):
                 best[result] = after
                 pushed += 1
-                entry = (len(after), after, pushed, result, (*tokens, *_split(written)))
+                entry = (len(after), after, pushed, result, (*tokens, *split_written(written)))
                 heapq.heappush(queue, entry)
 
 
-def _split(written: str) -> tuple[str, ...]:
+def split_written(written: str) -> tuple[str, ...]:
     """'-e3' -> ('e3',); ':2xe4' -> (':2', 'xe4'): the written form of one action as tokens."""
     if written[0] == ":":
         cut = 1
         while written[cut].isdigit():
             cut += 1
-        return (written[:cut], *_split(written[cut:]))
+        return (written[:cut], *split_written(written[cut:]))
     return (written[1:],) if written[0] == "-" else (written,)
 
 
-def _actions(node: Node, side: Side) -> Iterator[tuple[str, int, Any]]:
+def actions(node: Node, side: Side) -> Iterator[tuple[str, int, Any]]:
     """Every action possible from a node, as (written form, outcome code, node or board)."""
-    board, pos, c, phase, _, _, _, _, _, _, lifted = node
+    board, pos, c, phase, _, _, _, _, _, lifted = node
     stack = board[pos]
     top = stack[-1]
     most = liftable(stack, side)
@@ -429,7 +463,7 @@ def _actions(node: Node, side: Side) -> Iterator[tuple[str, int, Any]]:
                 code, result = deploy(node, side, size, q)
                 if code >= 0:
                     yield f"{written}+{NAMES[q]}", code, result
-    if phase == START or (phase == BEFORE and top in TOWERS):
+    if phase == START:
         for size in range(1, most + 1):
             written = "" if size == c else f":{size}"
             for q in NEIGHBOUR_CELLS[pos]:

@@ -20,9 +20,14 @@ def endless_search(*request: Any) -> Any:
 
 
 def first_call_crashes(
-    game_name: str, dump: Mapping[str, Any], level: int, seconds: float | None, seed: int | None
+    game_name: str,
+    dump: Mapping[str, Any],
+    level: int,
+    seconds: float | None,
+    seed: int | None,
+    nodes: int | None = None,
 ) -> Any:
     """Crashes on seed 0, searches otherwise: shows the replacement worker serves."""
     if seed == 0:
         os._exit(3)
-    return search_dump(game_name, dump, level, seconds, seed)
+    return search_dump(game_name, dump, level, seconds, seed, nodes)

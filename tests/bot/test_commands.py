@@ -27,12 +27,13 @@ def test_command_sync_payload(offline: Any) -> None:
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
-            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated")
+            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level")
         ]
-        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 5]
+        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 6]
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
         assert challenge["rated"]["type"] == 5  # a boolean
+        assert [c["value"] for c in challenge["level"]["choices"]] == [1, 2, 3]
         assert challenge["opponent"]["type"] == 6  # a user
         assert [c["value"] for c in challenge["game"]["choices"]] == list(rules.GAMES)[:25]
         assert challenge["variant"]["autocomplete"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -65,31 +66,65 @@ def test_an_id_or_a_file_too_large_is_refused_not_cut() -> None:
         limits.upload(b"\0" * (limits.UPLOAD + 1), "board.png")
 
 
-def test_the_longest_kyo_turn_fits_the_pickers_play_button() -> None:
+@functools.cache
+def _long_kyo_position() -> tuple[Any, dict[Any, str]]:
+    """A Kyo position with very long turns, and each turn's notation (slow: listed once)."""
     kyo = get_game("kyo")
     state = kyo.parse_diagram(LONG_KYO_TURN)
-    notation = {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
-    longest = max(notation, key=lambda m: len(notation[m]))
-    assert len(notation[longest]) == 81
+    return state, {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
+
+
+def _picker_path(state: Any, move: Any) -> tuple[int, ...]:
+    """Where each of the move's tokens sits among the picker's choices at its step."""
+    kyo = get_game("kyo")
+    tree, positions = kyo.move_tree(state), []
+    for token in kyo.move_tokens(state, move):
+        positions.append(list(tree.children).index(token))
+        tree = tree.children[token]
+    return tuple(positions)
+
+
+def _kyo_picker_at(state: Any, move: Any) -> tuple[str, list[dict[str, Any]]]:
+    """The picker's text and components once every token of `move` has been chosen."""
+    kyo = get_game("kyo")
     row = MatchRow(
         *(123456789012, 1, 2, 3, None, None, "kyo", "standard", 0, Status.ACTIVE, 170, "{}"),
         *(None, None, "", ""),
         seats=(SeatRow(1, 11, "alice", True), SeatRow(2, 12, "bob", True)),
     )
-    match = Match(row, kyo, state)
-    tree, positions = kyo.move_tree(state), []
-    for token in kyo.move_tokens(state, longest):
-        positions.append(list(tree.children).index(token))
-        tree = tree.children[token]
-    step = _walk(match, tuple(positions), None)
+    step = _walk(Match(row, kyo, state), _picker_path(state, move), None)
     text, view = picker_message(step, "**Kyo #1**: your move.")
-    rows = view.to_components()
-    labels = [c.get("label", "") for row in rows for c in row["components"]]
-    (play,) = [label for label in labels if label.startswith("Play")]
-    assert len(play) <= limits.LABEL
-    assert notation[longest] in text, "the whole move is shown above the button"
     answer = {"type": 7, "data": {"content": text, "components": view.to_components()}}
     assert check_request("POST", CALLBACK, answer) == []
+    return text, view.to_components()
+
+
+def _labels(rows: list[dict[str, Any]]) -> list[str]:
+    return [c.get("label", "") for row in rows for c in row["components"]]
+
+
+def test_a_kyo_turn_too_long_for_a_label_fits_the_pickers_play_button() -> None:
+    state, notation = _long_kyo_position()
+    room = limits.CUSTOM_ID - len("bg:back:123456789012:170:")
+    longest = next(
+        m
+        for m in sorted(notation, key=lambda m: -len(notation[m]))
+        if len(".".join(map(str, _picker_path(state, m)))) <= room
+    )
+    assert len(notation[longest]) > limits.LABEL, "a turn too long for a button label"
+    text, rows = _kyo_picker_at(state, longest)
+    (play,) = [label for label in _labels(rows) if label.startswith("Play")]
+    assert len(play) <= limits.LABEL
+    assert notation[longest] in text, "the whole move is shown above the button"
+
+
+def test_a_kyo_turn_too_long_for_the_pickers_ids_is_to_be_typed() -> None:
+    kyo = get_game("kyo")
+    state, notation = _long_kyo_position()
+    longest = max(notation, key=lambda m: len(kyo.move_tokens(state, m)))
+    text, rows = _kyo_picker_at(state, longest)
+    assert not [label for label in _labels(rows) if label.startswith("Play")]
+    assert f"play it with /move: {notation[longest]}" in text
 
 
 def test_a_member_with_40_open_matches_pages_through_all_of_them(offline: Any) -> None:

@@ -23,7 +23,7 @@ async def _match(store: Store) -> int:
         variant="standard",
         seed=0,
         snapshot=json.dumps(game.dump(game.new())),
-        seats=[(10, "alice", True), (11, "bob", True)],
+        seats=[(10, "alice", True, None), (11, "bob", True, None)],
         days_per_move=1,
     )
 

@@ -1,4 +1,6 @@
+import dataclasses
 import json
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -13,9 +15,11 @@ from rules import (
     get_game,
 )
 from rules.core import (
+    CommonState,
     InvalidDiagram,
     InvalidMove,
     build_move_tree,
+    direct_constructor,
     grid_rows,
     outcome_from_json,
     outcome_to_json,
@@ -126,3 +130,46 @@ def test_a_timeout_in_a_record_replays() -> None:
     again = Record.from_text(record.to_text()).replay(game)
     expected = game.time_out(game.apply(state, game.legal_moves(state)[0]), 2)
     assert game.dump(again) == game.dump(expected)
+
+
+@dataclass(frozen=True, slots=True)
+class SlottedState(CommonState):
+    board: str
+    derived: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "derived", len(self.board))
+
+
+@dataclass(frozen=True)
+class PlainState(CommonState):
+    board: str
+    seen: tuple[str, ...] = ()
+
+
+FIELDS = ("variant", "players", "turn", "ply", "result", "last")
+
+
+@pytest.mark.parametrize(
+    ("cls", "names", "own", "expected"),
+    [
+        (SlottedState, ("board", "derived"), ("abc", 3), SlottedState("abc", turn=2, ply=5)),
+        (PlainState, ("seen", "board"), (("x",), "abc"), PlainState("abc", ("x",), turn=2, ply=5)),
+    ],
+)
+def test_direct_constructor_makes_the_state_init_makes(
+    cls: type[CommonState], names: tuple[str, ...], own: tuple[object, ...], expected: CommonState
+) -> None:
+    make = direct_constructor(cls, (*names, *FIELDS))
+    made = make(*own, "standard", 2, 2, 5, None, None)
+    assert type(made) is cls and made == expected
+    assert [getattr(made, name) for name in (*names, *FIELDS)] == [
+        getattr(expected, name) for name in (*names, *FIELDS)
+    ]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.board = "changed"  # type: ignore[misc]
+
+
+def test_direct_constructor_refuses_to_leave_a_field_unset() -> None:
+    with pytest.raises(ValueError, match="needs exactly its fields: .*derived"):
+        direct_constructor(SlottedState, ("board", *FIELDS))

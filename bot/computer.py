@@ -1,0 +1,97 @@
+"""The computer as a player: whenever a posted position leaves one of its seats to move, it
+thinks in the worker pool (never on the event loop), plays through the same ply-checked save
+as anyone, and posts its board.
+
+One task per match plays the computer's turns in a row (several seats of one Boost game may
+follow each other). At start-up every match where the computer is to move is woken, so a
+restart loses no turn of its.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.ai_pool import AIPool
+from bot.notifications import Announcer
+from bot.service import Match, MatchService, ServiceError
+
+log = logging.getLogger(__name__)
+
+TASK_PREFIX = "computer-turn"  # the offline harness waits for tasks named so
+
+
+class Computer:
+    """Plays the computer's seats of every match."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        announcer: Announcer,
+        pool: AIPool,
+        *,
+        nodes: int | None = None,
+    ) -> None:
+        self.service = service
+        self.announcer = announcer
+        self.pool = pool
+        self.nodes = nodes
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()  # woken while its task was already running
+
+    def wake(self, match: Match) -> None:
+        """Called for every posted position: play if the computer is to move."""
+        mover = match.to_move
+        if mover is None or mover.engine is None:
+            return
+        running = self._tasks.get(match.id)
+        if running is not None and not running.done():
+            self._again.add(match.id)
+            return
+        self._tasks[match.id] = asyncio.create_task(
+            self._play_turns(match.id), name=f"{TASK_PREFIX}-{match.id}"
+        )
+
+    async def resume(self) -> None:
+        """Wake every match in progress where the computer holds a seat."""
+        for match_id in await self.service.store.matches_with_engines():
+            try:
+                self.wake(await self.service.get(match_id))
+            except ServiceError as error:
+                log.warning("match #%s cannot be resumed: %s", match_id, error.message)
+
+    async def _play_turns(self, match_id: int) -> None:
+        """While the computer is to move here: think, then play and post."""
+        try:
+            while True:
+                self._again.discard(match_id)
+                match = await self.service.get(match_id)
+                mover = match.to_move
+                if mover is None or mover.engine is None:
+                    if match_id in self._again:
+                        continue
+                    return
+                await self._play_one(match, mover.engine)
+        except ServiceError as error:
+            log.info("the computer stops in match #%s: %s", match_id, error.message)
+        except Exception:
+            log.exception("the computer failed to play in match #%s", match_id)
+        finally:
+            self._tasks.pop(match_id, None)
+
+    async def _play_one(self, match: Match, level: int) -> None:
+        game, state = match.game, match.state
+        answer = await self.pool.choose(
+            game.name, game.dump(state), level, seed=match.row.seed, nodes=self.nodes
+        )
+        text = game.format_move(state, answer.move)
+        async with self.service.lock(match.id):
+            result = await self.service.engine_move(match.id, match.row.ply, text)
+            await self.announcer.after_turns(result.match, result.turns)
+
+    async def close(self) -> None:
+        """Stop thinking: a turn not yet saved is played again after the next start-up."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
