@@ -12,9 +12,12 @@ from discord.ext import commands
 
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
+from bot.clock import Clock, SystemClock
 from bot.computer import Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
+from bot.reminders import JobHandler
+from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
 from bot.store import Store, open_store
@@ -29,6 +32,8 @@ COGS = (
     "bot.cogs.endings",
     "bot.cogs.matches",
     "bot.cogs.guide",
+    "bot.cogs.settings",
+    "bot.cogs.takeback",
     "bot.cogs.standings",
 )
 
@@ -45,8 +50,8 @@ class BoardTree(app_commands.CommandTree[Any]):
 
 
 class BoardBot(commands.AutoShardedBot):
-    """Holds the store, the match service, the announcer and the computer player the cogs
-    share.
+    """Holds the store, the match service, the announcer, the scheduler and the computer
+    player the cogs share.
 
     Sharded by SHARD_COUNT and SHARD_IDS: each process runs its own shards, so a server's
     interactions always reach the same process and per-match locks can stay in memory.
@@ -55,6 +60,7 @@ class BoardBot(commands.AutoShardedBot):
     store: Store
     service: MatchService
     announcer: Announcer
+    scheduler: Scheduler
     ai_pool: AIPool
     computer: Computer
 
@@ -64,6 +70,7 @@ class BoardBot(commands.AutoShardedBot):
         *,
         render: Renderer = render_png,
         sync_global: bool = False,
+        clock: Clock | None = None,
         search: Search = search_dump,
         seeds: Callable[[], int] | None = None,
     ) -> None:
@@ -84,6 +91,7 @@ class BoardBot(commands.AutoShardedBot):
         self.settings = settings
         self.sync_global = sync_global
         self._render = render
+        self.clock: Clock = clock or SystemClock()
         self._search = search
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
@@ -92,9 +100,13 @@ class BoardBot(commands.AutoShardedBot):
         self.store = await open_store(
             self.settings.database, pool_size=self.settings.database_pool_size
         )
-        self.service = MatchService(self.store, seeds=self._seeds)
+        self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
         await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
+        handler = JobHandler(self, self.service, self.announcer)
+        owner = process_name(self.settings.shard_ids)
+        self.scheduler = Scheduler(self.store, self.clock, handler, owner)
+        self.service.deadlines.scheduled = self.scheduler.wake
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         self.computer = Computer(
             self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
@@ -106,6 +118,8 @@ class BoardBot(commands.AutoShardedBot):
         missing = await self.announcer.post_missing_boards()
         if missing:
             log.info("posted %d board(s) left unposted by the last run", missing)
+        await self.service.deadlines.catch_up()
+        await self.scheduler.start()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -121,6 +135,8 @@ class BoardBot(commands.AutoShardedBot):
         if hasattr(self, "computer"):  # first, while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()
+        if hasattr(self, "scheduler"):
+            await self.scheduler.stop()
         await super().close()
         if hasattr(self, "service"):
             self.service.offload.close()
@@ -133,10 +149,19 @@ def create_bot(
     *,
     render: Renderer = render_png,
     sync_global: bool = False,
+    clock: Clock | None = None,
     search: Search = search_dump,
     seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
-    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `search`
-    is what the computer's worker processes run (tests pass broken ones); `seeds` draws each
-    new match's seed (random unless given)."""
-    return BoardBot(settings, render=render, sync_global=sync_global, search=search, seeds=seeds)
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `clock` is
+    the scheduler's time (tests pass a manual one); `search` is what the computer's worker
+    processes run (tests pass broken ones); `seeds` draws each new match's seed (random
+    unless given)."""
+    return BoardBot(
+        settings,
+        render=render,
+        sync_global=sync_global,
+        clock=clock,
+        search=search,
+        seeds=seeds,
+    )

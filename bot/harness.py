@@ -9,9 +9,9 @@ Everything the bot sends is kept as `Sent` records (images included), so tests a
 It refuses what Discord refuses, with Discord's error codes: bodies failing an optional
 `check_request` (the tests pass Discord's OpenAPI document, tests/bot/spec.py), message
 limits, a second or late answer to an interaction, a token used before the answer or after
-15 minutes (on the harness's clock, see `advance`). Each such refusal is a bug in the bot:
-`run` raises `Refused` for it. Permissions withheld per channel (`withhold`) and 429s
-(`rate_limit`) are answered like Discord too, but are conditions the bot must handle.
+15 minutes (on the harness's clock, see `delay` and `advance`). Each such refusal is a bug
+in the bot: `run` raises `Refused` for it. Permissions withheld per channel (`withhold`) and
+429s (`rate_limit`) are answered like Discord too, but are conditions the bot must handle.
 
 These are private discord.py names: the package pins discord.py's minor version, and all
 knowledge of them stays in this module.
@@ -24,7 +24,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +35,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import BoardBot
+from bot.clock import ManualClock
 from bot.computer import TASK_PREFIX
 
 EPHEMERAL = 64
@@ -203,7 +204,7 @@ class OfflineDiscord:
         self.bot = bot
         self.check_request = check_request
         self.violations: list[str] = []  # refusals not yet reported by `run`
-        self._skew = 0.0  # how far `advance` moved the harness's clock ahead
+        self._skew = 0.0  # how far `delay` and `advance` moved the harness's clock ahead
         self._ids = itertools.count(FIRST_ID)
         self.bot_user = User(self.next_id(), "Board Games", bot=True)
         self.application_id = self.next_id()
@@ -229,6 +230,7 @@ class OfflineDiscord:
         self.requests: list[tuple[str, str, Any]] = []
         self.autocompleted: dict[int, list[dict[str, Any]]] = {}
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
+        self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
         self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
         self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
         self._interactions: dict[str, _Interaction] = {}
@@ -239,11 +241,12 @@ class OfflineDiscord:
         return next(self._ids)
 
     def now(self) -> float:
-        """The harness's clock (seconds): real time plus every `advance`."""
+        """The harness's clock (seconds): real time plus every `delay` and `advance`."""
         return time.monotonic() + self._skew
 
-    def advance(self, seconds: float) -> None:
-        """Let time pass for Discord's deadlines (interaction answers and tokens)."""
+    def delay(self, seconds: float) -> None:
+        """Let time pass for Discord's deadlines only (interaction answers and tokens), as
+        a slow handler would; `advance` moves the bot's clock too."""
         self._skew += seconds
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -325,9 +328,9 @@ class OfflineDiscord:
 
     def dm(self, user: User) -> int:
         """The id of the direct-message channel between the bot and this user."""
-        for channel in self.channels.values():
-            if channel["type"] == DM and channel["recipients"][0]["id"] == str(user.id):
-                return int(channel["id"])
+        found = self.dm_channel(user)
+        if found is not None:
+            return found
         channel_id = self.next_id()
         self.channels[channel_id] = {
             "id": str(channel_id),
@@ -337,6 +340,13 @@ class OfflineDiscord:
             "flags": 0,
         }
         return channel_id
+
+    def dm_channel(self, user: User) -> int | None:
+        """The id of the DM channel with this user, if one was opened (`dm` opens one)."""
+        for channel in self.channels.values():
+            if channel["type"] == DM and channel["recipients"][0]["id"] == str(user.id):
+                return int(channel["id"])
+        return None
 
     # -- driving the bot ------------------------------------------------------------------
 
@@ -509,6 +519,35 @@ class OfflineDiscord:
                 return
             await asyncio.gather(*running, return_exceptions=True)
 
+    async def advance(self, seconds: float) -> list[Sent]:
+        """Move the bot's (manual) clock forward, running what falls due on the way, in
+        order; returns what the bot did."""
+        return [sent async for step in self.advancing(seconds) for sent in step]
+
+    async def advancing(self, seconds: float) -> AsyncIterator[list[Sent]]:
+        """`advance`, step by step: the clock stops at each due time on the way, and what
+        the bot did then is yielded while the clock still shows that time."""
+        clock = self.bot.clock
+        if not isinstance(clock, ManualClock):
+            raise OfflineError("only a bot built with a ManualClock can be moved in time")
+        until = clock.now() + seconds
+        while True:
+            start = len(self.sent)
+            await self.bot.scheduler.run_due()  # also waits for a run the bot began itself
+            await self.settle()
+            if len(self.sent) > start:
+                yield self.sent[start:]
+            due = await self.bot.scheduler.next_due()
+            if due is None or due > until:
+                break
+            self._pass(clock, max(0.0, due - clock.now()))
+        self._pass(clock, until - clock.now())
+
+    def _pass(self, clock: ManualClock, seconds: float) -> None:
+        """Time passes for the bot and for Discord alike."""
+        clock.advance(seconds)
+        self.delay(seconds)
+
     def latest(self, test: Any = None) -> Sent:
         """The most recent message (not a defer) the bot sent that passes `test`."""
         for sent in reversed(self.sent):
@@ -577,6 +616,8 @@ class OfflineDiscord:
         self._require(channel_id, *needed)
         if in_thread:
             channel["thread_metadata"]["archived"] = False
+        if channel["type"] == DM and int(channel["recipients"][0]["id"]) in self.closed_dms:
+            raise self._http_error(403, "Cannot send messages to this user", 50007)
         message = self._message(channel_id, body, files, 0)
         self._record("message", message, files)
         return message

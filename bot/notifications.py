@@ -24,6 +24,7 @@ from renderers import render_replay
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
+DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:
@@ -114,6 +115,8 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
+        elif turn.notation.startswith("timeout"):
+            lines.append(f"{name} ran out of time.")
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
@@ -248,8 +251,11 @@ class Announcer:
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
         carries the replay of the whole game, and its thread is archived. The player to move
-        is pinged (unless it is the computer), and those in `ping`."""
-        text = limits.content("\n".join([*lines, status_line(match)]).strip())
+        is pinged (unless it is the computer), and those in `ping`; the deadline is shown in
+        each reader's time zone."""
+        deadline = await self.service.deadline(match)
+        due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+        text = limits.content("\n".join([*lines, status_line(match), due]).strip())
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
@@ -271,9 +277,40 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        if to_ping:
+            link = jump_url(match.row.guild_id, match.channel_id, message.id)
+            await self.direct(
+                match, to_ping[0], f"Your move in {shown(match.describe())}. {due}\n{link}"
+            )
         for watcher in self.watchers:
             watcher(match)
         return message
+
+    async def direct(self, match: Match, user_id: int, text: str, *, board: bool = True) -> bool:
+        """Send a member who opted in (`/settings dm`) a direct message with the board;
+        False if they did not opt in or Discord refused. The first refusal is remembered
+        and said once in the match's channel, and no DM is tried again."""
+        wanted = await self.service.preferences(user_id)
+        if not wanted.dm or wanted.dm_refused:
+            return False
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            picture = await self.board_file(match) if board else MISSING
+            await channel.send(limits.content(text), file=picture, allowed_mentions=pinging())
+        except discord.HTTPException as error:
+            if error.code != DMS_CLOSED:
+                log.warning("could not send a DM to %s: %s", user_id, error)
+                return False
+            if await self.service.refuse_dm(user_id):
+                await self.say(
+                    match,
+                    f"{mention(user_id)}, Discord would not let me send you a direct message "
+                    "(your DMs are closed to me), so I will mention you here instead. "
+                    "Use `/settings dm:on` once they are open again.",
+                    ping=[user_id],
+                )
+            return False
+        return True
 
     async def post_missing_boards(self) -> int:
         """Post the boards of turns that were saved but never shown (the process stopped
@@ -296,6 +333,15 @@ class Announcer:
         """A line in the match's place, pinging only the users in `ping`."""
         async with self._delivering("post that", self._places(match), (self._sending(match),)):
             await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
+
+    async def post(
+        self, match: Match, text: str, *, view: discord.ui.View, ping: Sequence[int] = ()
+    ) -> discord.Message:
+        """A message with buttons where the match is played, pinging only the users in `ping`."""
+        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+            return await self._channel(match).send(
+                limits.content(text), allowed_mentions=pinging(*ping), view=view
+            )
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:

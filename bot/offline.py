@@ -8,6 +8,8 @@ latest message that has it), `pick VALUE` (an option of the latest menu offering
 PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's).
 Users exist from their first line. Replies print as text; images are saved to files, the
 previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
+A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
+everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
 Each line's answer, the computer's reply move included, is printed before the next line is
 read, so a script always plays out the same way (set AI_NODES for the same computer moves).
 """
@@ -18,11 +20,13 @@ import asyncio
 import itertools
 import re
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.app import create_bot
+from bot.clock import ManualClock, describe_duration, parse_duration
 from bot.harness import OfflineDiscord, OfflineError, Sent
 from bot.settings import Settings
 
@@ -35,7 +39,8 @@ Type lines like these (Ctrl-D to quit):
   alice: /move move:a1e3
   bob: click Move      then   bob: pick h8   and   bob: click Play
   alice: /rules game:quorum topic:moving
-  carol: /challenge game:boku opponent:@bot level:1     (play the computer)"""
+  carol: /challenge game:boku opponent:@bot level:1     (play the computer)
+  advance 1d12h        (time passes: reminders, timeouts and expiries happen)"""
 
 
 class Session:
@@ -54,6 +59,10 @@ class Session:
     async def line(self, text: str) -> None:
         if not text.strip() or text.lstrip().startswith("#"):
             return
+        verb, _, duration = text.strip().partition(" ")
+        if verb.lower() == "advance":
+            await self.advance(duration)
+            return
         found = LINE.match(text)
         if not found:
             self.say(f"?? not understood: {text.strip()!r} (write NAME: /command or NAME: click X)")
@@ -65,6 +74,20 @@ class Session:
         except OfflineError as error:
             self.say(f"?? {error}")
             return
+        self.print(sent)
+
+    async def advance(self, duration: str) -> None:
+        self.say(f"advance {duration.strip()}")
+        try:
+            seconds = parse_duration(duration)
+        except ValueError as error:
+            self.say(f"?? {error}")
+            return
+        async for step in self.harness.advancing(seconds):
+            self.print(step)
+        self.say(f"   ~ {describe_duration(seconds)} later")
+
+    def print(self, sent: list[Sent]) -> None:
         for item in sent:
             self.show(item)
             if item.message_id:
@@ -192,12 +215,20 @@ class Session:
         channel = self.harness.channels.get(channel_id)
         if channel is None:
             return str(channel_id)
+        if channel["type"] == 1:
+            return f"DM to {channel['recipients'][0]['username']}"
         return ("#" if channel["type"] == 0 else "thread ") + str(channel["name"])
 
     def plain(self, text: str) -> str:
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.harness.name_of(int(m[1])), text)
         text = re.sub(r"<#(\d+)>", lambda m: self.channel_name(int(m[1])), text)
+        text = re.sub(r"<t:(\d+):R>", lambda m: self.relative(int(m[1])), text)
         return text.replace("**", "").replace("-# ", "")
+
+    def relative(self, moment: int) -> str:
+        """Discord's `<t:UNIX:R>` as a reader sees it, by the bot's clock: `in 1 day`."""
+        gap = moment - self.harness.bot.clock.now()
+        return f"in {describe_duration(gap)}" if gap >= 0 else f"{describe_duration(-gap)} ago"
 
 
 def _same(label: str, wanted: str) -> bool:
@@ -231,6 +262,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
     bot = create_bot(
         replace(settings, database_path=database, database_url=None, dev_guild_id=None),
+        clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real
         seeds=itertools.count(1).__next__,
     )
     harness = OfflineDiscord(bot)

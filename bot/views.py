@@ -135,6 +135,83 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"
         await player.open_picker(interaction, self.match_id)
 
 
+class TakebackAnswers(Protocol):
+    async def answer(
+        self, interaction: discord.Interaction[Any], match_id: int, ply: int, accept: bool
+    ) -> None: ...
+
+
+class TakebackButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"bg:takeback:(?P<answer>yes|no):(?P<id>\d+):(?P<ply>\d+)",
+):
+    """Accept or Decline under a takeback request; the ply names the request, so a click
+    on an old request is refused once the match has moved on."""
+
+    def __init__(self, match_id: int, ply: int, accept: bool) -> None:
+        answer = "yes" if accept else "no"
+        super().__init__(
+            ui.Button(
+                label="Accept takeback" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=limits.custom_id(f"bg:takeback:{answer}:{match_id}:{ply}"),
+            )
+        )
+        self.match_id = match_id
+        self.ply = ply
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> TakebackButton:
+        return cls(int(match["id"]), int(match["ply"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        answers = cast(TakebackAnswers, _cog(interaction, "Takebacks"))
+        await answers.answer(interaction, self.match_id, self.ply, self.accept)
+
+
+class ResignAnswers(Protocol):
+    async def confirm_resign(
+        self, interaction: discord.Interaction[Any], match_id: int
+    ) -> None: ...
+
+
+class ResignButton(
+    ui.DynamicItem[ui.Button[Any]], template=r"bg:resign:(?P<answer>yes|no):(?P<id>\d+)"
+):
+    """Resign or Cancel under the private question /resign asks: a stray /resign must not
+    end a game. Sent ephemerally, so only the member who asked sees them."""
+
+    def __init__(self, match_id: int, confirm: bool) -> None:
+        answer = "yes" if confirm else "no"
+        super().__init__(
+            ui.Button(
+                label="Resign" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=limits.custom_id(f"bg:resign:{answer}:{match_id}"),
+            )
+        )
+        self.match_id = match_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["id"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if not self.confirm:
+            await interaction.response.edit_message(
+                content="Cancelled: nothing changed.", view=None
+            )
+            return
+        answers = cast(ResignAnswers, _cog(interaction, "Endings"))
+        await answers.confirm_resign(interaction, self.match_id)
+
+
 class Pager(Protocol):
     async def history_page(
         self, interaction: discord.Interaction[Any], user_id: int, game: str | None, page: int
@@ -228,6 +305,20 @@ def challenge_view(match_id: int) -> ui.View:
     view = ui.View(timeout=None)
     for item in (AcceptButton, DeclineButton, WithdrawButton):
         view.add_item(item(match_id))
+    return view
+
+
+def takeback_view(match_id: int, ply: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(TakebackButton(match_id, ply, True))
+    view.add_item(TakebackButton(match_id, ply, False))
+    return view
+
+
+def resign_view(match_id: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ResignButton(match_id, True))
+    view.add_item(ResignButton(match_id, False))
     return view
 
 
@@ -365,6 +456,8 @@ PERSISTENT_ITEMS = (
     DeclineButton,
     WithdrawButton,
     MoveButton,
+    TakebackButton,
+    ResignButton,
     PickSelect,
     PickPlay,
     PickBack,

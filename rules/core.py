@@ -657,6 +657,15 @@ class Game(ABC, Generic[S, M]):
         others = tuple(s for s in range(1, self.players(state) + 1) if s != seat)
         return self.end(state, Outcome(others, Reason.RESIGNATION))
 
+    def time_out(self, state: S, seat: int) -> S:
+        """That seat ran out of time: it leaves as if it resigned (in 3+ player Boost the
+        others play on), and a game that ends there ends on time."""
+        after = self.resign(state, seat)
+        outcome = self.outcome(after)
+        if outcome is None or outcome.reason != Reason.RESIGNATION:
+            return after
+        return dataclasses.replace(after, result=Outcome(outcome.winners, Reason.TIMEOUT))
+
     def dump(self, state: S) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "game": self.name, "state": self._encode(state)}
 

@@ -13,6 +13,7 @@ from rules.core import Game, InvalidRecord, Outcome, RulesError
 _HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
 _TURN = re.compile(r"^(\d+)\.\s+(.+)$")
 _RESIGN = re.compile(r"^resign\s+(\d+)$")
+_TIMEOUT = re.compile(r"^timeout\s+(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class Record:
             try:
                 if resign := _RESIGN.match(turn):
                     state = game.resign(state, int(resign[1]))
+                elif timeout := _TIMEOUT.match(turn):
+                    state = game.time_out(state, int(timeout[1]))
                 else:
                     state = game.apply(state, game.parse_move(state, turn))
             except RulesError as error:

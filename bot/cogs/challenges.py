@@ -13,6 +13,7 @@ from bot import limits
 from bot.interface import Interaction, answering, player
 from bot.notifications import mention, pinging, shown
 from bot.service import Match, Player
+from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
 
@@ -29,13 +30,24 @@ LEVEL_CHOICES = [
 DEFAULT_LEVEL = 2
 
 
+def pace(days: int) -> str:
+    """`3 days per move`, or `no time limit`."""
+    return f"{days} day{'' if days == 1 else 's'} per move" if days else "no time limit"
+
+
+DAYS_CHOICES: list[app_commands.Choice[int]] = [
+    app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
+]
+
+
 def challenge_text(match: Match) -> str:
     challenger = match.at(1)
     invited = match.seats[1:]
     names = ", ".join(mention(s.user_id) for s in invited)
     lines = [
         f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
-        f"({match.row.variant}, {len(match.seats)} players) · match #{match.id}"
+        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
+        f"· match #{match.id}"
     ]
     if match.status == "pending":
         accepted = [shown(s.name) for s in invited if s.accepted]
@@ -57,10 +69,12 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
+        days=f"Days to make each move (default {DEFAULT_DAYS})",
         rated="Whether the result counts for ratings (default: yes; never with this bot)",
         level="How well this bot plays when you challenge it (default 2: medium)",
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.guild_only()
     async def challenge(
@@ -71,6 +85,7 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
+        days: int = DEFAULT_DAYS,
         rated: bool = True,
         level: int = DEFAULT_LEVEL,
     ) -> None:
@@ -84,6 +99,7 @@ class Challenges(commands.Cog):
                 game=game,
                 opponents=opponents,
                 variant=variant,
+                days=days,
                 rated=rated,
             )
             await interaction.response.defer(thinking=True)
@@ -108,6 +124,8 @@ class Challenges(commands.Cog):
                 match = await self.bot.service.set_messages(match, challenge_message_id=message.id)
                 if opening.started:
                     await self.bot.announcer.open_match(match, message, opening.turns)
+                else:
+                    await self.bot.service.expire_later(match)
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""

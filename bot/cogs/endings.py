@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
 from bot.notifications import mention, shown
 from bot.service import Match
 from bot.store import SeatRow
+from bot.views import resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -25,13 +27,26 @@ class Endings(commands.Cog):
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction, match: str | None = None) -> None:
+        """Asks first, privately: a stray /resign must not end a game."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            async with self.bot.service.lock(found.id):
-                result = await self.bot.service.resign(found.id, interaction.user.id)
+            self.bot.service.require_playing(found, interaction.user.id)
+            await interaction.followup.send(
+                limits.content(f"Resign {shown(found.describe())}? This cannot be undone."),
+                view=resign_view(found.id),
+                ephemeral=True,
+            )
+
+    async def confirm_resign(self, interaction: Interaction, match_id: int) -> None:
+        async with answering(interaction):
+            await interaction.response.defer()
+            async with self.bot.service.lock(match_id):
+                result = await self.bot.service.resign(match_id, interaction.user.id)
                 await self.bot.announcer.after_turns(result.match, result.turns)
-            await tell(interaction, f"You resigned from {found.title}.")
+            await interaction.edit_original_response(
+                content=f"You resigned from {result.match.title}.", view=None
+            )
 
     @app_commands.command(name="draw", description="Offer a draw, or accept the one offered")
     @app_commands.describe(match="Which match (not needed inside a match thread)")

@@ -25,14 +25,21 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant] [rated] [level]`: invite members; \
-they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the match. \
-Name this bot to play the computer at `level` 1 to 3 (unrated).
+• `/challenge game opponent [opponent2] [opponent3] [variant] [days] [rated] [level]`: invite \
+members; they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the \
+match. Unanswered challenges expire after 7 days. Name this bot to play the computer at `level` \
+1 to 3 (unrated).
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
+• Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
+the deadline, you are reminded with a quarter of your time and an hour left, and a player who \
+runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
-• `/resign [match]`, `/draw [match]` (offer, or accept the offer), `/record [match]` (a text file).
+• `/takeback [match]`: undo your last move before the next player moves, if everyone accepts.
+• `/resign [match]` (asks to confirm), `/draw [match]` (offer, or accept the offer), \
+`/record [match]` (a text file).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
 `/replay [match]`: step through a match.
+• `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""

@@ -67,6 +67,9 @@ class Moves(commands.Cog):
             if mover is not None:
                 side = found.game.seat_name(mover.seat)
                 lines.append(f"{shown(mover.name)} to move ({side}).")
+                deadline = await self.service.deadline(found)
+                if deadline is not None:
+                    lines.append(f"Deadline: <t:{deadline}:R>.")
             elif found.outcome is not None:
                 lines.append(f"Game over: {shown(found.describe_outcome())}.")
             else:

@@ -13,6 +13,8 @@ One module per concern; new behaviour goes into the module whose job it is:
     queries     reads: by thread, a user's listing, the match a command means, the record
     ratings     counting finished matches once; leaderboards, profiles, histories, replays
     hints       legal-move suggestions and hints (pure functions)
+    deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
+    takebacks   undoing the last move when every other player agrees
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
@@ -24,14 +26,17 @@ import random
 from collections.abc import Callable
 from functools import partial
 
+from bot.clock import Clock, SystemClock
 from bot.service import audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
+from bot.service.deadlines import Deadlines, Reminder
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
 
@@ -49,8 +54,10 @@ __all__ = [
     "PickerStep",
     "Player",
     "Profile",
+    "Reminder",
     "ServiceError",
     "Status",
+    "Takeback",
     "TooComplex",
     "Turn",
 ]
@@ -68,6 +75,7 @@ class MatchService:
         *,
         seeds: Callable[[], int] | None = None,
         offload: Offload | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.store = store
         self.cache = MatchCache(store)
@@ -78,6 +86,8 @@ class MatchService:
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
+        self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
+        self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
 
         self.lock = self.cache.lock
@@ -90,6 +100,7 @@ class MatchService:
         self.decline = self.challenges.decline
         self.withdraw = self.challenges.withdraw
         self.require_turn = self.turns.require_turn
+        self.require_playing = self.turns.require_playing
         self.move = self.turns.move
         self.engine_move = self.turns.engine_move
         self.resign = self.turns.resign
@@ -101,3 +112,10 @@ class MatchService:
         self.suggest = self.queries.suggest
         self.picker_step = self.picker.step
         self.check = partial(audit.check, self.cache, self.queries)
+        self.deadline = self.deadlines.deadline
+        self.expire_later = self.deadlines.expire_later
+        self.request_takeback = self.takebacks.request
+        self.answer_takeback = self.takebacks.answer
+        self.preferences = store.preferences
+        self.set_dm = store.set_dm
+        self.refuse_dm = store.refuse_dm

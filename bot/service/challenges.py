@@ -10,7 +10,9 @@ from typing import Any
 
 import rules
 from bot import limits
+from bot.clock import DAY
 from bot.service.cache import MatchCache
+from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
 from bot.store import Status
@@ -26,6 +28,7 @@ class ChallengeRequest:
     game: str
     variant: str
     players: tuple[Player, ...]
+    days: int = DEFAULT_DAYS  # per move; 0 is no limit
     rated: bool = True
 
 
@@ -53,6 +56,7 @@ class Challenges:
         game: str,
         opponents: Sequence[Player],
         variant: str | None = None,
+        days: int = DEFAULT_DAYS,
         rated: bool = True,
     ) -> ChallengeRequest:
         """Check a challenge without touching the database (so errors come before defer).
@@ -82,6 +86,9 @@ class Challenges:
                     names=(opponent.name,),
                 )
             seen.add(opponent.user_id)
+        if days not in DAY_CHOICES:
+            choices = ", ".join(map(str, DAY_CHOICES))
+            raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
         count = len(opponents) + 1
         if not opponents or count not in chosen.player_counts:
             counts = ", ".join(str(n - 1) for n in chosen.player_counts)
@@ -95,6 +102,7 @@ class Challenges:
             chosen.name,
             _variant(chosen, variant, count),
             (challenger, *opponents),
+            days,
             rated and not any(p.bot for p in (challenger, *opponents)),
         )
 
@@ -111,6 +119,7 @@ class Challenges:
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
             seats=[(p.user_id, p.name, n == 0, p.engine) for n, p in enumerate(request.players)],
+            days_per_move=request.days,
             rated=request.rated,
         )
         return await self.cache.get(match_id)
@@ -164,6 +173,11 @@ class Challenges:
 
 
 def _require_open(match: Match) -> None:
+    if match.row.expired_at is not None:
+        raise ServiceError(
+            f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
+            f"ask {match.at(1).name} for a new one",
+        )
     if match.status != Status.PENDING:
         raise ServiceError(f"this challenge is no longer open ({match.status.phrase})")
 

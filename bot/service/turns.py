@@ -63,6 +63,10 @@ class Turns:
     def require_turn(self, match: Match, user_id: int) -> Match:
         return require_turn(match, user_id)
 
+    def require_playing(self, match: Match, user_id: int) -> int:
+        """The user's seat, if they are playing this match now; otherwise why not."""
+        return _playing_seat(match, user_id)
+
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
         match = require_turn(await self.cache.get(match_id), user_id)
         if len(text) > MOVE_TEXT:

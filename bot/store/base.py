@@ -34,12 +34,36 @@ class Status(StrEnum):
         return self.value
 
 
+class JobKind(StrEnum):
+    """What a scheduled job does when it falls due (`jobs.kind`)."""
+
+    REMINDER = "reminder"
+    """A quarter of the player's time is left: remind them."""
+    LAST_REMINDER = "last-reminder"
+    """One hour is left: remind them again."""
+    TIMEOUT = "timeout"
+    """The deadline passed: the player to move loses on time."""
+    EXPIRY = "expiry"
+    """A challenge went unanswered too long: close it."""
+
+
 # The statuses as the schema's CHECK constraint lists them.
 STATUSES = tuple(map(str, Status))
 
+# Matches that should have jobs and have none: one query, the same on both backends.
+UNSCHEDULED_MATCHES = """
+    SELECT id FROM matches m
+    WHERE (m.status = 'active' AND m.days_per_move > 0 AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply AND j.kind = 'timeout'
+    )) OR (m.status = 'pending' AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
+    ))
+    ORDER BY id
+"""
+
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
-    | {"outcome", "draw_offer", "board_ply"}
+    | {"outcome", "draw_offer", "expired_at", "board_ply"}
 )
 
 # Started matches whose latest turn was saved but not shown: the same SQL on both backends.
@@ -95,6 +119,8 @@ class MatchRow:
     created_at: str
     updated_at: str
     seats: tuple[SeatRow, ...]
+    days_per_move: int = 0  # 0: no time limit
+    expired_at: int | None = None  # when an unanswered challenge expired (Unix seconds)
     rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
     board_ply: int | None = None  # the ply whose board was last posted
 
@@ -133,8 +159,25 @@ class MoveRow:
     played_at: str
 
 
+@dataclass(frozen=True)
+class JobRow:
+    """A scheduled job as its claimer gets it; times are Unix seconds, as the clock gives."""
+
+    id: int
+    match_id: int
+    kind: JobKind
+    ply: int  # the match must still be at this ply for the job to act
+    due_at: int
+
+
+@dataclass(frozen=True)
+class PreferenceRow:
+    dm: bool = False
+    dm_refused: bool = False
+
+
 class Store(Protocol):
-    """Matches, their seats and move logs, preferences and scheduled-job claims.
+    """Matches, their seats and move logs, preferences, takeback votes and scheduled jobs.
 
     Every write that changes a match names the ply (log length) it expects, so of two writes
     racing on one match, from one process or many, only the first lands; the other raises
@@ -179,6 +222,7 @@ class Store(Protocol):
         seed: int,
         snapshot: str,
         seats: Sequence[tuple[int, str, bool, int | None]],
+        days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted, the computer's level or
@@ -212,17 +256,78 @@ class Store(Protocol):
         fields in one atomic write, returning the time stamped on the match."""
         ...
 
-    async def claim_job(self, kind: str, key: str, due: datetime, owner: str) -> bool:
-        """Claim the scheduled job (kind, key), due at `due`, for `owner` (a process name).
-
-        True for exactly one caller across all processes sharing the database; everyone
-        else gets False and must not act. A claim is permanent: the job never fires twice.
-        """
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Undo the turns after `target_ply` in one transaction: the log loses them, the match
+        gets the earlier snapshot, and jobs and takeback votes from those plies go.
+        StaleWrite if the match is no longer at `expected_ply`."""
         ...
 
-    async def finish_job(self, kind: str, key: str, owner: str) -> None:
-        """Record that the owner of a claim has done the job."""
+    # -- scheduled jobs: one row per (match, kind, ply), claimed by one process at a time --
+
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        """Record (kind, due time) jobs for the match at this ply, once: scheduling again is a
+        no-op, so the first call fixes the times. Unclaimed jobs of earlier plies go, unrun."""
         ...
+
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None: ...
+
+    async def next_due(self, lease: int) -> int | None:
+        """The earliest time a job falls due, or a claim older than `lease` seconds goes
+        stale (see `recover_claims`), if any job is unfinished."""
+        ...
+
+    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+        """Claim the earliest unclaimed job due by `at` for `owner` (a process name), in one
+        statement: of any number of claimers, in any number of processes, exactly one gets
+        each job. None when nothing is due."""
+        ...
+
+    async def finish_job(self, job_id: int, owner: str, at: int) -> None:
+        """Record that the job is done, if `owner` still holds its claim."""
+        ...
+
+    async def recover_claims(
+        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+    ) -> int:
+        """Claims never finished, by a process that died: those older than `lease` seconds,
+        and any by `owner` (this process, restarted). Jobs of the `retry` kinds are released
+        to run again (their writes are guarded, so a second run acts at most once); the rest
+        count as done, since acting twice (a second reminder) is worse than not at all.
+        Returns how many claims were recovered."""
+        ...
+
+    async def unscheduled(self) -> list[int]:
+        """Matches that should have jobs and have none (a stop between a write and its
+        scheduling): active ones with a time limit, and pending challenges."""
+        ...
+
+    # -- preferences and takeback votes ------------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow: ...
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        """Choose direct messages on or off; either way, forget an earlier refusal."""
+        ...
+
+    async def refuse_dm(self, user_id: int) -> bool:
+        """Remember that Discord refused a DM to this user; True the first time only."""
+        ...
+
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        """Record one seat's agreement to take back the turn that led to `ply`; returns
+        every seat agreed so far."""
+        ...
+
+    async def drop_takeback(self, match_id: int) -> None: ...
 
     async def rate_match(
         self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
@@ -265,11 +370,6 @@ class Store(Protocol):
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def stamp(moment: datetime) -> str:
-    """Times are stored as UTC ISO text on both backends, so rows copy unchanged."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
 def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -320,6 +420,8 @@ def match_row(row: Row) -> MatchRow:
                 SeatRow(int(seat), int(user), str(name), bool(accepted), engine)
                 for seat, user, name, accepted, engine in json.loads(row["seats"])
             ),
+            days_per_move=int(row["days_per_move"]),
+            expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
             rated=bool(row["rated"]),
             board_ply=row["board_ply"],
         )

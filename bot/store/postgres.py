@@ -3,7 +3,7 @@
 The guarantees are the SQLite store's, made to hold across processes: a turn is one
 statement whose `UPDATE ... WHERE ply = expected` decides the race (a loser blocks on the
 row lock, then finds the ply moved on and writes nothing), a seat acceptance locks its match
-row first, and a job claim is an insert that only one process can make.
+row first, and a job claim locks the row it marks, so no two processes take the same job.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -20,10 +19,14 @@ from bot.store.base import (
     ORDINAL,
     RATING_COLUMNS,
     UNPOSTED,
+    UNSCHEDULED_MATCHES,
     WITH_ENGINES,
     CorruptMatch,
+    JobKind,
+    JobRow,
     MatchRow,
     MoveRow,
+    PreferenceRow,
     RatingRow,
     RatingUpdate,
     StaleWrite,
@@ -32,7 +35,6 @@ from bot.store.base import (
     now,
     rating_row,
     rating_values,
-    stamp,
 )
 from bot.store.migrations import pending
 
@@ -60,6 +62,22 @@ APPEND_TURNS = """
     SELECT turned.id, t.ply, t.seat, t.notation, $8
     FROM turned, unnest($9::int[], $10::int[], $11::text[]) AS t (ply, seat, notation)
 """
+
+
+# Of the unclaimed jobs due by now, the earliest not being claimed by someone else this
+# instant (SKIP LOCKED: racing claimers each get a different job, none waits), marked
+# claimed in the same statement.
+CLAIM_JOB = """
+    UPDATE jobs SET claimed_by = $1, claimed_at = $2
+    WHERE id = (
+        SELECT id FROM jobs WHERE claimed_by IS NULL AND due_at <= $2
+        ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, match_id, kind, ply, due_at
+"""
+
+# Claims never finished: older than the lease, or this process's own (it restarted).
+LOST_CLAIMS = "claimed_by IS NOT NULL AND done_at IS NULL AND (claimed_at <= $1 OR claimed_by = $2)"
 
 
 def _affected(status: str) -> int:
@@ -163,14 +181,15 @@ class PostgresStore:
         seed: int,
         snapshot: str,
         seats: Sequence[tuple[int, str, bool, int | None]],
+        days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
         created = now()
         async with self._pool.acquire() as db, db.transaction():
             match_id = await db.fetchval(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, rated) "
-                "VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $7, $8) RETURNING id",
+                "snapshot, created_at, updated_at, days_per_move, rated) "
+                "VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $7, $8, $9) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -178,6 +197,7 @@ class PostgresStore:
                 seed,
                 snapshot,
                 created,
+                days_per_move,
                 int(rated),
             )
             await db.executemany(
@@ -260,6 +280,38 @@ class PostgresStore:
             raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
         return played
 
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            rewound = await db.execute(
+                "UPDATE matches SET ply = $1, snapshot = $2, status = $3, outcome = $4, "
+                "draw_offer = NULL, updated_at = $5 WHERE id = $6 AND ply = $7",
+                target_ply,
+                snapshot,
+                status,
+                None if outcome is None else json.dumps(outcome),
+                now(),
+                match_id,
+                expected_ply,
+            )
+            if _affected(rewound) != 1:
+                raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+            await db.execute(
+                "DELETE FROM moves WHERE match_id = $1 AND ply > $2", match_id, target_ply
+            )
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = $1 AND ply >= $2", match_id, target_ply
+            )
+            await db.execute("DELETE FROM takeback_votes WHERE match_id = $1", match_id)
+
     # -- ratings ---------------------------------------------------------------------------
 
     async def rate_match(
@@ -341,27 +393,114 @@ class PostgresStore:
 
     # -- scheduled jobs --------------------------------------------------------------------
 
-    async def claim_job(self, kind: str, key: str, due: datetime, owner: str) -> bool:
-        """Racing inserts of one key wait for the first to commit; the others do nothing."""
-        claimed = await self._pool.execute(
-            "INSERT INTO jobs (kind, key, due, claimed_by, claimed_at) "
-            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-            kind,
-            key,
-            stamp(due),
-            owner,
-            now(),
-        )
-        return _affected(claimed) == 1
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = $1 AND ply < $2 AND claimed_by IS NULL",
+                match_id,
+                ply,
+            )
+            await db.executemany(
+                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (match_id, kind, ply) DO NOTHING",
+                [(match_id, str(kind), ply, due) for kind, due in jobs],
+            )
 
-    async def finish_job(self, kind: str, key: str, owner: str) -> None:
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
+        due = await self._pool.fetchval(
+            "SELECT due_at FROM jobs WHERE match_id = $1 AND kind = $2 AND ply = $3",
+            match_id,
+            str(kind),
+            ply,
+        )
+        return None if due is None else int(due)
+
+    async def next_due(self, lease: int) -> int | None:
+        due = await self._pool.fetchval(
+            "SELECT MIN(CASE WHEN claimed_by IS NULL THEN due_at ELSE claimed_at + $1 END) "
+            "FROM jobs WHERE done_at IS NULL",
+            lease,
+        )
+        return None if due is None else int(due)
+
+    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+        row = await self._pool.fetchrow(CLAIM_JOB, owner, at)
+        if row is None:
+            return None
+        return JobRow(int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]))
+
+    async def finish_job(self, job_id: int, owner: str, at: int) -> None:
         await self._pool.execute(
-            "UPDATE jobs SET done_at = $1 WHERE kind = $2 AND key = $3 AND claimed_by = $4",
-            now(),
-            kind,
-            key,
+            "UPDATE jobs SET done_at = $1 WHERE id = $2 AND claimed_by = $3 AND done_at IS NULL",
+            at,
+            job_id,
             owner,
         )
+
+    async def recover_claims(
+        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+    ) -> int:
+        async with self._pool.acquire() as db, db.transaction():
+            released = await db.execute(
+                "UPDATE jobs SET claimed_by = NULL, claimed_at = NULL "
+                f"WHERE {LOST_CLAIMS} AND kind = ANY($3::text[])",
+                at - lease,
+                owner,
+                [str(kind) for kind in retry],
+            )
+            dropped = await db.execute(
+                f"UPDATE jobs SET done_at = $3 WHERE {LOST_CLAIMS}", at - lease, owner, at
+            )
+        return _affected(released) + _affected(dropped)
+
+    async def unscheduled(self) -> list[int]:
+        return [int(row[0]) for row in await self._pool.fetch(UNSCHEDULED_MATCHES)]
+
+    # -- preferences and takeback votes ----------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow:
+        row = await self._pool.fetchrow(
+            "SELECT dm, dm_refused FROM preferences WHERE user_id = $1", user_id
+        )
+        return PreferenceRow() if row is None else PreferenceRow(bool(row[0]), bool(row[1]))
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        await self._pool.execute(
+            "INSERT INTO preferences (user_id, dm, dm_refused, updated_at) "
+            "VALUES ($1, $2, 0, $3) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+            "dm_refused = 0, updated_at = excluded.updated_at",
+            user_id,
+            int(wanted),
+            now(),
+        )
+
+    async def refuse_dm(self, user_id: int) -> bool:
+        refused = await self._pool.execute(
+            "UPDATE preferences SET dm_refused = 1, updated_at = $1 "
+            "WHERE user_id = $2 AND dm_refused = 0",
+            now(),
+            user_id,
+        )
+        return _affected(refused) == 1
+
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute(
+                "INSERT INTO takeback_votes (match_id, ply, seat) VALUES ($1, $2, $3) "
+                "ON CONFLICT (match_id, ply, seat) DO NOTHING",
+                match_id,
+                ply,
+                seat,
+            )
+            rows = await db.fetch(
+                "SELECT seat FROM takeback_votes WHERE match_id = $1 AND ply = $2",
+                match_id,
+                ply,
+            )
+        return frozenset(int(row[0]) for row in rows)
+
+    async def drop_takeback(self, match_id: int) -> None:
+        await self._pool.execute("DELETE FROM takeback_votes WHERE match_id = $1", match_id)
 
     # -- copying ---------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +23,14 @@ from bot.store.base import (
     ORDINAL,
     RATING_COLUMNS,
     UNPOSTED,
+    UNSCHEDULED_MATCHES,
     WITH_ENGINES,
     CorruptMatch,
+    JobKind,
+    JobRow,
     MatchRow,
     MoveRow,
+    PreferenceRow,
     RatingRow,
     RatingUpdate,
     StaleWrite,
@@ -36,7 +39,6 @@ from bot.store.base import (
     now,
     rating_row,
     rating_values,
-    stamp,
 )
 from bot.store.migrations import pending
 
@@ -51,6 +53,23 @@ SELECT_MATCH = """
         FROM (SELECT * FROM seats WHERE match_id = m.id ORDER BY seat)
     ) AS seats
     FROM matches m
+"""
+
+# Of the unclaimed jobs due by now, the earliest; marked claimed in the same statement.
+CLAIM_JOB = """
+    UPDATE jobs SET claimed_by = ?, claimed_at = ?
+    WHERE id = (
+        SELECT id FROM jobs WHERE claimed_by IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1
+    )
+    RETURNING id, match_id, kind, ply, due_at
+"""
+
+# Claims never finished: older than the lease, or this process's own (it restarted).
+LOST_CLAIMS = "claimed_by IS NOT NULL AND done_at IS NULL AND (claimed_at <= ? OR claimed_by = ?)"
+
+NEXT_DUE = """
+    SELECT MIN(CASE WHEN claimed_by IS NULL THEN due_at ELSE claimed_at + ? END)
+    FROM jobs WHERE done_at IS NULL
 """
 
 
@@ -175,15 +194,27 @@ class SqliteStore:
         seed: int,
         snapshot: str,
         seats: Sequence[tuple[int, str, bool, int | None]],
+        days_per_move: int = 0,
         rated: bool = True,
     ) -> int:
         created = now()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, rated) "
-                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)",
-                (guild_id, channel_id, game, variant, seed, snapshot, created, created, int(rated)),
+                "snapshot, created_at, updated_at, days_per_move, rated) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    game,
+                    variant,
+                    seed,
+                    snapshot,
+                    created,
+                    created,
+                    days_per_move,
+                    int(rated),
+                ),
             )
             match_id = cursor.lastrowid
             assert match_id is not None
@@ -268,6 +299,33 @@ class SqliteStore:
         if cursor.rowcount != 1:
             raise StaleWrite(f"match #{match_id} changed since it was read")
 
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        encoded = None if outcome is None else json.dumps(outcome)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET ply = ?, snapshot = ?, status = ?, outcome = ?, "
+                "draw_offer = NULL, updated_at = ? WHERE id = ? AND ply = ?",
+                (target_ply, snapshot, status, encoded, now(), match_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+            await db.execute(
+                "DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, target_ply)
+            )
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply >= ?", (match_id, target_ply)
+            )
+            await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", (match_id,))
+
     # -- ratings ---------------------------------------------------------------------------
 
     async def rate_match(
@@ -339,22 +397,110 @@ class SqliteStore:
 
     # -- scheduled jobs --------------------------------------------------------------------
 
-    async def claim_job(self, kind: str, key: str, due: datetime, owner: str) -> bool:
-        """The primary key decides: of racing inserts, from any process, one lands."""
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply < ? AND claimed_by IS NULL",
+                (match_id, ply),
+            )
+            await db.executemany(
+                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, kind, ply) DO NOTHING",
+                [(match_id, str(kind), ply, due) for kind, due in jobs],
+            )
+
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT due_at FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",
+                (match_id, str(kind), ply),
+            )
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def next_due(self, lease: int) -> int | None:
+        rows = list(await self._db.execute_fetchall(NEXT_DUE, (lease,)))
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+        """One UPDATE picks and marks the job; SQLite runs one writer at a time, across
+        processes too, so no two claimers can pick the same row."""
+        async with self._write:
+            rows = list(await self._db.execute_fetchall(CLAIM_JOB, (owner, at, at)))
+        if not rows:
+            return None
+        row = rows[0]
+        return JobRow(int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]))
+
+    async def finish_job(self, job_id: int, owner: str, at: int) -> None:
+        async with self._write:
+            await self._db.execute(
+                "UPDATE jobs SET done_at = ? WHERE id = ? AND claimed_by = ? AND done_at IS NULL",
+                (at, job_id, owner),
+            )
+
+    async def recover_claims(
+        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+    ) -> int:
+        marks = ", ".join("?" for _ in retry)
+        async with self._transaction() as db:
+            released = await db.execute(
+                "UPDATE jobs SET claimed_by = NULL, claimed_at = NULL "
+                f"WHERE {LOST_CLAIMS} AND kind IN ({marks})",
+                [at - lease, owner, *map(str, retry)],
+            )
+            dropped = await db.execute(
+                f"UPDATE jobs SET done_at = ? WHERE {LOST_CLAIMS}", (at, at - lease, owner)
+            )
+        return released.rowcount + dropped.rowcount
+
+    async def unscheduled(self) -> list[int]:
+        rows = await self._db.execute_fetchall(UNSCHEDULED_MATCHES)
+        return [int(row[0]) for row in rows]
+
+    # -- preferences and takeback votes ----------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT dm, dm_refused FROM preferences WHERE user_id = ?", (user_id,)
+            )
+        )
+        return PreferenceRow(bool(rows[0][0]), bool(rows[0][1])) if rows else PreferenceRow()
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO preferences (user_id, dm, dm_refused, updated_at) "
+                "VALUES (?, ?, 0, ?) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                "dm_refused = 0, updated_at = excluded.updated_at",
+                (user_id, int(wanted), now()),
+            )
+
+    async def refuse_dm(self, user_id: int) -> bool:
         async with self._write:
             cursor = await self._db.execute(
-                "INSERT INTO jobs (kind, key, due, claimed_by, claimed_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (kind, key, stamp(due), owner, now()),
+                "UPDATE preferences SET dm_refused = 1, updated_at = ? "
+                "WHERE user_id = ? AND dm_refused = 0",
+                (now(), user_id),
             )
             return cursor.rowcount == 1
 
-    async def finish_job(self, kind: str, key: str, owner: str) -> None:
-        async with self._write:
-            await self._db.execute(
-                "UPDATE jobs SET done_at = ? WHERE kind = ? AND key = ? AND claimed_by = ?",
-                (now(), kind, key, owner),
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO takeback_votes (match_id, ply, seat) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id, ply, seat) DO NOTHING",
+                (match_id, ply, seat),
             )
+            rows = await db.execute_fetchall(
+                "SELECT seat FROM takeback_votes WHERE match_id = ? AND ply = ?", (match_id, ply)
+            )
+        return frozenset(int(row[0]) for row in rows)
+
+    async def drop_takeback(self, match_id: int) -> None:
+        async with self._write:
+            await self._db.execute("DELETE FROM takeback_votes WHERE match_id = ?", (match_id,))
 
     # -- copying ---------------------------------------------------------------------------
 

@@ -8,12 +8,16 @@ from typing import Any
 import asyncpg
 
 from bot import BoardBot, Settings, create_bot
+from bot.clock import ManualClock
 from bot.harness import OfflineDiscord, Sent
 from bot.store import parse_url
 
+START = 1_800_000_000.0  # tests start at a fixed moment, on a clock only they move
 
-def new_bot(database_url: str, **settings: Any) -> BoardBot:
-    return create_bot(Settings(token="offline", database_url=database_url, **settings))
+
+def new_bot(database_url: str, *, clock: ManualClock | None = None, **settings: Any) -> BoardBot:
+    settings_ = Settings(token="offline", database_url=database_url, **settings)
+    return create_bot(settings_, clock=clock or ManualClock(START))
 
 
 def public(sent: list[Sent]) -> list[Sent]:
@@ -36,6 +40,13 @@ async def start_match(
         await h.click(user, challenge.message_id or 0, "Accept")
     match_id = max(await h.bot.store.match_ids())
     return match_id, users
+
+
+async def resign(h: OfflineDiscord, user: Any, channel_id: int | None = None) -> list[Sent]:
+    """/resign, then Resign on the private confirmation; returns what the click did."""
+    (question,) = private(await h.command(user, "resign", channel_id))
+    assert question.buttons == ["Resign", "Cancel"], question.content
+    return await h.click(user, question.message_id or 0, "Resign")
 
 
 async def execute_raw(database_url: str, *statements: str) -> None:

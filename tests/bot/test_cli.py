@@ -29,6 +29,7 @@ bob: pick h4
 bob: click Play
 alice: /move move:zz
 alice: /resign
+alice: click Resign
 """
 
 
@@ -121,10 +122,11 @@ def test_offline_script_plays_and_check_db_verifies(
     target = asyncio.run(postgres.create_schema("copied_offline_session"))
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
-    assert (
-        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 0, ratings: 2, rated_matches: 1 "
-        "rows copied." in copy.stdout
+    copied = (
+        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 3, ratings: 2, rated_matches: 1, "
+        "takeback_votes: 0 rows"
     )
+    assert f"{copied} copied." in copy.stdout
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (
         copy.stdout
     )

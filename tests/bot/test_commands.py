@@ -10,10 +10,10 @@ import pytest
 import rules
 from bot.harness import OfflineDiscord
 from rules import Record, get_game
-from tests.bot.support import new_bot, private, public, start_match
+from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"leaderboard", "profile", "history", "replay"}
+COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -27,9 +27,11 @@ def test_command_sync_payload(offline: Any) -> None:
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
-            *("game", "opponent", "opponent2", "opponent3", "variant", "rated", "level")
+            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level")
         ]
-        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 5]
+        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 6]
+        days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
+        assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
         assert challenge["rated"]["type"] == 5  # a boolean
         assert [c["value"] for c in challenge["level"]["choices"]] == [1, 2, 3]
         assert challenge["opponent"]["type"] == 6  # a user
@@ -154,7 +156,7 @@ def test_a_move_declines_a_draw_offer(offline: Any) -> None:
 def test_resign_out_of_turn_ends_the_match(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
-        sent = await h.command(bob, "resign")
+        sent = await resign(h, bob)
         assert "bob resigned" in public(sent)[0].content
         assert "alice wins (resignation)" in public(sent)[0].content
         assert "no match in progress" in private(await h.command(bob, "resign"))[0].content
@@ -186,7 +188,7 @@ def test_every_game_challenge_play_resign(offline: Any, name: str) -> None:
             assert public(sent) and public(sent)[0].pngs
         match = await h.bot.service.get(match_id)
         if match.outcome is None:
-            sent = await h.command(users[0], "resign")
+            sent = await resign(h, users[0])
             assert "resigned" in public(sent)[0].content
         assert await h.bot.service.check() == []
 

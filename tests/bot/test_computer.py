@@ -18,15 +18,16 @@ import asyncpg
 import pytest
 
 from bot import Settings, create_bot
+from bot.clock import DAY, ManualClock
 from bot.harness import OfflineDiscord, User
 from bot.offline import run_offline
 from bot.service import MatchService, Player
 from bot.settings import SettingsError, load_settings
-from bot.store import MIGRATIONS, Status, open_store, parse_url
+from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url
 from bot.store.copy import copy_database, differences
 from bot.store.migrations import pending
 from tests.ai.searches import crashing_search
-from tests.bot.support import execute_raw, new_bot, public
+from tests.bot.support import START, execute_raw, new_bot, private, public
 
 NODES = 40  # level 1's own cap: quick and deterministic
 ENGINE_SEATS = 5  # the migration that gave seats their engine column
@@ -249,3 +250,65 @@ def test_copy_db_keeps_the_computers_seats(database_url: str, tmp_path: Path) ->
             await target.close()
 
     asyncio.run(main())
+
+
+def test_against_the_computer_only_the_person_is_reminded_and_times_out(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, alice = await challenge_bot(h, "quorum", level=1, days=1)
+        sent = await h.command(alice, "move", move="a1e3")
+        reply = [s for s in public(sent) if s.pngs][-1]
+        assert "Deadline: <t:" in reply.content, "alice's clock runs after the computer's reply"
+        *reminders, ending = [s.content for s in public(await h.advance(DAY))]
+        assert len(reminders) == 2 and all(f"<@{alice.id}>, reminder" in r for r in reminders)
+        assert "alice ran out of time" in ending
+        assert f"<@{h.bot_user.id}>" not in "".join(reminders)
+        match = await h.bot.service.get(match_id)
+        assert match.row.outcome == {"winners": [2], "reason": "timeout"}
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_the_computer_to_move_is_never_reminded_nor_timed_out(database_url: str) -> None:
+    """Its turns have deadlines like anyone's, but the jobs they schedule do nothing."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        clock = ManualClock(START)
+        service = MatchService(store, clock=clock)
+        try:
+            request = service.prepare_challenge(
+                guild_id=1,
+                channel_id=2,
+                challenger=Player(11, "alice"),
+                game="quorum",
+                opponents=[Player(99, "Board Games", bot=True, engine=1)],
+                days=1,
+            )
+            match = await service.challenge(request)
+            assert (await service.accept_engines(match.id)).started
+            match = (await service.move(match.id, 11, "a1e3")).match
+            assert match.to_move is not None and match.to_move.engine == 1
+            deadline = await service.deadline(match)
+            assert deadline == START + DAY
+            clock.advance(2 * DAY)
+            for kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
+                job = JobRow(0, match.id, kind, match.row.ply, deadline)
+                assert await service.deadlines.remind(job) is None
+            assert await service.deadlines.time_out(match.id, match.row.ply) is None
+            assert (await service.get(match.id)).status == Status.ACTIVE
+        finally:
+            service.offload.close()
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_move_against_the_computer_cannot_be_taken_back(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, alice = await challenge_bot(h, "quorum", level=1)
+        await h.command(alice, "move", move="a1e3")
+        refused = private(await h.command(alice, "takeback"))[0].content
+        assert "cannot be taken back in a game with the computer" in refused
+        assert len(await h.bot.store.moves(match_id)) == 2
+
+    offline(scenario, ai_nodes=NODES)

@@ -65,7 +65,7 @@ def test_a_followup_before_the_response_is_refused(offline: Any) -> None:
 def test_a_first_response_after_three_seconds_is_refused(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         async def slow(interaction: discord.Interaction[Any]) -> None:
-            h.advance(3.5)
+            h.delay(3.5)
             await interaction.response.send_message("late")
 
         assert await refused_code(h, slow) == 10062
@@ -77,9 +77,9 @@ def test_the_token_expires_after_fifteen_minutes(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         async def lingering(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.defer()
-            h.advance(14 * 60)
+            h.delay(14 * 60)
             await interaction.followup.send("still in time")
-            h.advance(2 * 60)
+            h.delay(2 * 60)
             await interaction.followup.send("too late")
 
         assert await refused_code(h, lingering) == 50027

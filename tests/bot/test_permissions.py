@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.harness import OfflineDiscord
-from tests.bot.support import private, public, start_match
+from tests.bot.support import private, public, resign, start_match
 
 
 async def thread_of(h: OfflineDiscord, match_id: int) -> int:
@@ -96,7 +96,7 @@ def test_without_manage_threads_the_finished_match_is_told_but_not_archived(offl
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
         h.withhold(h.channel_id, "manage_threads")
-        sent = await h.command(alice, "resign", await thread_of(h, match_id))
+        sent = await resign(h, alice, await thread_of(h, match_id))
         assert "Game over" in public(sent)[0].content
         (told,) = private(sent)
         assert "archive the match thread" in told.content

@@ -14,7 +14,7 @@ from bot.harness import OfflineDiscord, User
 from bot.notifications import describe_turns
 from bot.service import Turn
 from rules.razzle import Knight
-from tests.bot.support import private, public
+from tests.bot.support import private, public, resign
 
 # Lower-case names: a post must never capitalise them.
 NAMES = ("ivy", "bob", "carol", "dave")
@@ -161,9 +161,9 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
 def test_board_and_record_reach_the_most_recent_finished_match(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         _, (ivy, bob) = await start(h, "quorum")
-        await h.command(ivy, "resign")
+        await resign(h, ivy)
         second, _ = await start(h, "razzle")
-        await h.command(bob, "resign")
+        await resign(h, bob)
         board = private(await h.command(ivy, "board"))[0].content
         assert board.startswith(f"**Razzle Dazzle #{second}: ivy vs bob**")
         assert "Game over: ivy wins (resignation)." in board
@@ -220,7 +220,7 @@ def test_board_and_record_count_the_same_turns_after_a_resignation(offline: Any)
         match_id, (ivy, bob) = await start(h, "quorum")
         thread = (await h.bot.service.get(match_id)).channel_id
         await h.command(ivy, "move", thread, move="a1e3")
-        await h.command(bob, "resign", thread)
+        await resign(h, bob, thread)
         board = private(await h.command(bob, "board", thread))[0].content
         record = private(await h.command(bob, "record", thread))[0].content
         assert "· 1 turn played\n" in board

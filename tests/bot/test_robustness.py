@@ -18,7 +18,7 @@ import pytest
 
 from bot.harness import OfflineDiscord
 from rules import get_game
-from tests.bot.support import new_bot, private, public, start_match
+from tests.bot.support import new_bot, private, public, resign, start_match
 
 SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 LONG = "x" * 3000
@@ -58,7 +58,7 @@ def test_a_name_written_as_a_mention_pings_nobody_and_is_shown_as_typed(offline:
         challenge = h.latest(lambda s: "Accept" in s.buttons)
         await h.click(alice, challenge.message_id or 0, "Accept")
         await h.command(sneaky, "move", move="a1e3")
-        await h.command(alice, "resign")
+        await resign(h, alice)
         for sent in public(h.sent):
             assert f"<@{bystander.id}>" not in sent.content, sent.content
         assert any("\\*\\*boss\\*\\*" in s.content for s in public(h.sent))
@@ -253,8 +253,11 @@ def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
             match_id, _ = await start_match(h)
             thread = (await h.bot.service.get(match_id)).channel_id
             options = {"move": "a1e3"} if action == "move" else {}
-            sent = await h.command(who, action, thread, **options)
             allowed = ACTIVE[actor, action]
+            if action == "resign" and allowed:
+                sent = await resign(h, who, thread)
+            else:
+                sent = await h.command(who, action, thread, **options)
         row = await h.bot.store.get_match(match_id)
         assert row is not None
         status = "pending" if (actor, action) in PENDING else "active"

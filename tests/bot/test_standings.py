@@ -12,7 +12,7 @@ from PIL import Image
 from bot import limits
 from bot.harness import OfflineDiscord, Sent
 from renderers import render_replay
-from tests.bot.support import new_bot, private, start_match
+from tests.bot.support import new_bot, private, resign, start_match
 
 
 def edits(sent: list[Sent]) -> list[Sent]:
@@ -23,7 +23,7 @@ async def quick_win(h: OfflineDiscord, loser: int = 1) -> tuple[int, list[Any]]:
     """alice plays a1e3, then one of the two resigns (bob by default)."""
     match_id, users = await start_match(h)
     await h.command(users[0], "move", move="a1e3")
-    await h.command(users[loser], "resign")
+    await resign(h, users[loser])
     return match_id, users
 
 
@@ -99,7 +99,7 @@ def test_record_and_replay_without_a_match_pick_the_latest_finished_one(offline:
 def test_an_unrated_challenge_leaves_the_leaderboard_empty(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         _, (alice, bob) = await start_match(h, rated=False)
-        await h.command(bob, "resign")
+        await resign(h, bob)
         (board,) = private(await h.command(alice, "leaderboard", game="quorum"))
         assert "No rated Quorum match" in board.embeds[0]["description"]
 
@@ -141,7 +141,7 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
             text = match.game.format_move(match.state, move)
             await h.bot.service.move(match_id, mover.id, text)
         turns = (await h.bot.service.get(match_id)).row.ply
-        await h.command(users[0], "resign")
+        await resign(h, users[0])
         ending = h.latest(lambda s: "Game over" in s.content)
         (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
         assert len(gif) <= budget

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,16 @@ import asyncpg
 import pytest
 
 from bot.service import MatchService, Player, ServiceError
-from bot.store import MIGRATIONS, TABLES, StaleWrite, Store, StoreError, open_store, throwaway
+from bot.store import (
+    MIGRATIONS,
+    TABLES,
+    JobKind,
+    StaleWrite,
+    Store,
+    StoreError,
+    open_store,
+    throwaway,
+)
 from bot.store.copy import copy_database, differences
 from bot.store.sqlite import SqliteStore
 from tests.bot.support import execute_raw
@@ -164,28 +172,41 @@ def test_turn_writes_racing_from_separate_connections_land_once(database_url: st
 
 
 def test_a_due_job_is_claimed_by_exactly_one_of_many_racers(database_url: str) -> None:
+    """Several stores (as several processes would hold) claim due jobs at once until none
+    is left: every job goes to exactly one of them, and only its claimer can finish it."""
+
     async def main() -> None:
-        racers = [await open_store(database_url) for _ in range(RACERS)]
-        due = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
-        keys = [f"match-{n}:ply-7" for n in range(10)]
-        claims = await asyncio.gather(
-            *(
-                store.claim_job("timeout", key, due, f"process-{n}")
-                for key in keys
-                for n, store in enumerate(racers)
-            )
+        first, service, _ = await started(database_url)
+        racers = [first, *[await open_store(database_url) for _ in range(RACERS - 1)]]
+        request = service.prepare_challenge(
+            guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
         )
-        per_key = [claims[i : i + RACERS] for i in range(0, len(claims), RACERS)]
-        assert [sum(won) for won in per_key] == [1] * len(keys)
-        owner = f"process-{per_key[0].index(True)}"
-        assert not await racers[0].claim_job("timeout", keys[0], due, owner)  # never twice
-        await racers[0].finish_job("timeout", keys[0], "someone-else")  # not theirs: ignored
-        await racers[0].finish_job("timeout", keys[0], owner)
-        columns, rows = await racers[0].export_rows("jobs")
-        jobs = {row[columns.index("key")]: dict(zip(columns, row, strict=True)) for row in rows}
-        assert len(jobs) == len(keys) and jobs[keys[0]]["due"] == "2030-01-02T03:04:05.000+00:00"
-        assert jobs[keys[0]]["claimed_by"] == owner and jobs[keys[0]]["done_at"] is not None
-        assert [job["done_at"] for key, job in jobs.items() if key != keys[0]] == [None] * 9
+        for due in range(10):
+            match = await service.challenge(request)
+            await first.schedule(match.id, 0, [(JobKind.EXPIRY, 100 + due)])
+        later = await service.challenge(request)
+        await first.schedule(later.id, 0, [(JobKind.EXPIRY, 5000)])  # not due: left unclaimed
+
+        async def claim_all(store: Store, owner: str) -> list[tuple[int, str]]:
+            claimed = []
+            while (job := await store.claim_job(owner, 1000)) is not None:
+                claimed.append((job.id, owner))
+                await asyncio.sleep(0)  # let the others race for the next one
+            return claimed
+
+        results = await asyncio.gather(
+            *(claim_all(store, f"process-{n}") for n, store in enumerate(racers))
+        )
+        claims = dict(claim for claimed in results for claim in claimed)
+        assert len(claims) == sum(map(len, results)) == 10  # each job once, none left out
+        job_id, owner = next(iter(claims.items()))
+        await first.finish_job(job_id, "someone-else", 1001)  # not theirs: ignored
+        await first.finish_job(job_id, owner, 1002)
+        columns, rows = await first.export_rows("jobs")
+        jobs = {row[columns.index("id")]: dict(zip(columns, row, strict=True)) for row in rows}
+        assert (jobs[job_id]["claimed_by"], jobs[job_id]["done_at"]) == (owner, 1002)
+        assert sorted(job["done_at"] or 0 for job in jobs.values()) == [0] * 10 + [1002]
+        assert await first.next_due(lease=60) == 1000 + 60  # the oldest unfinished claim
         for store in racers:
             await store.close()
 
@@ -204,12 +225,14 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
             guild_id=1, channel_id=2, challenger=ALICE, game="boku", opponents=[CAROL]
         )
         pending = await service.challenge(request)
-        await source.claim_job("expiry", str(pending.id), datetime.now(UTC), "process-0")
+        await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
+        await source.vote_takeback(match_id, 1, 2)
+        await source.set_dm(ALICE.user_id, True)
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
-            **{"matches": 2, "seats": 4, "moves": 2, "preferences": 0, "jobs": 1},
-            **{"ratings": 2, "rated_matches": 1},
+            **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
+            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []

@@ -108,6 +108,30 @@ def test_a_record_with_an_illegal_turn_says_which() -> None:
         record.replay(get_game("quorum"))
 
 
+def test_running_out_of_time_ends_a_two_player_game_on_time() -> None:
+    game = get_game("quorum")
+    state = game.time_out(game.new(), 1)
+    assert game.outcome(state) == Outcome((2,), "timeout")
+
+
+def test_running_out_of_time_in_three_player_boost_only_removes_that_player() -> None:
+    game = get_game("boost")
+    state = game.time_out(game.new(players=3, seed=1), 1)
+    assert game.outcome(state) is None and game.to_move(state) == 2
+    state = game.time_out(state, 2)
+    assert game.outcome(state) == Outcome((3,), "timeout")
+
+
+def test_a_timeout_in_a_record_replays() -> None:
+    game = get_game("boost")
+    state = game.new(players=3, seed=4)
+    opening = game.format_move(state, game.legal_moves(state)[0])
+    record = Record("boost", "standard", 3, 4, (opening, "timeout 2"))
+    again = Record.from_text(record.to_text()).replay(game)
+    expected = game.time_out(game.apply(state, game.legal_moves(state)[0]), 2)
+    assert game.dump(again) == game.dump(expected)
+
+
 @dataclass(frozen=True, slots=True)
 class SlottedState(CommonState):
     board: str
