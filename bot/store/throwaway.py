@@ -27,6 +27,16 @@ class PostgresMissing(RuntimeError):
     """No PostgreSQL server binaries on this machine."""
 
 
+def _runuser() -> str:
+    """util-linux's runuser, also where root's PATH lacks the sbin folders (as in some CI)."""
+    found = shutil.which("runuser") or next(
+        (p for p in ("/usr/sbin/runuser", "/sbin/runuser") if Path(p).exists()), None
+    )
+    if found is None:
+        raise PostgresMissing("runuser (util-linux) is needed to start PostgreSQL as root")
+    return found
+
+
 def server_binaries() -> Path:
     """The folder holding initdb and pg_ctl: on PATH, else Debian's newest version."""
     on_path = shutil.which("pg_ctl")
@@ -96,7 +106,7 @@ class ThrowawayPostgres:
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.binaries / program), *args]
         if os.geteuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
+            command = [_runuser(), "-u", "postgres", "--", *command]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr.strip()}")
