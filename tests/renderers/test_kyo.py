@@ -41,13 +41,15 @@ def test_every_item_changes_the_picture_of_its_tile() -> None:
 def test_the_last_turn_is_marked_path_strike_and_deploy() -> None:
     state = GAME.parse_diagram(diagram(c3="DDH", c5="dh", e3="SST"))
     struck = GAME.apply(state, GAME.parse_move(state, "c3:1-c4:0-c5"))
-    assert GAME.last(struck).captured == ((2, 4),)
+    last = GAME.last(struck)
+    assert last is not None and last.captured == ((2, 4),)
     plain = render("kyo", struck, last_move=Highlight(1, ""))
     marked = render("kyo", struck)
     assert _tile(plain, (2, 4)) != _tile(marked, (2, 4))
     assert _tile(plain, (2, 3)) != _tile(marked, (2, 3))
     deployed = GAME.apply(state, GAME.parse_move(state, "e3+f4"))
-    assert GAME.last(deployed).changed == ((5, 3),)
+    last = GAME.last(deployed)
+    assert last is not None and last.changed == ((5, 3),)
     plain = render("kyo", deployed, last_move=Highlight(1, ""))
     assert _tile(plain, (5, 3)) != _tile(render("kyo", deployed), (5, 3))
 
@@ -92,4 +94,5 @@ def test_a_strike_frames_the_whole_struck_tile() -> None:
 
 def _near(colour: object, expected: tuple[int, int, int]) -> bool:
     assert isinstance(colour, tuple)
-    return sum(abs(a - b) for a, b in zip(colour, expected, strict=True)) < 60
+    distance: int = sum(abs(a - b) for a, b in zip(colour, expected, strict=True))
+    return distance < 60

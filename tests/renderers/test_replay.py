@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from PIL import Image, ImageSequence
+from PIL import GifImagePlugin, Image, ImageSequence
 
 from renderers import quorum, render_replay
 from renderers.canvas import quantize
@@ -21,8 +21,9 @@ def states_of(game_name: str, turns: int, seed: int = 1) -> list[Any]:
     return list(random_states(get_game(game_name), random.Random(seed), bound=turns))
 
 
-def opened(data: bytes) -> Image.Image:
+def opened(data: bytes) -> GifImagePlugin.GifImageFile:
     image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImagePlugin.GifImageFile)
     assert image.format == "GIF" and image.info["loop"] == 0
     return image
 

@@ -167,7 +167,7 @@ def test_direct_constructor_makes_the_state_init_makes(
         getattr(expected, name) for name in (*names, *FIELDS)
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        made.board = "changed"  # type: ignore[misc]
+        made.variant = "changed"  # type: ignore[misc]
 
 
 def test_direct_constructor_refuses_to_leave_a_field_unset() -> None:

@@ -4,12 +4,21 @@ from itertools import islice
 
 import pytest
 
-from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome, get_game
+from rules import (
+    PASS,
+    Game,
+    IllegalMove,
+    InvalidDiagram,
+    InvalidMove,
+    InvalidState,
+    Outcome,
+    get_game,
+)
 from rules.playout import random_states, random_turns
-from rules.quorum import Jump, QuorumState
+from rules.quorum import Jump, QuorumMove, QuorumState
 from rules.records import Record
 
-GAME = get_game("quorum")
+GAME: Game[QuorumState, QuorumMove] = get_game("quorum")
 
 START = """
    a b c d e f g h
@@ -107,6 +116,7 @@ def test_seed_suffocation_when_e4_is_black_removes_both_at_once() -> None:
 1  · · · · · · · ·
 """
     assert after.board == board_of(expected)
+    assert after.last is not None
     assert sorted(after.last.captured) == [(4, 3), (5, 3)]
 
 
@@ -135,6 +145,7 @@ def test_seed_conversion_flips_e5_but_not_e6_f4_f5() -> None:
 1  · · · · · · · ·
 """
     assert after.board == board_of(expected)
+    assert after.last is not None
     assert after.last.changed == ((4, 4),)
     assert after.last.captured == ()
 
@@ -153,6 +164,7 @@ def test_suffocation_comes_before_conversion() -> None:
 1  ○ ○ ○ · · · · ·
 """
     after = play(diagram, "e3c3")
+    assert after.last is not None
     assert after.last.captured == ((1, 1),)
     assert after.last.changed == ()
     assert after.board[1 * 8 + 1] == "."
@@ -176,6 +188,7 @@ to move: white
     # a1 and a2 are filled; b2 stays Black: placement never suffocates or converts.
     assert [after.board[i] for i in (0, 1, 8, 9)] == ["w", "w", "w", "b"]
     assert after.board[16] == "b"
+    assert after.last is not None
     assert sorted(after.last.changed) == [(0, 0), (0, 1)]
 
 
@@ -397,7 +410,8 @@ def test_move_tree_asks_square_by_square() -> None:
     tree = GAME.move_tree(GAME.new())
     starts = {GAME.format_move(GAME.new(), m)[:2] for m in GAME.legal_moves(GAME.new())}
     assert set(tree.children) == starts == {"a1", "b1", "c1", "a2", "b2", "a3"}
-    assert tree.walk(["a1", "e3"]).move == Jump(0, 20)
+    jump = tree.walk(["a1", "e3"])
+    assert jump is not None and jump.move == Jump(0, 20)
     leaves = sum(len(child.children) for child in tree.children.values())
     assert leaves == len(GAME.legal_moves(GAME.new()))
 
