@@ -269,3 +269,38 @@ def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
             assert untouched == (True, 0, None), f"{actor} {action} changed the match"
 
     offline(scenario)
+
+
+RACERS = 50
+
+
+def test_fifty_moves_at_once_land_exactly_one(offline: Any) -> None:
+    """The player to move sends 50 /moves at once, every legal opening and some twice: one
+    lands, the log and the snapshot agree, and every other one is refused in private."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        match = await h.bot.service.get(match_id)
+        game, setup = match.game, match.state
+        legal = [game.format_move(setup, move) for move in game.legal_moves(setup)]
+        sent_moves = [legal[n % len(legal)] for n in range(RACERS)]
+        assert len(set(sent_moves)) == len(legal) < RACERS, "all different, some twice"
+        start = len(h.sent)
+        for text in sent_moves:
+            h.dispatch(h.command_payload(alice, "move", move=text), alice)
+        await h.settle()
+        (landed,) = await h.bot.store.moves(match_id)
+        (posted,) = public(h.sent[start:])
+        assert f"alice played **{landed.notation}**" in posted.content
+        replies = [s for s in private(h.sent[start:]) if s.for_user == alice.id]
+        assert len(replies) == RACERS, "every submission is answered"
+        refusals = [r for r in replies if "It is bob's turn (Black), not yours." in r.content]
+        assert len(refusals) == RACERS - 1, [r.content for r in replies]
+        after = await h.bot.service.get(match_id)
+        assert after.row.ply == 1 and after.to_move is not None
+        assert after.to_move.user_id == bob.id
+        expected = game.apply(setup, game.parse_move(setup, landed.notation))
+        assert game.dump(after.state) == game.dump(expected)
+        assert await h.bot.service.check() == []
+
+    offline(scenario)
