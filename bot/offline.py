@@ -257,7 +257,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
     database = folder / "offline.sqlite3"
     # Each session starts from an empty server, and its images are the only ones in the folder.
     stale_files = (database, *(database.with_name(database.name + e) for e in ("-wal", "-shm")))
-    for stale in (*stale_files, *folder.glob("*.png")):
+    for stale in (*stale_files, *folder.glob("*.png"), *folder.glob("*.gif")):
         stale.unlink(missing_ok=True)
     # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
     bot = create_bot(
