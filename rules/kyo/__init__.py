@@ -33,6 +33,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    join_clauses,
 )
 from rules.kyo.board import (
     BY_NAME,
@@ -53,6 +54,7 @@ from rules.kyo.notation import join, tokenize
 from rules.kyo.picker import completions, label, nearest, turn_tree
 from rules.kyo.replay import simulate
 from rules.kyo.turns import Board, first_turn, legal_turns, shortest_spelling
+from rules.kyo.words import turn_clauses
 
 SPELLING_BUDGET = 2000  # actions tried looking for a typed turn's shortest spelling
 
@@ -176,6 +178,17 @@ class Kyo(Game[KyoState, KyoMove]):
 
     def format_move(self, state: KyoState, move: KyoMove) -> str:
         return str(move)
+
+    def describe_move(
+        self, state: KyoState, move: KyoMove, names: Sequence[str] | None = None
+    ) -> str:
+        """The turn replayed once, its strikes, destroyed mana, shields and chips in words."""
+        if not isinstance(move, Turn):
+            return super().describe_move(state, move, names)
+        side = SIDES[state.turn]
+        trace = simulate(state.board, side, move.tokens)
+        clauses = turn_clauses(state.board, side, trace, lambda seat: self.player_name(seat, names))
+        return f"{move}, {join_clauses(clauses)}" if clauses else str(move)
 
     def move_tokens(self, state: KyoState, move: KyoMove) -> tuple[str, ...]:
         return move.tokens if isinstance(move, Turn) else ("pass",)

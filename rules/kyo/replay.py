@@ -8,7 +8,7 @@ sentence that names the squares and items involved and says what would be allowe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.core import IllegalMove
 from rules.kyo.board import (
@@ -63,6 +63,16 @@ from rules.kyo.turns import (
 )
 
 
+@dataclass(frozen=True)
+class Action:
+    """One action a turn took: its token, the node it started from and the slice it used."""
+
+    token: str
+    node: Node
+    chips: int
+    code: int
+
+
 @dataclass
 class Trace:
     """What a typed turn did: the board it leaves, the tiles to highlight, and the turn's
@@ -75,6 +85,7 @@ class Trace:
     tokens: list[str]
     node: Node
     size: int | None = None  # a slice size typed for the next action, which is still to come
+    actions: list[Action] = field(default_factory=list)  # in order, for the words of a post
 
 
 def simulate(board: Board, side: Side, tokens: Sequence[str], *, partial: bool = False) -> Trace:
@@ -111,6 +122,7 @@ def simulate(board: Board, side: Side, tokens: Sequence[str], *, partial: bool =
         code, result = _run(node, side, token, chips)
         if code < 0:
             raise IllegalMove(explain(code, node, token, chips, side))
+        trace.actions.append(Action(token, node, chips, code))
         if chips != node[2] and token[0] != "=":
             trace.tokens.append(f":{chips}")
         if token[0] == "=":

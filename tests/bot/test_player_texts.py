@@ -72,8 +72,7 @@ def test_each_post_says_in_words_what_the_move_did(offline: Any, game_name: str)
         return told
 
     told = offline(scenario)
-    if game_name != "kyo":  # Kyo's moves are described by their notation for now
-        assert told, f"no {game_name} move said more than its notation"
+    assert told, f"no {game_name} move said more than its notation"
 
 
 def test_the_move_to_play_is_named_with_its_colour_and_the_name_kept(offline: Any) -> None:

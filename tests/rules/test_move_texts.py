@@ -43,7 +43,7 @@ def test_a_pass_says_the_player_had_no_move(name: str) -> None:
     assert game.describe_move(game.new(), PASS, NAMES[:2]) == "pass, having no legal move"
 
 
-@pytest.mark.parametrize("name", ["boost", "quorum", "boku", "razzle"])
+@pytest.mark.parametrize("name", GAMES)
 def test_every_opening_move_is_described_starting_with_its_notation(name: str) -> None:
     game = get_game(name)
     state = game.new()
@@ -374,3 +374,82 @@ def test_razzle_texts_keep_pass_for_a_skipped_turn_only() -> None:
     for word in ("a pass ", "passes", "passing", "passed", "pass the", "pass chain"):
         assert word not in texts, word
     assert "'pass' is only for a player who has no legal turn at all" in texts
+
+
+# --- Kyo ----------------------------------------------------------------------------------
+
+
+def kyo(pieces: str, to_move: str = "gold") -> str:
+    """A 10x10 diagram from 'square:stack' pairs (stacks bottom to top); each side has its
+    king on mana in a corner."""
+    grid = [["."] * 10 for _ in range(10)]
+    for item in ("a1:DK j10:dk " + pieces).split():
+        square, stack = item.split(":")
+        grid[10 - int(square[1:])][ord(square[0]) - ord("a")] = stack
+    return "\n".join(" ".join(row) for row in grid) + f"\nto move: {to_move}"
+
+
+K_START = get_game("kyo").format_diagram(get_game("kyo").new())
+
+KYO = [
+    (K_START, "a4-a5", NAMES[:2], "a4-a5, moving ivy's light pawn"),
+    (K_START, "a4-a5", None, "a4-a5, moving Gold's light pawn"),
+    (
+        kyo("d4:DH e5:ddh"),
+        "d4xe5",
+        None,
+        "d4xe5, striking Red's heavy pawn on e5 and destroying 2 mana chips",
+    ),
+    (
+        kyo("d5:dh d4:DH", "red"),
+        "d5xd4",
+        NAMES[:2],
+        "d5xd4, striking ivy's heavy pawn on d4 and destroying a mana chip",
+    ),
+    (
+        kyo("d4:DH d5:D d6:h"),
+        "d4:0-d5xd6",
+        NAMES[:2],
+        "d4:0-d5xd6, striking Bob's heavy pawn on d6",
+    ),
+    (kyo("d4:H d5:S"), "d4xd5", NAMES[:2], "d4xd5, striking a shield on d5"),
+    (
+        kyo("d4:H d5:dl"),
+        "d4-d5",
+        NAMES[:2],
+        "d4-d5, moving ivy's heavy pawn and destroying 2 mana chips",
+    ),
+    (K_START, "e2-e3+f4", None, "e2-e3+f4, moving Gold's tower and deploying a shield to f4"),
+    (K_START, "e2+d2+d3", NAMES[:2], "e2+d2+d3, deploying a shield to d2 and a shield to d3"),
+    (
+        K_START,
+        "e2-d2+c2+c2",
+        NAMES[:2],
+        "e2-d2+c2+c2, moving ivy's tower and deploying 2 shields to c2",
+    ),
+    (K_START, "b1>a1", NAMES[:2], "b1>a1, moving 2 dark mana chips and a light mana chip to a1"),
+    (K_START, "e1:1>d1", NAMES[:2], "e1:1>d1, moving a shield to d1"),
+    (
+        K_START,
+        "b1:2-b2:1-b3:0-a2",
+        NAMES[:2],
+        "b1:2-b2:1-b3:0-a2, moving ivy's heavy pawn, leaving a dark mana chip on b2 and "
+        "leaving a light mana chip on b3",
+    ),
+    (K_START, "b1=LD", NAMES[:2], "b1=LD, shuffling the chips under ivy's heavy pawn"),
+    (K_START, "f1=LDS-g2", NAMES[:2], "f1=LDS-g2, moving ivy's queen and shuffling its chips"),
+    (
+        kyo("d4:LDQ f6:h e5:D e6:L"),
+        "d4:1-e5-e6=DL:1-e7:0xf6",
+        NAMES[:2],
+        "d4:1-e5-e6=DL:1-e7:0xf6, shuffling the chips under ivy's queen, leaving a dark mana "
+        "chip on e6, leaving a light mana chip on e7 and striking Bob's heavy pawn on f6",
+    ),
+]
+
+
+@pytest.mark.parametrize(("diagram", "move", "names", "expected"), KYO)
+def test_kyo_moves_in_words(
+    diagram: str, move: str, names: Sequence[str] | None, expected: str
+) -> None:
+    assert described("kyo", diagram, move, names) == expected
