@@ -15,9 +15,19 @@ from typing import Any
 
 from ai.base import Budget, Choice, Evaluator, Limit, OutOfBudget
 from rules.core import Game
+from rules.playout import random_move
 
 WIN = 1_000_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def searched_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
+    """The moves to search: every legal move, except where a position may have too many to
+    list in time (Kyo); there, those the lazy move tree yields in the time left."""
+    left = budget.seconds_left()
+    if not game.may_list_slowly or left is None:
+        return list(game.legal_moves(state))
+    return list(game.move_tree(state).moves(left))
 
 
 class AlphaBeta:
@@ -28,12 +38,15 @@ class AlphaBeta:
         self.max_depth = max_depth
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
-        moves = list(game.legal_moves(state))
+        budget = Budget(limit)
+        moves = searched_moves(game, state, budget)
+        if not moves:  # the time ran out before the lazy tree yielded one
+            return Choice(random_move(game, state, rng), {"nodes": 0, "depth": 0})
         if len(moves) == 1:
             return Choice(moves[0], {"nodes": 0, "depth": 0})
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
         moves.sort(key=lambda m: -self.evaluator.priority(state, m))
-        search = _Search(game, self.evaluator, game.to_move(state), Budget(limit))
+        search = _Search(game, self.evaluator, game.to_move(state), budget)
         best, value, depth = moves[0], 0.0, 0
         for target in range(1, self.max_depth + 1):
             found, found_value, complete, values = search.root(state, moves, target)
@@ -124,7 +137,10 @@ class _Search:
     ) -> list[tuple[Any, Any]]:
         """Children, the stored best move first; deeper than one ply, best-looking next."""
         game, evaluator = self.game, self.evaluator
-        moves = sorted(game.legal_moves(state), key=lambda m: -evaluator.priority(state, m))
+        found = searched_moves(game, state, self.budget)
+        if self.budget.exhausted():  # a cut listing would misjudge this node
+            raise OutOfBudget
+        moves = sorted(found, key=lambda m: -evaluator.priority(state, m))
         children = [(m, game.apply(state, m, check=False)) for m in moves]
         if depth >= 2:
             sign = -1.0 if maximising else 1.0

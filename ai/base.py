@@ -64,6 +64,14 @@ class Budget:
             or time.perf_counter() - self._wall_start >= limit.seconds * WALL_SLACK
         )
 
+    def seconds_left(self) -> float | None:
+        """Time left on the budget's tighter clock (None when searching by nodes only)."""
+        if self.limit.seconds is None:
+            return None
+        cpu = self.limit.seconds - (time.process_time() - self._cpu_start)
+        wall = self.limit.seconds * WALL_SLACK - (time.perf_counter() - self._wall_start)
+        return max(0.0, min(cpu, wall))
+
     def fraction_used(self) -> float:
         """How far into the time budget the search is (0 when searching by nodes only)."""
         if self.limit.seconds is None:

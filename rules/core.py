@@ -451,6 +451,9 @@ class Game(ABC, Generic[S, M]):
     help_topics: ClassVar[Mapping[str, str]]
     board_size: ClassVar[tuple[int, int]]
     seat_names: ClassVar[tuple[str, ...]] = ()
+    # Whether a position may have too many turns to list in time (Kyo): then anything with a
+    # time budget walks the lazy `move_tree` instead of calling `legal_moves`.
+    may_list_slowly: ClassVar[bool] = False
 
     # -- to implement --------------------------------------------------------------------
 

@@ -95,6 +95,7 @@ class Kyo(Game[KyoState, KyoMove]):
         "deadlock": Variant("deadlock", "light pawns face to face on ranks 5 and 6", (2,)),
     }
     seat_names = SEAT_NAMES
+    may_list_slowly = True
     help_topics = HELP
 
     def __init__(self) -> None:
