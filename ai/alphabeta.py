@@ -21,13 +21,17 @@ WIN = 1_000_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
+# Of the time left, what listing one node's moves may take: the rest is for searching them.
+LISTING_SHARE = 0.5
+
+
 def searched_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
     """The moves to search: every legal move, except where a position may have too many to
     list in time (Kyo); there, those the lazy move tree yields in the time left."""
     left = budget.seconds_left()
     if not game.may_list_slowly or left is None:
         return list(game.legal_moves(state))
-    return list(game.move_tree(state).moves(left))
+    return list(game.move_tree(state).moves(left * LISTING_SHARE))
 
 
 class AlphaBeta:
@@ -141,7 +145,11 @@ class _Search:
         if self.budget.exhausted():  # a cut listing would misjudge this node
             raise OutOfBudget
         moves = sorted(found, key=lambda m: -evaluator.priority(state, m))
-        children = [(m, game.apply(state, m, check=False)) for m in moves]
+        children = []
+        for move in moves:  # a Kyo node can have thousands: keep an eye on the clock
+            if self.budget.exhausted():
+                raise OutOfBudget
+            children.append((move, game.apply(state, move, check=False)))
         if depth >= 2:
             sign = -1.0 if maximising else 1.0
             children.sort(key=lambda mc: sign * self._static(mc[1]))
