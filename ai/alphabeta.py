@@ -152,7 +152,12 @@ class _Search:
             children.append((move, game.apply(state, move, check=False)))
         if depth >= 2:
             sign = -1.0 if maximising else 1.0
-            children.sort(key=lambda mc: sign * self._static(mc[1]))
+            scores = {}
+            for move, child in children:  # one evaluation each, the clock watched
+                if self.budget.exhausted():
+                    raise OutOfBudget
+                scores[move] = sign * self._static(child)
+            children.sort(key=lambda mc: scores[mc[0]])
         if hint is not None:
             for index, (move, _) in enumerate(children):
                 if move == hint:
