@@ -232,7 +232,7 @@ def _automatic_passes(match: Match, state: Any) -> list[tuple[Turn, Any]]:
             break
         seat = game.to_move(state)
         notation = game.format_move(state, PASS)
-        state = game.apply(state, PASS)
+        state = game.apply(state, PASS, check=False)  # must_pass just said it is the only move
         played.append((Turn(seat, match.at(seat).user_id, notation, True), state))
     return played
 
