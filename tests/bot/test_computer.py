@@ -100,6 +100,7 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
     offline(scenario, ai_nodes=NODES)
 
 
+@pytest.mark.both_backends
 def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     async def main() -> None:
         async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:

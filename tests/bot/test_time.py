@@ -120,6 +120,7 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline: Any, database: str
 ) -> None:
@@ -159,6 +160,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
     offline: Any, database: str
 ) -> None:
@@ -178,6 +180,7 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
@@ -193,6 +196,7 @@ def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, data
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline: Any, database: str
 ) -> None:
@@ -218,6 +222,7 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         await start_match(h, days=1)
@@ -231,6 +236,7 @@ def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> No
     offline(scenario)
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize("move_first", [True, False])
 def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_first: bool) -> None:
     async def scenario(h: OfflineDiscord) -> None:
@@ -255,6 +261,7 @@ def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_fir
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_after_the_move_landed_changes_nothing(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
