@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.harness import OfflineDiscord
 from tests.bot.support import private, public, start_match
 
@@ -58,6 +60,7 @@ def test_a_stranger_or_the_challenger_cannot_answer(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_declined_challenge_is_closed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")

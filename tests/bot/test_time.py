@@ -293,6 +293,7 @@ def test_a_timeout_in_three_player_boost_removes_the_player_and_play_goes_on(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
@@ -326,6 +327,7 @@ def test_an_answered_challenge_does_not_expire(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_settings_dm_is_stored_and_shown(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         bob = h.user("bob")
@@ -357,6 +359,7 @@ def test_turns_and_reminders_come_by_dm_to_who_opted_in(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_refused_dm_falls_back_to_the_mention_and_says_so_once(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
