@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import logging
 import re
 from collections.abc import AsyncIterator, Sequence
@@ -19,9 +18,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import Row, StaleWrite, now
+from bot.store.base import Row
 from bot.store.migrations import pending
-from bot.store.sql import Session, SqlStore
+from bot.store.sql import Session, SqlStore, TurnWrite
 
 log = logging.getLogger(__name__)
 
@@ -139,40 +138,26 @@ class PostgresStore(SqlStore):
         have no rows to lock yet."""
         await db.execute("SELECT pg_advisory_xact_lock(hashtext(?))", f"ratings:{guild_id}:{game}")
 
-    async def append_moves(
-        self,
-        match_id: int,
-        expected_ply: int,
-        moves: Sequence[tuple[int, str]],
-        *,
-        snapshot: str,
-        status: str,
-        outcome: dict[str, Any] | None,
-        draw_offer: int | None,
-    ) -> str:
+    async def _write_turns(self, write: TurnWrite) -> bool:
         """One statement: the guarded UPDATE and the log INSERT stand or fall together."""
-        played = now()
-        plies = list(range(expected_ply + 1, expected_ply + len(moves) + 1))
         try:
             written = await self._pool.execute(
                 APPEND_TURNS,
-                match_id,
-                expected_ply,
-                expected_ply + len(moves),
-                snapshot,
-                status,
-                None if outcome is None else json.dumps(outcome),
-                draw_offer,
-                played,
-                plies,
-                [seat for seat, _ in moves],
-                [notation for _, notation in moves],
+                write.match_id,
+                write.expected_ply,
+                write.expected_ply + len(write.turns),
+                write.snapshot,
+                write.status,
+                write.outcome,
+                write.draw_offer,
+                write.played_at,
+                [ply for ply, _, _ in write.turns],
+                [seat for _, seat, _ in write.turns],
+                [notation for _, _, notation in write.turns],
             )
-        except asyncpg.UniqueViolationError as error:
-            raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}") from error
-        if _affected(written) != len(moves):
-            raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
-        return played
+        except asyncpg.UniqueViolationError:
+            return False
+        return _affected(written) == len(write.turns)
 
     # -- copying ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from bot.store.base import (
     CorruptMatch,
@@ -106,6 +106,19 @@ class Session(Protocol):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
+class TurnWrite(NamedTuple):
+    """Turns to log after `expected_ply` and the match's fields after them, as stored."""
+
+    match_id: int
+    expected_ply: int
+    turns: list[tuple[int, int, str]]  # (ply, seat, notation)
+    snapshot: str
+    status: str
+    outcome: str | None  # JSON
+    draw_offer: int | None
+    played_at: str
+
+
 class SqlStore(ABC):
     """The `Store` on any SQL backend; see the module's docstring for what a backend adds."""
 
@@ -135,6 +148,11 @@ class SqlStore(ABC):
     @abstractmethod
     async def _lock_ratings(self, db: Session, guild_id: int, game: str) -> None:
         """Order the transactions that rewrite a game's standings on a server."""
+
+    @abstractmethod
+    async def _write_turns(self, write: TurnWrite) -> bool:
+        """Log the turns and update the match in one statement, if the match is still at
+        the expected ply; False, and nothing written, if not."""
 
     async def _value(self, sql: str, *params: Any) -> Any:
         """The first column of the first row, or None."""
@@ -252,6 +270,32 @@ class SqlStore(ABC):
         async with self._writer() as db:
             if await db.execute(query, *params) != 1:
                 raise StaleWrite(f"match #{match_id} changed since it was read")
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[tuple[int, str]],
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        draw_offer: int | None,
+    ) -> str:
+        played = now()
+        write = TurnWrite(
+            match_id,
+            expected_ply,
+            [(ply, seat, notation) for ply, (seat, notation) in enumerate(moves, expected_ply + 1)],
+            snapshot,
+            status,
+            None if outcome is None else json.dumps(outcome),
+            draw_offer,
+            played,
+        )
+        if not await self._write_turns(write):
+            raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+        return played
 
     async def accept_seat(self, match_id: int, seat: int) -> bool:
         """The match row is locked first: two last seats accepting at once in two processes

@@ -9,7 +9,6 @@ once only the first can land, even from two processes sharing the file.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -19,9 +18,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Row, StaleWrite, now
+from bot.store.base import Row
 from bot.store.migrations import pending
-from bot.store.sql import Session, SqlStore, marks
+from bot.store.sql import Session, SqlStore, TurnWrite, marks
 
 log = logging.getLogger(__name__)
 
@@ -120,35 +119,22 @@ class SqliteStore(SqlStore):
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
-    async def append_moves(
-        self,
-        match_id: int,
-        expected_ply: int,
-        moves: Sequence[tuple[int, str]],
-        *,
-        snapshot: str,
-        status: str,
-        outcome: dict[str, Any] | None,
-        draw_offer: int | None,
-    ) -> str:
+    async def _write_turns(self, write: TurnWrite) -> bool:
         """One INSERT into the `turn_writes` view: its trigger checks the ply, logs the turn and
-        updates the match, so the whole write is one statement (atomic, one thread hop).
-        """
-        played = now()
-        encoded = None if outcome is None else json.dumps(outcome)
-        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in moves)
+        updates the match, so the whole write is one statement (atomic, one thread hop)."""
+        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in write.turns)
         params: list[Any] = []
-        for number, (seat, notation) in enumerate(moves, start=expected_ply + 1):
-            params += [match_id, number, seat, notation, played]
-            params += [snapshot, status, encoded, draw_offer]
+        for ply, seat, notation in write.turns:
+            params += [write.match_id, ply, seat, notation, write.played_at]
+            params += [write.snapshot, write.status, write.outcome, write.draw_offer]
         async with self._lock:
             try:
                 await self._db.execute(f"INSERT INTO turn_writes VALUES {rows}", params)
             except sqlite3.IntegrityError as error:
                 if "stale write" not in str(error) and "UNIQUE" not in str(error):
                     raise
-                raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}") from error
-        return played
+                return False
+        return True
 
     # -- copying ---------------------------------------------------------------------------
 
