@@ -93,14 +93,7 @@ class PostgresStore(SqlStore):
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        store = cls(pool)
-        try:
-            await store._migrate()
-        except BaseException:
-            await pool.close()
-            raise
-        return store
+        return await cls(await asyncpg.create_pool(url, min_size=1, max_size=pool_size))._opened()
 
     async def close(self) -> None:
         await self._pool.close()

@@ -13,7 +13,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from bot.store.base import (
     CorruptMatch,
@@ -128,6 +128,22 @@ class SqlStore(ABC):
     engine], ...]` by seat, so a match loads in one query."""
     CLAIM_LOCK: ClassVar[str]
     """Appended to the claim's inner SELECT, so racing claimers take different jobs."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def _migrate(self) -> None:
+        """Bring the database to the newest schema."""
+
+    async def _opened(self) -> Self:
+        """This store, migrated; closed again if that fails, so no connection leaks."""
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
 
     @abstractmethod
     def _reader(self) -> Session:

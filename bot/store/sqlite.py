@@ -67,20 +67,16 @@ class SqliteStore(SqlStore):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = sqlite3.Row
-        store = cls(db)
-        try:
-            for pragma in PRAGMAS:
-                await db.execute(f"PRAGMA {pragma}")
-            await store._migrate()
-        except BaseException:
-            await db.close()
-            raise
-        return store
+        return await cls(db)._opened()
 
     async def close(self) -> None:
         await self._db.close()
 
     async def _migrate(self) -> None:
+        """The connection's settings first: the migration itself runs under WAL and foreign
+        keys."""
+        for pragma in PRAGMAS:
+            await self._db.execute(f"PRAGMA {pragma}")
         for number, script in pending(await self.schema_version(), self.backend):
             log.info("migrating the database to schema version %d", number)
             await self._db.executescript(
