@@ -175,8 +175,8 @@ class SqlStore(ABC):
         rows = await self._reader().fetch(sql, *params)
         return rows[0][0] if rows else None
 
-    async def _ids(self, sql: str, *params: Any) -> list[int]:
-        return [int(row[0]) for row in await self._reader().fetch(sql, *params)]
+    async def _ids(self, sql: str) -> list[int]:
+        return [int(row[0]) for row in await self._reader().fetch(sql)]
 
     # -- reading -------------------------------------------------------------------------
 
