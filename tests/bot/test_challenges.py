@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, start_match
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -7,7 +7,7 @@ import random
 from functools import cache
 from typing import Any
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from bot.service import ServiceError
 from bot.store import StaleWrite
 from rules import get_game

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import renderers.razzle
-from bot.harness import OfflineDiscord, User
 from bot.notifications import describe_turns
+from bot.offline import OfflineDiscord, User
 from bot.service import Turn
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from bot import limits
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from renderers import render_replay
 from tests.bot.support import new_bot, private, resign, start_match
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import get_game
 from tests.bot.support import new_bot, private, public, start_match
 
