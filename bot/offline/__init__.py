@@ -15,6 +15,9 @@ refusal is a bug in the bot: `run` raises `Refused` for it. Permissions withheld
 (`withhold`) and 429s (`rate_limit`) are answered like Discord too, but are conditions the
 bot must handle.
 
+A new endpoint is one function in `rest` (bot-token REST) or `interactions` (through an
+interaction's token), named under its discord.py route template in that module's `ENDPOINTS`.
+
 These are private discord.py names: the package pins discord.py's minor version, and all
 knowledge of them stays in this package.
 """

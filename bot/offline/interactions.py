@@ -78,6 +78,7 @@ def interaction(
 def slash_command(
     tree: app_commands.CommandTree[Any], name: str
 ) -> app_commands.Command[Any, ..., Any]:
+    """The slash command of this name in the bot's tree; a script names one that is not."""
     command = tree.get_command(name)
     if not isinstance(command, app_commands.Command):
         raise OfflineError(f"there is no /{name} command")
