@@ -24,6 +24,7 @@ from bot.store import (
     throwaway,
 )
 from bot.store.copy import copy_database, differences
+from bot.store.postgres import numbered
 from bot.store.sqlite import SqliteStore
 from tests.bot.support import execute_raw
 
@@ -209,6 +210,29 @@ def test_a_due_job_is_claimed_by_exactly_one_of_many_racers(database_url: str) -
         assert await first.next_due(lease=60) == 1000 + 60  # the oldest unfinished claim
         for store in racers:
             await store.close()
+
+    run(main())
+
+
+def test_placeholders_become_numbered_outside_quoted_text() -> None:
+    assert numbered("SELECT '?', 'it''s ?' FROM t WHERE a = ? AND b IN (?, ?)") == (
+        "SELECT '?', 'it''s ?' FROM t WHERE a = $1 AND b IN ($2, $3)"
+    )
+
+
+def test_claims_recover_with_no_kind_to_retry(database_url: str) -> None:
+    """An empty list of kinds (an empty IN list, which PostgreSQL refuses as SQL) releases
+    nothing and still drops the lost claims."""
+
+    async def main() -> None:
+        store, _, match_id = await started(database_url)
+        await store.schedule(match_id, 0, [(JobKind.TIMEOUT, 10), (JobKind.REMINDER, 5)])
+        assert await store.claim_job("dead", 20) is not None
+        assert await store.recover_claims([], at=100, lease=60) == 1
+        columns, rows = await store.export_rows("jobs")
+        jobs = sorted((row[columns.index("kind")], row[columns.index("done_at")]) for row in rows)
+        assert jobs == [("reminder", 100), ("timeout", None)]
+        await store.close()
 
     run(main())
 
