@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, start_match
 
 PNG = b"\x89PNG\r\n\x1a\n"

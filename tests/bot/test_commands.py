@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 

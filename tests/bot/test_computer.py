@@ -19,8 +19,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.clock import DAY, ManualClock
-from bot.harness import OfflineDiscord, User
-from bot.offline import run_offline
+from bot.offline import OfflineDiscord, User, run_offline
 from bot.service import MatchService, Player
 from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url

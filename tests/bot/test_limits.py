@@ -10,7 +10,7 @@ import pytest
 from discord import app_commands
 
 from bot import limits
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from bot.service import Match
 from bot.service.picker import _walk
 from bot.store import MatchRow, SeatRow, Status

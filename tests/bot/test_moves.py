@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from bot.service import ServiceError
 from bot.store import StaleWrite
 from rules import get_game

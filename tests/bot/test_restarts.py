@@ -13,7 +13,7 @@ from discord import ui
 
 from bot import views
 from bot.cogs.standings import HISTORY_PAGE
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.store.base import Status
 from tests.bot.support import new_bot, private, public, start_match
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 

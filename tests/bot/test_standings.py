@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot import limits
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from renderers import render_replay
 from tests.bot.support import new_bot, private, resign, start_match
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from bot.store import JobKind
 from tests.bot.support import START, new_bot, private, public, start_match
