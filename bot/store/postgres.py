@@ -79,6 +79,8 @@ class PostgresStore(SqlStore):
     """Every call borrows a pooled connection; multi-statement writes run in a transaction."""
 
     backend = "postgresql"
+    # Several processes (each running its shards) write the same matches.
+    shared = True
     SEATS = """COALESCE((
         SELECT json_agg(json_build_array(seat, user_id, name, accepted, engine) ORDER BY seat)
         FROM seats WHERE match_id = m.id

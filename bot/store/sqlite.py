@@ -48,6 +48,8 @@ class SqliteStore(SqlStore):
     the transaction in progress rather than joining it."""
 
     backend = "sqlite"
+    # One process per file: it writes everything, so what it cached is what is stored.
+    shared = False
     SEATS = """(
         SELECT json_group_array(json_array(seat, user_id, name, accepted, engine))
         FROM (SELECT * FROM seats WHERE match_id = m.id ORDER BY seat)
