@@ -88,6 +88,7 @@ class PostgresStore(SqlStore):
     # Racing claimers skip the job another is claiming this instant: each gets a different
     # job, none waits.
     CLAIM_LOCK = "FOR UPDATE SKIP LOCKED"
+    EXPLAIN = ("EXPLAIN", "QUERY PLAN")
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool

@@ -197,6 +197,9 @@ class SqlStore(ABC):
     engine], ...]` by seat, so a match loads in one query."""
     CLAIM_LOCK: ClassVar[str]
     """Appended to the claim's inner SELECT, so racing claimers take different jobs."""
+    EXPLAIN: ClassVar[tuple[str, str]]
+    """What asks the backend for a statement's plan, without running it, and the column
+    each step of the plan comes back in."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -251,6 +254,18 @@ class SqlStore(ABC):
         """The ids a query with one or more `{shards}` conditions finds on these shards."""
         condition, values = on_shards(shards)
         return await self._ids(sql.format(shards=condition), *values * sql.count("{shards}"))
+
+    # -- measuring -----------------------------------------------------------------------
+
+    async def explain(self, sql: str, *params: Any) -> list[str]:
+        """How the backend would run a statement, a line per step (benchmarks.big_db)."""
+        prefix, column = self.EXPLAIN
+        return [str(row[column]) for row in await self._reader().fetch(f"{prefix} {sql}", *params)]
+
+    async def analyze(self) -> None:
+        """Refresh the planner's statistics, as after a bulk load."""
+        async with self._writer() as db:
+            await db.execute("ANALYZE")
 
     # -- reading -------------------------------------------------------------------------
 

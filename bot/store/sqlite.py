@@ -57,6 +57,7 @@ class SqliteStore(SqlStore):
     # None needed: SQLite runs one writer at a time, across processes too, so no two
     # claimers can pick the same row.
     CLAIM_LOCK = ""
+    EXPLAIN = ("EXPLAIN QUERY PLAN", "detail")
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
