@@ -264,8 +264,7 @@ class SqlStore(ABC):
 
     async def analyze(self) -> None:
         """Refresh the planner's statistics, as after a bulk load."""
-        async with self._writer() as db:
-            await db.execute("ANALYZE")
+        await self._reader().fetch("ANALYZE")
 
     # -- reading -------------------------------------------------------------------------
 

@@ -4,29 +4,23 @@ own shards, and neither acts on a match it remembers after the other changed it.
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from bot import BoardBot
 from bot.clock import DAY, ManualClock
-from bot.offline import OfflineDiscord, rest
+from bot.offline import OfflineDiscord
 from bot.store import shard_of
 from bot.store.throwaway import ThrowawayPostgres
 from tests.bot.spec import check_request
-from tests.bot.support import START, new_bot, private, public, start_match
+from tests.bot.support import (
+    START,
+    log_in_beside,
+    new_bot,
+    private,
+    public,
+    start_match,
+    through,
+)
 
 SHARDS = 4
-
-
-@contextmanager
-def through(h: OfflineDiscord, bot: BoardBot) -> Iterator[None]:
-    """Interactions go to `bot` meanwhile, as if Discord routed them to its process."""
-    usual, h.bot = h.bot, bot
-    try:
-        yield
-    finally:
-        h.bot = usual
 
 
 def test_board_right_after_the_other_process_timed_the_match_out_shows_it_finished(
@@ -46,8 +40,7 @@ def test_board_right_after_the_other_process_timed_the_match_out_shows_it_finish
         h.bot = new_bot(url, clock=clock, shard_count=SHARDS, shard_ids=mine)
         other = new_bot(url, clock=clock, shard_count=SHARDS, shard_ids=others)
         async with h:
-            other.http.request = functools.partial(rest.request, h)  # type: ignore[method-assign]
-            await other.login("offline-token")
+            await log_in_beside(h, other)
             match_id, (alice, bob) = await start_match(h, days=1)
             with through(h, other):
                 (board,) = private(await h.command(alice, "board", match=str(match_id)))
