@@ -11,14 +11,15 @@ from bot.clock import DAY, ManualClock
 from bot.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, Scheduler
 from bot.store import JobKind, JobRow, Shards, Store, open_store
 from rules import get_game
+from tests.bot.support import execute_raw
 
 HANG_GUARD = 30  # seconds; only stops a broken test from hanging, never measured
 
 
-async def _match(store: Store) -> int:
+async def _match(store: Store, guild_id: int | None = 1) -> int:
     game = get_game("quorum")
     return await store.create_match(
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=2,
         game="quorum",
         variant="standard",
@@ -115,20 +116,6 @@ def _guild_on(shard: int, count: int, n: int) -> int:
     return ((1000 + n * count + shard) << 22) | 12345
 
 
-async def _match_in(store: Store, guild_id: int | None) -> int:
-    game = get_game("quorum")
-    return await store.create_match(
-        guild_id=guild_id,
-        channel_id=2,
-        game="quorum",
-        variant="standard",
-        seed=0,
-        snapshot=json.dumps(game.dump(game.new())),
-        seats=[(10, "alice", True, None), (11, "bob", True, None)],
-        days_per_move=1,
-    )
-
-
 def test_two_processes_of_four_shards_run_every_job_once_each_its_own(database_url: str) -> None:
     """Processes A (shards 0, 1) and B (shards 2, 3) share one database: of jobs in servers
     on every shard and in DMs (shard 0), each runs exactly its own, once, and neither sees
@@ -142,10 +129,10 @@ def test_two_processes_of_four_shards_run_every_job_once_each_its_own(database_u
         owner_of: dict[int, str] = {}
         for shard in range(count):
             for n in range(3):
-                match_id = await _match_in(stores[0], _guild_on(shard, count, n))
+                match_id = await _match(stores[0], _guild_on(shard, count, n))
                 owner_of[match_id] = "A" if shard < 2 else "B"
                 await stores[0].schedule(match_id, 0, [(JobKind.TIMEOUT, 1000 + n)])
-        dm_match = await _match_in(stores[0], None)
+        dm_match = await _match(stores[0], None)
         owner_of[dm_match] = "A"
         await stores[0].schedule(dm_match, 0, [(JobKind.REMINDER, 1000)])
 
@@ -254,6 +241,35 @@ def test_finished_jobs_are_forgotten_after_a_week(database_url: str) -> None:
         await scheduler.run_due()
         assert await store.due_time(old, JobKind.TIMEOUT, 0) is None
         assert await store.due_time(recent, JobKind.TIMEOUT, 0) is not None
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_start_up_finds_only_the_matches_of_its_own_shards(database_url: str) -> None:
+    """Unposted boards, the computer's matches, missing deadlines and unrated results: each
+    start-up query of a process of shards 0 and 1 (of 4) finds the matches of servers on
+    those shards and of direct messages (shard 0), never another process's."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        mine: list[int] = []
+        for shard in range(4):
+            match_id = await _match(store, _guild_on(shard, 4, 0))
+            mine += [match_id] if shard < 2 else []
+        dm = await _match(store, None)
+        await execute_raw(
+            database_url,
+            "UPDATE matches SET status = 'active'",
+            "UPDATE seats SET engine = 2 WHERE seat = 2",
+        )
+        shards = Shards(4, (0, 1))
+        assert await store.unposted_boards(shards) == [*mine, dm]
+        assert await store.matches_with_engines(shards) == [*mine, dm]
+        assert await store.unscheduled(shards) == [*mine, dm]
+        assert len(await store.unscheduled()) == 5  # one process running every shard
+        await execute_raw(database_url, "UPDATE matches SET status = 'finished'")
+        assert await store.unrated_matches(shards) == mine  # DMs are not rated
         await store.close()
 
     asyncio.run(main())
