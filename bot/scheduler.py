@@ -63,15 +63,12 @@ class Scheduler:
         handler: Handler,
         owner: str,
         shards: Shards | None = None,
-        *,
-        concurrency: int = CONCURRENT_JOBS,
     ) -> None:
         self.store = store
         self.clock = clock
         self.handler = handler
         self.owner = owner
         self.shards = shards  # None: this process acts for every server
-        self.concurrency = concurrency
         self._woken = asyncio.Event()
         self._draining = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -99,7 +96,7 @@ class Scheduler:
         return await self.store.next_due(CLAIM_LEASE, self.shards)
 
     async def run_due(self) -> int:
-        """Run every job due by now, claimed earliest first, up to `concurrency` at once;
+        """Run every job due by now, claimed earliest first, CONCURRENT_JOBS at once;
         returns how many ran. Jobs that fall due while this runs (scheduled by a handler)
         run too."""
         async with self._draining:
@@ -110,7 +107,7 @@ class Scheduler:
 
     async def _drain(self) -> int:
         ran = 0
-        slots = asyncio.Semaphore(self.concurrency)
+        slots = asyncio.Semaphore(CONCURRENT_JOBS)
         running: set[asyncio.Task[None]] = set()
         while True:
             await slots.acquire()
@@ -149,8 +146,12 @@ class Scheduler:
                 await self.clock.wait(stop, self.clock.now() + RENEW_EVERY)
                 if stop.is_set():
                     return
-                if self._running:
+                if not self._running:
+                    continue
+                try:
                     await self.store.renew_claims(self.owner, sorted(self._running), self._now())
+                except Exception:  # the database failed: the next renewal may get through
+                    log.exception("could not renew the claims of the running jobs")
 
         task = asyncio.create_task(renew(), name="scheduler-renewal")
         try:
