@@ -319,22 +319,33 @@ async def run(url: str, matches: int) -> None:
         print(f"{name:36} {wall_ms:8.2f} {cpu_ms:8.2f}  {verdict}{flag}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.big_db", description=__doc__)
+def database_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
-    parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument(
         "--url", help="an empty database (default: a new SQLite file or a throwaway PostgreSQL)"
     )
-    args = parser.parse_args()
+
+
+@contextmanager
+def empty_database(args: argparse.Namespace) -> Iterator[str]:
+    """The URL of an empty database as the options ask: given, or made here for the run."""
     if args.url:
-        asyncio.run(run(args.url, args.matches))
+        yield args.url
     elif args.backend == "sqlite":
         with tempfile.TemporaryDirectory() as folder:
-            asyncio.run(run(f"sqlite:///{Path(folder) / 'big.sqlite3'}", args.matches))
+            yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
     else:
         with ThrowawayPostgres.start() as server:
-            asyncio.run(run(asyncio.run(server.create_schema("big_db")), args.matches))
+            yield asyncio.run(server.create_schema("bench"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.big_db", description=__doc__)
+    parser.add_argument("--matches", type=int, default=100_000)
+    database_options(parser)
+    args = parser.parse_args()
+    with empty_database(args) as url:
+        asyncio.run(run(url, args.matches))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The bot starting with a backlog: 1,000 matches whose deadlines passed while it was down.
 
-    python -m benchmarks.catch_up [--matches 1000] [--url URL]
+    python -m benchmarks.catch_up [--backend sqlite|postgresql] [--matches 1000] [--url URL]
 
 The matches (Quorum, the first player to move, a one-day limit that ran out an hour ago) are
 written straight into a fresh database through the store's bulk copy, then the real bot
@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from benchmarks.big_db import COLUMNS
+from benchmarks.big_db import COLUMNS, database_options, empty_database
 from bot import Settings, create_bot
 from bot.clock import DAY, SystemClock
 from bot.offline import OfflineDiscord
@@ -103,13 +101,10 @@ async def run(url: str, matches: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.catch_up", description=__doc__)
     parser.add_argument("--matches", type=int, default=1000)
-    parser.add_argument("--url", help="an empty database (default: a new SQLite file)")
+    database_options(parser)
     args = parser.parse_args()
-    if args.url:
-        asyncio.run(run(args.url, args.matches))
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(f"sqlite:///{Path(folder) / 'catch_up.sqlite3'}", args.matches))
+    with empty_database(args) as url:
+        asyncio.run(run(url, args.matches))
 
 
 if __name__ == "__main__":
