@@ -38,6 +38,8 @@ COGS = (
     "bot.cogs.settings",
     "bot.cogs.takeback",
     "bot.cogs.standings",
+    "bot.cogs.vacation",
+    "bot.cogs.following",
 )
 
 
@@ -131,6 +133,7 @@ class BoardBot(commands.AutoShardedBot):
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
+        self.service.vacations.scheduled = self.scheduler.wake
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         self.computer = Computer(
             self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes

@@ -7,6 +7,7 @@ the same after a restart and long after the interaction that caused it has expir
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -25,9 +26,11 @@ from bot.texts import (
     deadline_line,
     describe_turns,
     dms_closed,
+    followed,
     jump_url,
     match_begins,
     mention,
+    on_vacation,
     reminder_direct,
     reminder_in_place,
     status_line,
@@ -93,6 +96,14 @@ class Undelivered(Exception):
 def permission_name(permission: str) -> str:
     """'send_messages_in_threads' -> 'Send Messages in Threads', as Discord names it."""
     return permission.replace("_", " ").title().replace(" In ", " in ")
+
+
+class DmsClosed(Exception):
+    """Discord refused a direct message: the member's DMs are closed to the bot."""
+
+    def __init__(self, first: bool) -> None:
+        super().__init__("direct messages closed")
+        self.first = first  # the first refusal since they last opened them
 
 
 class Renderer(Protocol):
@@ -215,7 +226,8 @@ class Announcer:
         each reader's time zone."""
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
-        text = limits.content("\n".join([*lines, status_line(match), due]).strip())
+        away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
+        text = limits.content("\n".join([*lines, status_line(match), due, *away]).strip())
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
@@ -239,9 +251,10 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        link = jump_url(match.row.guild_id, match.channel_id, message.id)
         if to_ping:
-            link = jump_url(match.row.guild_id, match.channel_id, message.id)
             await self.direct(match, to_ping[0], your_move(match, due, link))
+        await self._tell_followers(match, [*lines, due, *away], link)
         for watcher in self.watchers:
             watcher(match)
         return message
@@ -253,17 +266,39 @@ class Announcer:
         wanted = await self.service.store.preferences(user_id)
         if not wanted.dm or wanted.dm_refused:
             return False
+        picture = await self.board_file(match) if board else MISSING
+        try:
+            return await self._send_dm(user_id, text, picture)
+        except DmsClosed as closed:
+            if closed.first:
+                await self.say(match, dms_closed(user_id), ping=[user_id])
+            return False
+
+    async def _tell_followers(self, match: Match, lines: Sequence[str], link: str) -> None:
+        """Each follower gets the board by DM, rendered once for all; one whose DMs are
+        closed is remembered and sent no more (`/follow` tells them why)."""
+        followers = await self.service.following.recipients(match.id)
+        if not followers:
+            return
+        picture = await self.board_file(match)
+        png = picture.fp.read()
+        text = followed(match, lines, link)
+        for user_id in followers:
+            board = discord.File(io.BytesIO(png), filename=picture.filename)
+            with contextlib.suppress(DmsClosed):
+                await self._send_dm(user_id, text, board)
+
+    async def _send_dm(self, user_id: int, text: str, picture: discord.File) -> bool:
+        """A direct message; False if Discord refused it, DmsClosed if because the member
+        closed their DMs (which the store then remembers)."""
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            picture = await self.board_file(match) if board else MISSING
             await channel.send(limits.content(text), file=picture, allowed_mentions=pinging())
         except discord.HTTPException as error:
             if error.code != DMS_CLOSED:
                 log.warning("could not send a DM to %s: %s", user_id, error)
                 return False
-            if await self.service.store.refuse_dm(user_id):
-                await self.say(match, dms_closed(user_id), ping=[user_id])
-            return False
+            raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
         return True
 
     async def post_missing_board(self, match_id: int) -> bool:

@@ -14,8 +14,9 @@ import discord
 
 from bot import limits
 from bot.clock import DAY
-from bot.service import Match, Reminder, Takeback, Turn
+from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
 from bot.service.deadlines import CHALLENGE_LIFETIME
+from bot.service.vacations import MAX_DAYS
 from bot.store import SeatRow
 
 
@@ -132,6 +133,44 @@ POSTED_LATE = "-# Posted after a restart: this board was not shown when it was p
 def deadline_line(deadline: int | None) -> str:
     """The deadline in each reader's time zone, or nothing when there is none."""
     return f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+
+
+def on_vacation(away: Sequence[Away]) -> list[str]:
+    """`alice is on vacation until <t:...:f>.` for each player away (their clock stopped)."""
+    return [f"{shown(a.seat.name)} is on vacation until <t:{a.until}:f>." for a in away]
+
+
+def days_left(state: VacationState) -> str:
+    """`12 vacation days left (of 30 in any 365 days)`."""
+    plural = "" if state.days_left == 1 else "s"
+    return f"{state.days_left} vacation day{plural} left (of {MAX_DAYS} in any 365 days)"
+
+
+def vacation_began(name: str, until: int, due: int | None) -> str:
+    """Said in each match whose clock the vacation stopped."""
+    moved = f", so their move is now due <t:{due}:R>" if due is not None else ""
+    return f"{shown(name)} is on vacation until <t:{until}:f>{moved}."
+
+
+def vacation_ended(name: str, due: int | None) -> str:
+    """Said in each match whose clock an early return restarted."""
+    moved = f": their move is due <t:{due}:R>" if due is not None else ""
+    return f"{shown(name)} is back from vacation{moved}."
+
+
+def followed(match: Match, lines: Sequence[str], link: str) -> str:
+    """The direct message a follower gets with each board: what happened, who is to move
+    (no mention: nobody is pinged in a DM) or the result, and where to look."""
+    mover = match.to_move
+    if match.outcome is not None:
+        state = f"**Game over: {shown(match.describe_outcome())}.**"
+    elif mover is not None:
+        state = f"{shown(mover.name)} to move ({match.game.seat_name(mover.seat)})."
+    else:
+        state = ""
+    heading = f"**{shown(match.describe())}** (you follow it)"
+    stop = f"-# `/unfollow match:{match.id}` stops these messages."
+    return "\n".join(line for line in [heading, *lines, state, link, stop] if line)
 
 
 def your_move(match: Match, due: str, link: str) -> str:

@@ -1,4 +1,5 @@
-"""/matches (yours, waiting for you first) and /record (a match's record as a file)."""
+"""/matches (yours, waiting for you first), /next (what needs you, most urgent first, in
+every server) and /record (a match's record as a file)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, turns_text
-from bot.service import Match
+from bot.service import Match, Waiting
 from bot.texts import jump_url, shown
 
 if TYPE_CHECKING:
@@ -36,6 +37,19 @@ def listing_line(match: Match, user_id: int) -> str:
         else:
             state = f"{shown(mover.name)} to move" if mover else "over"
     return f"• {shown(match.describe())} · {state} · {link}"
+
+
+def needing_line(waiting: Waiting) -> str:
+    """`• Quorum #3: alice vs bob · your move, due <t:..:R> · link`."""
+    match = waiting.match
+    if match.status == "pending":
+        what = "your answer to the challenge"
+        link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
+    else:
+        what = "your move"
+        link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
+    due = f", due <t:{waiting.due}:R>" if waiting.due is not None else ", no time limit"
+    return f"• {shown(match.describe())} · {what}{due} · {link}"
 
 
 class Matches(commands.Cog):
@@ -66,6 +80,23 @@ class Matches(commands.Cog):
                 )
             text = limits.content("\n".join(lines))
             await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
+
+    @app_commands.command(
+        name="next", description="Your matches waiting for you, in every server, most urgent first"
+    )
+    async def next(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            waiting = await self.bot.service.queries.needing(interaction.user.id)
+            lines = [needing_line(w) for w in waiting]
+            if not lines:
+                lines = ["Nothing waits for you: no move to make, no challenge to answer."]
+            page = limits.pages(lines, limits.CONTENT - FOOTER_ROOM)[0]
+            if len(page) < len(lines):
+                page = [*page, f"-# …and {len(lines) - len(page)} more; /matches lists them."]
+            await interaction.followup.send(
+                limits.content("\n".join(page)), ephemeral=True, suppress_embeds=True
+            )
 
     @app_commands.command(name="record", description="A match's game record, as a text file")
     @app_commands.describe(match="Which match (not needed inside a match thread)")

@@ -11,7 +11,7 @@ from discord.utils import MISSING
 from bot import limits
 from bot.interface import Interaction, answering, explain, match_choices, resolve, tell, turns_text
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
-from bot.texts import jump_url, shown
+from bot.texts import jump_url, on_vacation, shown
 from bot.views import board_view, picker_message
 
 if TYPE_CHECKING:
@@ -75,6 +75,11 @@ class Moves(commands.Cog):
             else:
                 waiting = ", ".join(shown(s.name) for s in found.waiting_for)
                 lines.append(f"Not started: waiting for {waiting}.")
+            lines += on_vacation(await self.service.vacations.away(found)) if mover else []
+            recent = await self.service.queries.recent_moves(found)
+            if recent:
+                played = "  ".join(f"{ply}. {notation}" for ply, notation in recent)
+                lines.append(f"Last moves: `{played}`")
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
                 limits.content("\n".join(lines)),

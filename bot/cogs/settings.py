@@ -1,4 +1,5 @@
-"""/settings: a member's preferences, stored (direct messages for turns and reminders)."""
+"""/settings: a member's preferences, stored (direct messages for turns and reminders), and
+the vacation days they have left."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interface import Interaction, answering, tell
+from bot.texts import days_left
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -44,7 +46,14 @@ class Settings(commands.Cog):
                     "with the board and a link to the thread."
                 )
             changed = "Saved. " if dm is not None else ""
-            await tell(interaction, f"{changed}{line}\n-# Change it with `/settings dm:on|off`.")
+            vacation = await self.bot.service.vacations.state(user_id)
+            away = vacation.current
+            on_it = f"On vacation until <t:{away.ends_at}:f>. " if away is not None else ""
+            await tell(
+                interaction,
+                f"{changed}{line}\nVacation: {on_it}{days_left(vacation)}.\n"
+                "-# Change it with `/settings dm:on|off`; take days off with `/vacation days:N`.",
+            )
 
 
 async def setup(bot: BoardBot) -> None:

@@ -15,6 +15,8 @@ One module per concern; new behaviour goes into the module whose job it is:
     hints       legal-move suggestions and hints (pure functions)
     deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
     takebacks   undoing the last move when every other player agrees
+    vacations   a player's clocks stopped in every server while away
+    following   who gets a match's boards by DM without playing in it
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
@@ -30,17 +32,20 @@ from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
+from bot.service.following import Following
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
-from bot.service.queries import Listing, Queries
+from bot.service.queries import Listing, Queries, Waiting
 from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
+from bot.service.vacations import Away, Vacations, VacationState
 from bot.store import Status, Store
 
 __all__ = [
     "AcceptResult",
+    "Away",
     "ChallengeRequest",
     "DrawResult",
     "Leaderboard",
@@ -59,6 +64,8 @@ __all__ = [
     "Takeback",
     "TooComplex",
     "Turn",
+    "VacationState",
+    "Waiting",
 ]
 
 
@@ -86,7 +93,10 @@ class MatchService:
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
-        self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
+        clock = clock or SystemClock()
+        self.vacations = Vacations(self.cache, clock)
+        self.deadlines = Deadlines(self.cache, self.turns, self.vacations, clock)
+        self.following = Following(self.cache)
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)

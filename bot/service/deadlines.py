@@ -12,6 +12,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import TooComplex
 from bot.service.turns import MoveResult, Turns
+from bot.service.vacations import Vacations
 from bot.store import JobKind, JobRow, SeatRow, Shards, Status
 
 DAY_CHOICES = (1, 2, 3, 5, 7, 14, 0)  # days per move; 0 is no limit
@@ -32,9 +33,10 @@ class Reminder:
 class Deadlines:
     """Schedules jobs in the store and carries them out; knows the clock, not Discord."""
 
-    def __init__(self, cache: MatchCache, turns: Turns, clock: Clock) -> None:
+    def __init__(self, cache: MatchCache, turns: Turns, vacations: Vacations, clock: Clock) -> None:
         self.cache = cache
         self.turns = turns
+        self.vacations = vacations
         self.clock = clock
         self.scheduled: Callable[[], None] = lambda: None  # the scheduler's wake-up call
 
@@ -44,21 +46,24 @@ class Deadlines:
     async def deadline(self, match: Match) -> int | None:
         """When the player to move must have moved, or None without a limit. The first call
         for a turn (the board post) starts its clock and schedules its reminders and
-        timeout; later calls read the same time back."""
-        if match.to_move is None or match.row.days_per_move == 0:
+        timeout; later calls read the same time back. A player on vacation has their
+        clock started when it ends."""
+        mover = match.to_move
+        if mover is None or match.row.days_per_move == 0:
             return None
         store = self.cache.store
         due = await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
         if due is not None:
             return due
+        away = None if mover.engine is not None else await self.vacations.current(mover.user_id)
         allowed = match.row.days_per_move * DAY
-        due = self.now() + allowed
+        due = max(self.now(), away.ends_at if away else 0) + allowed
         jobs = [
             (JobKind.REMINDER, due - allowed // 4),
             (JobKind.LAST_REMINDER, due - LAST_WARNING),
             (JobKind.TIMEOUT, due),
         ]
-        await store.schedule(match.id, match.row.ply, jobs)
+        await store.schedule(match.id, match.row.ply, jobs, away.id if away else None)
         self.scheduled()
         return await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
 

@@ -12,7 +12,7 @@ from bot.service.cache import MatchCache
 from bot.service.hints import suggestions
 from bot.service.matches import Match, ServiceError
 from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
-from bot.store import CorruptMatch, Status
+from bot.store import CorruptMatch, JobKind, Status
 from rules import Record
 from rules.core import outcome_from_json
 
@@ -28,6 +28,18 @@ _MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
 class Listing:
     matches: tuple[Match, ...]
     unreadable: int
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A match that needs its user (to move, or to answer its challenge), and by when:
+    the turn's deadline or the challenge's expiry; None without a limit."""
+
+    match: Match
+    due: int | None
+
+
+RECENT_MOVES = 10  # shown as text under /board's picture
 
 
 class Queries:
@@ -54,6 +66,28 @@ class Queries:
             log.error("skipped in a listing: %s", problem)
         matches.sort(key=lambda m: not m.waits_for(user_id))
         return Listing(tuple(matches), len(broken))
+
+    async def needing(self, user_id: int) -> list[Waiting]:
+        """The user's matches, in every server, waiting for them, least time left first
+        (those without a limit last)."""
+        listing = await self.listing(user_id)
+        store = self.cache.store
+        found = []
+        for match in listing.matches:
+            if not match.waits_for(user_id):
+                continue
+            if match.status == Status.PENDING:
+                due = await store.due_time(match.id, JobKind.EXPIRY, 0)
+            else:
+                due = await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
+            found.append(Waiting(match, due))
+        found.sort(key=lambda w: (w.due is None, w.due or 0, w.match.id))
+        return found
+
+    async def recent_moves(self, match: Match) -> list[tuple[int, str]]:
+        """The last RECENT_MOVES turns as (turn number, notation), oldest first."""
+        moves = await self.cache.store.moves(match.id)
+        return [(m.ply, m.notation) for m in moves[-RECENT_MOVES:]]
 
     async def resolve(
         self,

@@ -40,6 +40,7 @@ from bot.store.base import (
     Status,
     Store,
     StoreError,
+    VacationRow,
     parse_url,
     shard_of,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "StaleWrite",
     "Store",
     "StoreError",
+    "VacationRow",
     "open_store",
     "parse_url",
     "shard_of",

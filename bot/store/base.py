@@ -171,6 +171,17 @@ class PreferenceRow:
     dm_refused: bool = False
 
 
+@dataclass(frozen=True)
+class VacationRow:
+    """A stretch of time a player's clocks stop (Unix seconds); `ends_at` is brought
+    forward when it is ended early."""
+
+    id: int
+    user_id: int
+    started_at: int
+    ends_at: int
+
+
 class Store(Protocol):
     """Matches, their seats and move logs, preferences, takeback votes and scheduled jobs.
 
@@ -280,9 +291,16 @@ class Store(Protocol):
 
     # -- scheduled jobs: one row per (match, kind, ply), claimed by one process at a time --
 
-    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+    async def schedule(
+        self,
+        match_id: int,
+        ply: int,
+        jobs: Sequence[tuple[JobKind, int]],
+        vacation_id: int | None = None,
+    ) -> None:
         """Record (kind, due time) jobs for the match at this ply, once: scheduling again is a
-        no-op, so the first call fixes the times. Unclaimed jobs of earlier plies go, unrun."""
+        no-op, so the first call fixes the times. Unclaimed jobs of earlier plies go, unrun.
+        `vacation_id`: the times were put off by this vacation (see `end_vacation`)."""
         ...
 
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None: ...
@@ -334,6 +352,40 @@ class Store(Protocol):
         challenges."""
         ...
 
+    # -- vacations: one player's clocks stopped, in every server ---------------------------
+
+    async def vacations(self, user_id: int, since: int) -> list[VacationRow]:
+        """The user's vacations that end after `since`, oldest first."""
+        ...
+
+    async def away(self, user_ids: Sequence[int], at: int) -> list[VacationRow]:
+        """The vacations of these users under way at `at`."""
+        ...
+
+    async def start_vacation(self, user_id: int, start: int, end: int) -> int | None:
+        """Record a vacation from `start` to `end`; None (and nothing recorded) when the user
+        is on one at `start` already."""
+        ...
+
+    async def pause_jobs(self, match_id: int, ply: int, vacation_id: int, by: int) -> int:
+        """Put off the match's unclaimed jobs at `ply` by `by` seconds for this vacation,
+        unless it put them off already; how many moved."""
+        ...
+
+    async def end_vacation(self, vacation: VacationRow, at: int) -> bool:
+        """End a vacation at `at`, before its planned end, and bring the unclaimed jobs it put
+        off forward by the time left, in one transaction; False if it was over already."""
+        ...
+
+    # -- followers ----------------------------------------------------------------------
+
+    async def follow(self, match_id: int, user_id: int, wanted: bool) -> bool:
+        """Start (or with `wanted` False, stop) following a match; False if nothing
+        changed."""
+        ...
+
+    async def followers(self, match_id: int) -> list[int]: ...
+
     # -- preferences and takeback votes ------------------------------------------------------
 
     async def preferences(self, user_id: int) -> PreferenceRow: ...
@@ -343,7 +395,8 @@ class Store(Protocol):
         ...
 
     async def refuse_dm(self, user_id: int) -> bool:
-        """Remember that Discord refused a DM to this user; True the first time only."""
+        """Remember that Discord refused a DM to this user (who may have no preferences
+        yet: a follower); True the first time only."""
         ...
 
     async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:

@@ -144,6 +144,26 @@ TIME_LIMITS = """
     );
 """
 
+# A vacation stops its player's clocks: the jobs of their turns move later, each marked
+# with the vacation that moved it (`jobs.vacation_id`), so ending it early moves exactly
+# those back. Followers get each board of a match by DM.
+VACATIONS_AND_FOLLOWERS = """
+    CREATE TABLE vacations (
+        id {identity},
+        user_id {big} NOT NULL,
+        started_at {big} NOT NULL,
+        ends_at {big} NOT NULL
+    );
+    CREATE INDEX vacations_user ON vacations (user_id, ends_at);
+    ALTER TABLE jobs ADD COLUMN vacation_id {big};
+    CREATE INDEX jobs_paused ON jobs (vacation_id) WHERE vacation_id IS NOT NULL;
+    CREATE TABLE followers (
+        match_id {big} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id {big} NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed(
         "matches, seats, moves, preferences",
@@ -252,6 +272,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX ratings_rank ON ratings (guild_id, game, (mu - 3 * sigma));
         """,
     ),
+    Migration.typed("vacations and followers", VACATIONS_AND_FOLLOWERS),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -264,6 +285,8 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "vacations",
+    "followers",
 )
 
 

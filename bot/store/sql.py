@@ -27,6 +27,7 @@ from bot.store.base import (
     Row,
     Shards,
     StaleWrite,
+    VacationRow,
     encode_fields,
     match_row,
     now,
@@ -141,6 +142,13 @@ def on_shards(shards: Shards | None, guild: str = "m.guild_id") -> tuple[str, li
         f"(COALESCE({guild}, 0) >> 22) % ? IN ({marks(len(shards.ids))})",
         [shards.count, *shards.ids],
     )
+
+
+VACATION_COLUMNS = "id, user_id, started_at, ends_at"
+
+
+def _vacation(row: Row) -> VacationRow:
+    return VacationRow(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
 
 def _decoded(rows: Sequence[Row]) -> tuple[list[MatchRow], list[CorruptMatch]]:
@@ -544,7 +552,13 @@ class SqlStore(ABC):
 
     # -- scheduled jobs --------------------------------------------------------------------
 
-    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+    async def schedule(
+        self,
+        match_id: int,
+        ply: int,
+        jobs: Sequence[tuple[JobKind, int]],
+        vacation_id: int | None = None,
+    ) -> None:
         async with self._transaction() as db:
             await db.execute(
                 "DELETE FROM jobs WHERE match_id = ? AND ply < ? AND claimed_by IS NULL",
@@ -552,9 +566,9 @@ class SqlStore(ABC):
                 ply,
             )
             await db.executemany(
-                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (match_id, kind, ply) DO NOTHING",
-                [(match_id, str(kind), ply, due) for kind, due in jobs],
+                "INSERT INTO jobs (match_id, kind, ply, due_at, vacation_id) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, kind, ply) DO NOTHING",
+                [(match_id, str(kind), ply, due, vacation_id) for kind, due in jobs],
             )
 
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
@@ -635,6 +649,99 @@ class SqlStore(ABC):
     async def unscheduled(self, shards: Shards | None = None) -> list[int]:
         return await self._ids_on(UNSCHEDULED_MATCHES, shards)
 
+    # -- vacations -----------------------------------------------------------------------
+
+    async def vacations(self, user_id: int, since: int) -> list[VacationRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {VACATION_COLUMNS} FROM vacations WHERE user_id = ? AND ends_at > ? "
+            "ORDER BY started_at, id",
+            user_id,
+            since,
+        )
+        return [_vacation(row) for row in rows]
+
+    async def away(self, user_ids: Sequence[int], at: int) -> list[VacationRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {VACATION_COLUMNS} FROM vacations WHERE ends_at > ? AND started_at <= ? "
+            f"AND user_id IN ({marks(len(user_ids))}) ORDER BY user_id",
+            at,
+            at,
+            *user_ids,
+        )
+        return [_vacation(row) for row in rows]
+
+    async def start_vacation(self, user_id: int, start: int, end: int) -> int | None:
+        async with self._transaction() as db:
+            under_way = await db.fetch(
+                "SELECT 1 FROM vacations WHERE user_id = ? AND ends_at > ? AND started_at <= ?",
+                user_id,
+                start,
+                start,
+            )
+            if under_way:
+                return None
+            (row,) = await db.fetch(
+                "INSERT INTO vacations (user_id, started_at, ends_at) VALUES (?, ?, ?) "
+                "RETURNING id",
+                user_id,
+                start,
+                end,
+            )
+        return int(row[0])
+
+    async def pause_jobs(self, match_id: int, ply: int, vacation_id: int, by: int) -> int:
+        async with self._writer() as db:
+            return await db.execute(
+                "UPDATE jobs SET due_at = due_at + ?, vacation_id = ? "
+                "WHERE match_id = ? AND ply = ? AND claimed_by IS NULL AND done_at IS NULL "
+                "AND (vacation_id IS NULL OR vacation_id <> ?)",
+                by,
+                vacation_id,
+                match_id,
+                ply,
+                vacation_id,
+            )
+
+    async def end_vacation(self, vacation: VacationRow, at: int) -> bool:
+        async with self._transaction() as db:
+            ended = await db.execute(
+                "UPDATE vacations SET ends_at = ? WHERE id = ? AND ends_at > ?",
+                at,
+                vacation.id,
+                at,
+            )
+            if ended != 1:
+                return False
+            await db.execute(
+                "UPDATE jobs SET due_at = due_at - ? "
+                "WHERE vacation_id = ? AND claimed_by IS NULL AND done_at IS NULL",
+                vacation.ends_at - at,
+                vacation.id,
+            )
+        return True
+
+    # -- followers -------------------------------------------------------------------------
+
+    async def follow(self, match_id: int, user_id: int, wanted: bool) -> bool:
+        async with self._writer() as db:
+            if wanted:
+                changed = await db.execute(
+                    "INSERT INTO followers (match_id, user_id) VALUES (?, ?) "
+                    "ON CONFLICT (match_id, user_id) DO NOTHING",
+                    match_id,
+                    user_id,
+                )
+            else:
+                changed = await db.execute(
+                    "DELETE FROM followers WHERE match_id = ? AND user_id = ?", match_id, user_id
+                )
+        return changed == 1
+
+    async def followers(self, match_id: int) -> list[int]:
+        return await self._ids(
+            "SELECT user_id FROM followers WHERE match_id = ? ORDER BY user_id", match_id
+        )
+
     # -- preferences and takeback votes ----------------------------------------------------
 
     async def preferences(self, user_id: int) -> PreferenceRow:
@@ -657,10 +764,11 @@ class SqlStore(ABC):
     async def refuse_dm(self, user_id: int) -> bool:
         async with self._writer() as db:
             refused = await db.execute(
-                "UPDATE preferences SET dm_refused = 1, updated_at = ? "
-                "WHERE user_id = ? AND dm_refused = 0",
-                now(),
+                "INSERT INTO preferences (user_id, dm, dm_refused, updated_at) "
+                "VALUES (?, 0, 1, ?) ON CONFLICT (user_id) DO UPDATE SET dm_refused = 1, "
+                "updated_at = excluded.updated_at WHERE preferences.dm_refused = 0",
                 user_id,
+                now(),
             )
         return refused == 1
 

@@ -1,0 +1,49 @@
+"""Following: members outside a match get its boards and its result by direct message.
+
+Following is the member's own request for DMs, so it needs no `/settings dm`; a member whose
+DMs Discord refused is not followed until they open them again (`/settings dm:on`).
+"""
+
+from __future__ import annotations
+
+from bot.service.cache import MatchCache
+from bot.service.matches import Match, ServiceError
+from bot.store import Status
+
+
+class Following:
+    def __init__(self, cache: MatchCache) -> None:
+        self.cache = cache
+
+    async def follow(self, match: Match, user_id: int) -> None:
+        if match.status not in (Status.PENDING, Status.ACTIVE):
+            raise ServiceError(
+                f"{match.title} is over ({match.status.phrase})", "/board shows how it ended"
+            )
+        if match.seat_of(user_id) is not None:
+            raise ServiceError(
+                f"you play in {match.describe()}, so its turns reach you already",
+                "`/settings dm:on` sends your turns by direct message too",
+            )
+        if (await self.cache.store.preferences(user_id)).dm_refused:
+            raise ServiceError(
+                "Discord refused my last direct message to you, so I could not send you boards",
+                "open your DMs to this server's members, run `/settings dm:on`, then follow",
+            )
+        if not await self.cache.store.follow(match.id, user_id, True):
+            raise ServiceError(f"you follow {match.describe()} already", "/unfollow stops it")
+
+    async def unfollow(self, match: Match, user_id: int) -> None:
+        if not await self.cache.store.follow(match.id, user_id, False):
+            raise ServiceError(
+                f"you do not follow {match.describe()}", "/follow sends you each of its boards"
+            )
+
+    async def recipients(self, match_id: int) -> list[int]:
+        """The followers to send the match's boards to: those whose DMs were not refused."""
+        store = self.cache.store
+        return [
+            u
+            for u in await store.followers(match_id)
+            if not (await store.preferences(u)).dm_refused
+        ]
