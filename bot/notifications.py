@@ -254,7 +254,7 @@ class Announcer:
         link = jump_url(match.row.guild_id, match.channel_id, message.id)
         if to_ping:
             await self.direct(match, to_ping[0], your_move(match, due, link))
-        await self._tell_followers(match, [*lines, due, *away], link)
+        await self._tell_followers(match, lines, [due, *away], link)
         for watcher in self.watchers:
             watcher(match)
         return message
@@ -274,7 +274,9 @@ class Announcer:
                 await self.say(match, dms_closed(user_id), ping=[user_id])
             return False
 
-    async def _tell_followers(self, match: Match, lines: Sequence[str], link: str) -> None:
+    async def _tell_followers(
+        self, match: Match, lines: Sequence[str], notes: Sequence[str], link: str
+    ) -> None:
         """Each follower gets the board by DM, rendered once for all; one whose DMs are
         closed is remembered and sent no more (`/follow` tells them why)."""
         followers = await self.service.following.recipients(match.id)
@@ -282,7 +284,7 @@ class Announcer:
             return
         picture = await self.board_file(match)
         png = picture.fp.read()
-        text = followed(match, lines, link)
+        text = followed(match, lines, notes, link)
         for user_id in followers:
             board = discord.File(io.BytesIO(png), filename=picture.filename)
             with contextlib.suppress(DmsClosed):

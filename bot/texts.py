@@ -158,7 +158,7 @@ def vacation_ended(name: str, due: int | None) -> str:
     return f"{shown(name)} is back from vacation{moved}."
 
 
-def followed(match: Match, lines: Sequence[str], link: str) -> str:
+def followed(match: Match, lines: Sequence[str], notes: Sequence[str], link: str) -> str:
     """The direct message a follower gets with each board: what happened, who is to move
     (no mention: nobody is pinged in a DM) or the result, and where to look."""
     mover = match.to_move
@@ -170,7 +170,7 @@ def followed(match: Match, lines: Sequence[str], link: str) -> str:
         state = ""
     heading = f"**{shown(match.describe())}** (you follow it)"
     stop = f"-# `/unfollow match:{match.id}` stops these messages."
-    return "\n".join(line for line in [heading, *lines, state, link, stop] if line)
+    return "\n".join(line for line in [heading, *lines, state, *notes, link, stop] if line)
 
 
 def your_move(match: Match, due: str, link: str) -> str:
