@@ -32,9 +32,10 @@ def test_a_three_day_vacation_carries_a_one_day_match_past_three_days(offline: A
         assert f"You are on vacation until <t:{back}:f>" in answer.content
         assert "27 vacation days left" in answer.content
         (told,) = said(h.sent[-2:])
+        moved = due + 3 * DAY
         assert (
             told
-            == f"alice is on vacation until <t:{back}:f>, so their move is now due <t:{due + 3 * DAY}:R>."
+            == f"alice is on vacation until <t:{back}:f>, so their move is now due <t:{moved}:R>."
         )
         assert await deadline(h, match_id) == due + 3 * DAY
 
