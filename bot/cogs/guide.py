@@ -40,6 +40,9 @@ runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
 `/replay [match]`: step through a match.
 • `/settings [dm]`: your turns and reminders by direct message, with the board.
+• `/vacation days`: stop your clocks everywhere for 1-30 days (`days:0` ends it early). \
+`/next`: what waits for you, most urgent first. `/follow match`: a match's boards by DM \
+(`/unfollow match` stops them).
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""

@@ -191,7 +191,7 @@ def test_draw_offers_address_who_may_answer_and_an_agreed_draw_is_recorded(
         assert "bob accepted the draw.\n**Game over: draw (agreement).**" in public(sent)[0].content
         board = private(await h.command(ivy, "board"))[0].content
         assert board.startswith("**Quorum #1: ivy vs bob** · 1 turn played\n")
-        assert board.endswith("Game over: draw (agreement).")
+        assert board.endswith("Game over: draw (agreement).\nLast moves: `1. a1e3`")
         sent = await h.command(ivy, "record")
         assert private(sent)[0].content == (
             "The record of Quorum #1: ivy vs bob (1 turn played; game over: draw (agreement))."

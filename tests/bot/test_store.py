@@ -252,11 +252,14 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
+        vacation = await source.start_vacation(ALICE.user_id, 1_800_000_000, 1_800_086_400)
+        await source.follow(match_id, CAROL.user_id, True)
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
             **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1},
+            **{"vacations": 1, "followers": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
@@ -268,6 +271,8 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         assert (await differences(source, target))[
             0
         ] == "matches: 2 rows in the source, 3 in the copy"
+        assert vacation is not None
+        assert await target.start_vacation(BOB.user_id, 0, 10) == vacation + 1
         await source.close()
         await target.close()
 
