@@ -44,8 +44,8 @@ from rules.kyo.board import SHIELD, SIZE, point
 GAME = Kyo()
 
 SHAPES = {"P": "circle", "H": "square", "T": "triangle", "Q": "hexagon", "K": "diamond"}
-PAWN_SHARE = 0.52  # of a cell, for every pawn but the light pawn
-LIGHT_PAWN_SHARE = 0.42
+PAWN_SHARE = 0.58  # of a cell, for every pawn but the light pawn
+LIGHT_PAWN_SHARE = 0.48
 BAR_PITCH = 10  # pixels per chip when there is room
 MIN_PITCH = 6  # below this, only the top chips are drawn
 COUNTED = 3  # stacks of this many chips or more show their count
