@@ -53,10 +53,10 @@ async def play_one(h: OfflineDiscord, rng: random.Random, number: int) -> int:
     for user in users[1:]:
         await h.click(user, challenge.message_id or 0, "Accept")
     match_id = max(await h.bot.store.match_ids())
-    thread = (await h.bot.service.get(match_id)).channel_id
+    thread = (await h.bot.service.cache.get(match_id)).channel_id
     turns = 0
     while True:
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         mover = match.to_move
         if mover is None:
             return turns

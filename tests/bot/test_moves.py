@@ -69,7 +69,7 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
             h.sent[-2].kind == "archive"
             and h.channels[int(thread["id"])]["thread_metadata"]["archived"]
         )
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
             "winners": [1 if winner is users[0] else 2],
             "reason": "quorum",
@@ -141,7 +141,7 @@ def test_concurrent_writes_at_the_same_ply_land_once(offline: Any) -> None:
         match_id, (alice, _) = await start_match(h)
         service, store = h.bot.service, h.bot.store
         results = await asyncio.gather(
-            *(service.move(match_id, alice.id, "a1e3") for _ in range(8)),
+            *(service.turns.move(match_id, alice.id, "a1e3") for _ in range(8)),
             return_exceptions=True,
         )
         assert len([r for r in results if not isinstance(r, Exception)]) == 1
@@ -251,7 +251,7 @@ def test_illegal_move_hint_picks_the_longest_matching_square(offline: Any) -> No
         match_id, (alice, _) = await start_match(h, game="boku")
         service = h.bot.service
         try:
-            await service.move(match_id, alice.id, "e10xe9")
+            await service.turns.move(match_id, alice.id, "e10xe9")
         except ServiceError as error:
             assert error.hint == "legal moves from e10: e10"
         else:

@@ -136,7 +136,7 @@ async def takeback_answers_after_restart(h: OfflineDiscord, database: str) -> No
     await restart(h, database)
     sent = await h.click(bob, again.message_id or 0, "Accept takeback")
     assert "**a1e3** was taken back" in public(sent)[0].content
-    assert (await h.bot.service.get(match_id)).row.ply == 0
+    assert (await h.bot.service.cache.get(match_id)).row.ply == 0
 
 
 @covers(views.ResignButton)
@@ -158,7 +158,7 @@ async def resign_answers_after_restart(h: OfflineDiscord, database: str) -> None
 async def history_pages_after_restart(h: OfflineDiscord, database: str) -> None:
     for _ in range(HISTORY_PAGE + 1):  # two pages
         match_id, (alice, bob) = await start_match(h)
-        await h.bot.service.resign(match_id, bob.id)
+        await h.bot.service.turns.resign(match_id, bob.id)
     (first,) = private(await h.command(alice, "history", game="quorum"))
     await restart(h, database)
     (second,) = edits(await h.click(alice, first.message_id or 0, "▶"))

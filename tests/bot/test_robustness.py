@@ -152,7 +152,7 @@ def test_a_turn_saved_but_never_posted_is_posted_on_start_up(offline: Any, datab
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
         # The process dies between the turn's write and its board post:
-        await h.bot.service.move(match_id, alice.id, "a1e3")
+        await h.bot.service.turns.move(match_id, alice.id, "a1e3")
         before = len(h.sent)
         await h.restart(new_bot(database))
         (posted,) = public(h.sent[before:])
@@ -251,7 +251,7 @@ def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
             allowed = PENDING[actor, action]
         else:
             match_id, _ = await start_match(h)
-            thread = (await h.bot.service.get(match_id)).channel_id
+            thread = (await h.bot.service.cache.get(match_id)).channel_id
             options = {"move": "a1e3"} if action == "move" else {}
             allowed = ACTIVE[actor, action]
             if action == "resign" and allowed:
@@ -280,7 +280,7 @@ def test_fifty_moves_at_once_land_exactly_one(offline: Any) -> None:
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         game, setup = match.game, match.state
         legal = [game.format_move(setup, move) for move in game.legal_moves(setup)]
         sent_moves = [legal[n % len(legal)] for n in range(RACERS)]
@@ -296,11 +296,11 @@ def test_fifty_moves_at_once_land_exactly_one(offline: Any) -> None:
         assert len(replies) == RACERS, "every submission is answered"
         refusals = [r for r in replies if "It is bob's turn (Black), not yours." in r.content]
         assert len(refusals) == RACERS - 1, [r.content for r in replies]
-        after = await h.bot.service.get(match_id)
+        after = await h.bot.service.cache.get(match_id)
         assert after.row.ply == 1 and after.to_move is not None
         assert after.to_move.user_id == bob.id
         expected = game.apply(setup, game.parse_move(setup, landed.notation))
         assert game.dump(after.state) == game.dump(expected)
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)

@@ -129,7 +129,7 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
         match_id, users = await start_match(h, "boku")
         h.bot.announcer.replay = partial(render_replay, max_bytes=budget)
         for _ in range(200):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             game, state = match.game, match.state
             going_on = [
                 m for m in game.legal_moves(state) if not game.outcome(game.apply(state, m))
@@ -139,8 +139,8 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
             move = rng.choice(going_on)
             mover = users[match.game.to_move(match.state) - 1]
             text = match.game.format_move(match.state, move)
-            await h.bot.service.move(match_id, mover.id, text)
-        turns = (await h.bot.service.get(match_id)).row.ply
+            await h.bot.service.turns.move(match_id, mover.id, text)
+        turns = (await h.bot.service.cache.get(match_id)).row.ply
         await resign(h, users[0])
         ending = h.latest(lambda s: "Game over" in s.content)
         (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
