@@ -327,19 +327,15 @@ def mark_path(
 
 
 def number_steps(
-    image: Image.Image,
-    highlight: Highlight | None,
-    center: Center,
-    cell: int,
-    theme: Theme,
+    image: Image.Image, route: Sequence[Point], center: Center, cell: int, theme: Theme
 ) -> None:
     """Over the pieces, for routes of `LONG_ROUTE` points or more: each step's number in a
     corner of the point it reached (a point reached twice gets both, side by side)."""
-    if highlight is None or len(highlight.path) < LONG_ROUTE:
+    if len(route) < LONG_ROUTE:
         return
     size = max(18, cell * 2 // 5)
     seen: dict[Point, int] = {}
-    for number, point in enumerate(highlight.path[1:], start=1):
+    for number, point in enumerate(route[1:], start=1):
         x, y = center(point)
         repeat = seen.get(point, 0)
         seen[point] = repeat + 1

@@ -178,7 +178,7 @@ def _mark_over(
     """Over the stacks: a long route's step numbers, brackets on tiles that received a shield
     (strikes are framed below)."""
     if last is not None:
-        number_steps(image, last, center, cell, theme)
+        number_steps(image, last.path, center, cell, theme)
         mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell, theme)
 
 
