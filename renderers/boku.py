@@ -143,6 +143,19 @@ def _marble(seat: int, size: int, theme: Theme) -> Image.Image:
     return disc(size, side.fill, theme.dark.fill)
 
 
+@lru_cache(maxsize=512)
+def _named(seat: int, index: int, theme: Theme) -> Image.Image:
+    """A marble with its cell's name written on it in its outline's tone, kept for reuse:
+    writing 80 names costs more than the rest of a board."""
+    marble = _marble(seat, MARBLE_SIZE, theme).copy()
+    ink = theme.dark.ink if seat == 1 else theme.light.ink
+    middle = (MARBLE_SIZE / 2, MARBLE_SIZE / 2)
+    ImageDraw.Draw(marble).text(
+        middle, NAMES[index], fill=ink, font=font(NAME_SIZE + 1), anchor="mm"
+    )
+    return marble
+
+
 def _placed_mark(size: int, theme: Theme) -> Image.Image:
     """The last placement, drawn on its marble: a path-coloured ring edged in paper on both
     sides, so it stands out on a dark marble as well as on a light one."""
@@ -212,10 +225,7 @@ def render(
         for index, mark in enumerate(state.board):
             if mark in (MARBLE[1], MARBLE[2]):
                 seat = 1 if mark == MARBLE[1] else 2
-                spot = center(POINTS[index])
-                paste_centered(image, _marble(seat, MARBLE_SIZE, theme), spot)
-                ink = theme.dark.ink if seat == 1 else theme.light.ink
-                canvas.text(spot, NAMES[index], fill=ink, font=font(NAME_SIZE + 1), anchor="mm")
+                paste_centered(image, _named(seat, index, theme), center(POINTS[index]))
 
     return render_board(
         GAME,
@@ -249,11 +259,8 @@ def icons(theme: Theme) -> list[Image.Image]:
 def key(theme: Theme) -> list[Entry]:
     """What the board's marbles and marks mean, for the key picture."""
     size = 64
-    dark, light = _marble(1, size, theme).copy(), _marble(2, size, theme).copy()
-    for marble, ink in ((dark, theme.dark.ink), (light, theme.light.ink)):
-        ImageDraw.Draw(marble).text(
-            (size / 2, size / 2), "e5", fill=ink, font=font(NAME_SIZE + 1), anchor="mm"
-        )
+    e5 = NAMES.index("e5")
+    dark, light = _named(1, e5, theme), _named(2, e5, theme)
     placed = light.copy()
     paste_centered(placed, _placed_mark(size, theme), (size / 2, size / 2))
     line = Image.new("RGBA", (size, size), theme.light_square)
