@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from bot import Settings, create_bot
-from bot.harness import OfflineDiscord, OfflineError
+from bot.offline import OfflineDiscord, OfflineError
 from rules import GAMES, PASS, get_game
 
 PLY_BOUND = 60  # then the player to move resigns, so each match ends
@@ -73,7 +73,7 @@ async def play_one(h: OfflineDiscord, rng: random.Random, number: int) -> int:
 def forget_discord_side(h: OfflineDiscord) -> None:
     """Drop what the fake Discord keeps of finished matches: Discord's memory is not the
     bot's, and the soak measures the bot's."""
-    for kept in (h.sent, h.requests, h.messages, h.autocompleted, h._interactions):
+    for kept in (h.sent, h.requests, h.messages, h.autocompleted, h.interactions):
         kept.clear()
 
 

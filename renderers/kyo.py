@@ -16,9 +16,8 @@ that does not rely on hue alone, so the picture survives colour blindness and a 
 
 from __future__ import annotations
 
-import random
+import dataclasses
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -244,20 +243,28 @@ def key(theme: Theme) -> list[Entry]:
     ]
 
 
-@lru_cache(maxsize=1)
-def _reference_state() -> KyoState:
-    """Played once for all themes: Kyo's moves are slow to list."""
-    rng = random.Random(3)
-    state = GAME.new()
-    for _ in range(24):
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    return state
+# Where 24 random turns (random.Random(3)) lead: written out, as listing Kyo's turns to replay
+# them took seconds of CPU at the first board a process drew.
+REFERENCE = """
+    a       b       c       d       e       f       g       h       i       j
+10  ddh     ddlh    dllh    lh      SSSk    d       l       dll     dh      dh
+ 9  .       d       .       .       Sllt    S       l       dd      d       lSq
+ 8  .       p       .       S       .       t       h       l       lh      .
+ 7  p       p       .       p       S       .       p       p       p       p
+ 6  .       .       .       .       .       .       .       .       .       .
+ 5  .       .       .       .       .       .       .       P       .       .
+ 4  P       P       P       P       .       .       .       P       P       P
+ 3  .       .       S       T       SQ      .       .       .       .       H
+ 2  .       L       S       .       D       S       T       DLLDDDS L       .
+ 1  DDDH    DDLH    DLH     H       SSSLLLK L       LLLH    H       .       DDH
+to move: gold
+"""
 
 
 def reference(theme: Theme) -> Image.Image:
     """A mid-game position with every item and mark, to build the palette from (by
     renderers/make_palettes.py only)."""
-    state = _reference_state()
+    state = dataclasses.replace(GAME.parse_diagram(REFERENCE), ply=24)
     last = Highlight(
         1,
         "c3:2-c4:1-d5",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, start_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -58,6 +60,7 @@ def test_a_stranger_or_the_challenger_cannot_answer(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_declined_challenge_is_closed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")

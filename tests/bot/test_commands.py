@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
@@ -121,6 +121,7 @@ def test_board_matches_and_record(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_draw_offer_and_acceptance(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)

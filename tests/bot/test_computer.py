@@ -19,8 +19,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.clock import DAY, ManualClock
-from bot.harness import OfflineDiscord, User
-from bot.offline import run_offline
+from bot.offline import OfflineDiscord, User, run_offline
 from bot.service import MatchService, Player
 from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url
@@ -100,6 +99,7 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
     offline(scenario, ai_nodes=NODES)
 
 
+@pytest.mark.both_backends
 def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     async def main() -> None:
         async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:

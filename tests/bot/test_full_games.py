@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import GAMES, PASS, get_game
 from tests.bot.support import private, public, start_match
 

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.http import Route
 
-from bot.harness import OfflineDiscord, OfflineError, Refused
+from bot.offline import OfflineDiscord, OfflineError, Refused
 from tests.bot.spec import check_request
 from tests.bot.support import private, start_match
 

@@ -7,7 +7,9 @@ import random
 from functools import cache
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from bot.service import ServiceError
 from bot.store import StaleWrite
 from rules import get_game
@@ -113,6 +115,7 @@ def test_wrong_moves_are_answered_privately_and_change_nothing(offline: Any) -> 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_two_moves_sent_at_once_only_one_lands(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -133,6 +136,7 @@ def test_two_moves_sent_at_once_only_one_lands(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_concurrent_writes_at_the_same_ply_land_once(offline: Any) -> None:
     """Below the per-match lock: the service and the store's ply check alone let only one
     of many simultaneous moves land."""
@@ -220,6 +224,7 @@ def test_guided_picker_reaches_a_legal_move(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_restart_keeps_buttons_and_matches_working(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, resign, start_match
 
 

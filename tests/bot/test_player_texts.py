@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import renderers.razzle
-from bot.harness import OfflineDiscord, User
+from bot.offline import OfflineDiscord, User
 from bot.service import Turn
 from bot.texts import describe_turns
 from rules.razzle import Knight

@@ -7,10 +7,11 @@ import random
 from functools import partial
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot import limits
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from renderers import render_replay
 from tests.bot.support import new_bot, private, resign, start_match
 
@@ -27,6 +28,7 @@ async def quick_win(h: OfflineDiscord, loser: int = 1) -> tuple[int, list[Any]]:
     return match_id, users
 
 
+@pytest.mark.both_backends
 def test_the_issue_script_ranks_alice_above_bob_and_the_ending_carries_a_replay(
     offline: Any,
 ) -> None:
@@ -52,6 +54,7 @@ def test_the_issue_script_ranks_alice_above_bob_and_the_ending_carries_a_replay(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_history_pages_with_buttons_that_survive_a_restart(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         for _ in range(12):
@@ -71,6 +74,7 @@ def test_history_pages_with_buttons_that_survive_a_restart(offline: Any, databas
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_replay_steps_back_and_forth_after_a_restart(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)

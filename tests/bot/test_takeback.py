@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from rules import get_game
 from tests.bot.support import new_bot, private, public, start_match
 
@@ -100,6 +102,7 @@ def test_resign_asks_first_and_cancel_changes_nothing(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_resign_and_takeback_buttons_work_after_a_restart(offline: Any, database: str) -> None:
     """Both are persistent: their custom ids carry the match, so a click after a restart
     still answers."""

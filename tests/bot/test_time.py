@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from bot.store import JobKind
 from tests.bot.support import START, new_bot, private, public, start_match
@@ -120,6 +120,7 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline: Any, database: str
 ) -> None:
@@ -159,6 +160,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
     offline: Any, database: str
 ) -> None:
@@ -178,6 +180,7 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
@@ -193,6 +196,7 @@ def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, data
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline: Any, database: str
 ) -> None:
@@ -218,6 +222,7 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         await start_match(h, days=1)
@@ -231,6 +236,7 @@ def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> No
     offline(scenario)
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize("move_first", [True, False])
 def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_first: bool) -> None:
     async def scenario(h: OfflineDiscord) -> None:
@@ -255,6 +261,7 @@ def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_fir
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_after_the_move_landed_changes_nothing(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
@@ -286,6 +293,7 @@ def test_a_timeout_in_three_player_boost_removes_the_player_and_play_goes_on(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
@@ -319,6 +327,7 @@ def test_an_answered_challenge_does_not_expire(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_settings_dm_is_stored_and_shown(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         bob = h.user("bob")
@@ -350,6 +359,7 @@ def test_turns_and_reminders_come_by_dm_to_who_opted_in(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_refused_dm_falls_back_to_the_mention_and_says_so_once(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
