@@ -226,6 +226,35 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
 
 
 @pytest.mark.both_backends
+def test_a_replay_left_unposted_by_a_stop_is_made_at_the_next_start_once(
+    offline: Any, database: str
+) -> None:
+    """The process claimed the replay job and died before posting it: the next start
+    posts it, and only once."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.bot.scheduler.stop()
+
+        async def nothing_runs() -> int:
+            return 0
+
+        h.bot.scheduler.run_due = nothing_runs  # type: ignore[method-assign]
+        sent = await h.command(alice, "resign")
+        await h.click(alice, private(sent)[0].message_id or 0, "Resign")
+        assert not [s for s in h.sent if s.content.startswith("Replay of")]
+        store, owner = h.bot.store, h.bot.scheduler.owner
+        job = await store.claim_job(owner, int(START))
+        assert job is not None and job.kind == JobKind.REPLAY and job.match_id == match_id
+        await h.restart(new_bot(database, clock=clock_of(h)))
+        await h.advance(DAY)
+        replays = [s for s in h.sent if s.content.startswith("Replay of Quorum #1")]
+        assert len(replays) == 1 and replays[0].files[0][0] == "quorum-1-replay.gif"
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
 def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         await start_match(h, days=1)
