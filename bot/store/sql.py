@@ -146,6 +146,9 @@ def on_shards(shards: Shards | None, guild: str = "m.guild_id") -> tuple[str, li
 
 VACATION_COLUMNS = "id, user_id, started_at, ends_at"
 
+# The jobs of a player's clock, which a vacation puts off.
+CLOCK_JOBS = str(tuple(map(str, (JobKind.REMINDER, JobKind.LAST_REMINDER, JobKind.TIMEOUT))))
+
 
 def _vacation(row: Row) -> VacationRow:
     return VacationRow(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
@@ -694,7 +697,7 @@ class SqlStore(ABC):
             return await db.execute(
                 "UPDATE jobs SET due_at = due_at + ?, vacation_id = ? "
                 "WHERE match_id = ? AND ply = ? AND claimed_by IS NULL AND done_at IS NULL "
-                "AND (vacation_id IS NULL OR vacation_id <> ?)",
+                f"AND kind IN {CLOCK_JOBS} AND (vacation_id IS NULL OR vacation_id <> ?)",
                 by,
                 vacation_id,
                 match_id,
