@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import ratings
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, Viewer
 from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Status
 from rules import get_game
@@ -91,20 +91,30 @@ class Ratings:
         mine = await self.cache.store.rank_of(guild_id, name, user_id)
         return Leaderboard(name, tuple(top), mine)
 
-    async def profile(self, guild_id: int, user_id: int) -> Profile:
-        standings = await self.cache.store.ratings_of(guild_id, user_id)
-        listing = await self.queries.listing(user_id, guild_id)
-        recent = await self.history(guild_id, user_id)
-        return Profile(user_id, tuple(standings), listing.matches, recent[:RECENT_RESULTS])
+    async def profile(self, viewer: Viewer, user_id: int) -> Profile:
+        """A player's standings in the viewer's server (none in direct messages), and the
+        matches of theirs the viewer may reach."""
+        standings = []
+        if viewer.guild_id is not None:
+            standings = await self.cache.store.ratings_of(viewer.guild_id, user_id)
+        listing = await self.queries.listing(user_id, viewer.guild_id)
+        current = tuple(m for m in listing.matches if viewer.reaches(m.row))
+        recent = await self.history(viewer, user_id)
+        return Profile(user_id, tuple(standings), current, recent[:RECENT_RESULTS])
 
     async def history(
-        self, guild_id: int | None, user_id: int, game: str | None = None
+        self, viewer: Viewer, user_id: int, game: str | None = None
     ) -> tuple[MatchRow, ...]:
-        """A player's finished matches, newest first (rows only: no position is loaded)."""
-        rows, broken = await self.cache.store.matches_of(user_id, [Status.FINISHED], guild_id)
+        """A player's finished matches that the viewer may reach, newest first (rows only:
+        no position is loaded)."""
+        rows, broken = await self.cache.store.matches_of(
+            user_id, [Status.FINISHED], viewer.guild_id
+        )
         for problem in broken:
             log.error("skipped in a history: %s", problem)
-        return tuple(row for row in rows if game is None or row.game == game)
+        return tuple(
+            row for row in rows if viewer.reaches(row) and (game is None or row.game == game)
+        )
 
     async def positions(self, match_id: int) -> Replay:
         """A match with every position it went through, from the setup to now."""
