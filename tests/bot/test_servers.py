@@ -73,8 +73,8 @@ def test_every_component_naming_a_match_is_checked_and_forged_here() -> None:
         template = item.__discord_ui_compiled_template__
         assert ("(?P<id>" in template.pattern) == issubclass(item, InMatch), item
     assert set(FORGED) == {item for item in PERSISTENT_ITEMS if issubclass(item, InMatch)}
-    for item, custom_id in FORGED.items():
-        assert item.__discord_ui_compiled_template__.fullmatch(custom_id), custom_id
+    for forged, custom_id in FORGED.items():
+        assert forged.__discord_ui_compiled_template__.fullmatch(custom_id), custom_id
 
 
 def test_another_server_cannot_reach_a_match_by_any_command(offline: Any) -> None:
