@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from discord import app_commands
+from discord import app_commands, ui
 
 from bot.offline import OfflineDiscord, Sent
 from bot.views import (
@@ -30,7 +30,7 @@ from tests.bot.support import private, public, resign, start_match
 REFUSED = "There is no match #1 here.\n-# use /matches to see your matches"
 
 # A custom_id naming match 1 at ply 1 for each component that names a match.
-FORGED: dict[type, str] = {
+FORGED: dict[type[ui.DynamicItem[Any]], str] = {
     AcceptButton: "bg:accept:1",
     DeclineButton: "bg:decline:1",
     WithdrawButton: "bg:withdraw:1",
