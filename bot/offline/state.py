@@ -91,7 +91,9 @@ class DiscordState:
     def server_channel(self, server: str, channel: str = "games") -> int:
         """The id of the text channel of this name in the server of this name, each made on
         first use (a second server shows what one server must not see of another's)."""
-        guild_id = self.servers.setdefault(server, self.next_id())
+        if server not in self.servers:
+            self.servers[server] = self.next_id()
+        guild_id = self.servers[server]
         for found in self.channels.values():
             if found["type"] == GUILD_TEXT and (found["guild_id"], found["name"]) == (
                 str(guild_id),
