@@ -45,6 +45,12 @@ class Viewer:
             return row.guild_id == self.guild_id
         return any(seat.user_id == self.user_id for seat in row.seats)
 
+    def reads_history_of(self, user_id: int) -> bool:
+        """Whether a player's finished matches may be listed here: a server lists its own
+        matches of anyone, a direct message only the viewer's own history (a history is
+        paged in the store, which knows the server, not who else played)."""
+        return self.guild_id is not None or user_id == self.user_id
+
 
 @dataclass(frozen=True)
 class Player:
