@@ -7,11 +7,18 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, resolve, tell
+from bot import limits
+from bot.interface import Interaction, answering, resolve, service_of, tell, viewer
 from bot.texts import shown
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
+
+
+async def match_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """This server's matches, as /follow and /unfollow may name any of them."""
+    found = await service_of(interaction).following.to_follow(viewer(interaction), current)
+    return limits.choices(app_commands.Choice(name=m.describe(), value=str(m.id)) for m in found)
 
 
 class Following(commands.Cog):
@@ -22,6 +29,7 @@ class Following(commands.Cog):
         name="follow", description="Get a match's boards and its result by direct message"
     )
     @app_commands.describe(match="Which match, by number (not needed inside its thread)")
+    @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def follow(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
@@ -36,6 +44,7 @@ class Following(commands.Cog):
 
     @app_commands.command(name="unfollow", description="Stop following a match")
     @app_commands.describe(match="Which match, by number (not needed inside its thread)")
+    @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def unfollow(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):

@@ -33,7 +33,7 @@ from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries, Waiting
@@ -65,6 +65,7 @@ __all__ = [
     "TooComplex",
     "Turn",
     "VacationState",
+    "Viewer",
     "Waiting",
 ]
 

@@ -6,9 +6,14 @@ DMs Discord refused is not followed until they open them again (`/settings dm:on
 
 from __future__ import annotations
 
+import contextlib
+
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError
-from bot.store import Status
+from bot.service.matches import Match, ServiceError, Viewer
+from bot.service.queries import OPEN
+from bot.store import CorruptMatch, Status
+
+CHOICES_READ = 100  # matches read to offer choices from (autocomplete shows at most 25)
 
 
 class Following:
@@ -38,6 +43,19 @@ class Following:
             raise ServiceError(
                 f"you do not follow {match.describe()}", "/follow sends you each of its boards"
             )
+
+    async def to_follow(self, viewer: Viewer, typed: str) -> list[Match]:
+        """The matches in progress (or waiting to start) in the viewer's server whose
+        description contains what was typed, the most recently played first."""
+        if viewer.guild_id is None:
+            return []
+        rows, _ = await self.cache.store.server_matches(viewer.guild_id, OPEN, CHOICES_READ)
+        found = []
+        for row in rows:
+            with contextlib.suppress(CorruptMatch):  # /matches reports it to its players
+                found.append(self.cache.load(row))
+        wanted = typed.strip().lower().lstrip("#")
+        return [m for m in found if wanted in m.describe().lower()]
 
     async def recipients(self, match_id: int) -> list[int]:
         """The followers to send the match's boards to: those whose DMs were not refused."""

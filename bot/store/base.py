@@ -211,6 +211,13 @@ class Store(Protocol):
         """A user's matches in the given statuses; unreadable ones come back as errors."""
         ...
 
+    async def server_matches(
+        self, guild_id: int, statuses: Sequence[str], limit: int
+    ) -> tuple[list[MatchRow], list[CorruptMatch]]:
+        """Up to `limit` of a server's matches in the given statuses, the most recently
+        played first (for choosing one to follow); unreadable ones come back as errors."""
+        ...
+
     async def match_ids(self) -> list[int]: ...
 
     async def history(

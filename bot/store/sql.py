@@ -306,6 +306,17 @@ class SqlStore(ABC):
         where += " ORDER BY m.updated_at DESC, m.id DESC"
         return _decoded(await self._reader().fetch(self._select_match(where), *params))
 
+    async def server_matches(
+        self, guild_id: int, statuses: Sequence[str], limit: int
+    ) -> tuple[list[MatchRow], list[CorruptMatch]]:
+        where = (
+            f"WHERE m.guild_id = ? AND m.status IN ({marks(len(statuses))}) "
+            "ORDER BY m.updated_at DESC, m.id DESC LIMIT ?"
+        )
+        return _decoded(
+            await self._reader().fetch(self._select_match(where), guild_id, *statuses, limit)
+        )
+
     async def match_ids(self) -> list[int]:
         return await self._ids("SELECT id FROM matches ORDER BY id")
 

@@ -87,6 +87,12 @@ def test_following_refuses_what_cannot_be_followed(offline: Any) -> None:
         for user, ref, refusal in cases:
             (answer,) = private(await h.command(user, "follow", match=ref))
             assert answer.content.startswith(refusal), answer.content
+        assert await h.autocomplete(dave, "follow", "match", None, match="") == [str(match_id)]
+        assert await h.autocomplete(dave, "follow", "match", None, match="boku") == []
+        elsewhere = h.server_channel("other")
+        assert await h.autocomplete(dave, "follow", "match", elsewhere, match="") == []
+        (hidden,) = private(await h.command(dave, "follow", elsewhere, match=str(match_id)))
+        assert hidden.content.startswith(f"There is no match #{match_id}")  # another server's
         await h.command(dave, "follow", match=str(match_id))
         (twice,) = private(await h.command(dave, "follow", match=str(match_id)))
         assert twice.content.startswith("You follow Quorum #1: alice vs bob already")
