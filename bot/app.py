@@ -13,14 +13,17 @@ from discord.ext import commands
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
+from bot.commands_sync import register_commands
 from bot.computer import Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
+from bot.permissions import PermissionWatch
 from bot.reminders import JobHandler
 from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
-from bot.store import Store, open_store
+from bot.startup import open_database
+from bot.store import Store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
 
@@ -69,7 +72,7 @@ class BoardBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         render: Renderer = render_png,
-        sync_global: bool = False,
+        sync_only: bool = False,
         clock: Clock | None = None,
         search: Search = search_dump,
         seeds: Callable[[], int] | None = None,
@@ -89,17 +92,22 @@ class BoardBot(commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
-        self.sync_global = sync_global
+        self.sync_only = sync_only
         self._render = render
         self.clock: Clock = clock or SystemClock()
         self._search = search
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
+        self.permission_watch = PermissionWatch()
+        for listener in (
+            self.permission_watch.on_guild_available,
+            self.permission_watch.on_guild_join,
+            self.permission_watch.on_app_command_completion,
+        ):
+            self.add_listener(listener)
 
     async def setup_hook(self) -> None:
-        self.store = await open_store(
-            self.settings.database, pool_size=self.settings.database_pool_size
-        )
+        self.store = await open_database(self.settings)
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
         await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
@@ -120,15 +128,11 @@ class BoardBot(commands.AutoShardedBot):
             log.info("posted %d board(s) left unposted by the last run", missing)
         await self.service.deadlines.catch_up()
         await self.scheduler.start()
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            self.synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(self.synced), guild.id)
-        if self.sync_global:
-            self.synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(self.synced))
-        if not self.sync_global:  # a one-shot `--sync` run plays no turns
+        synced = await register_commands(
+            self.tree, self.store, self.settings.dev_guild_id, force=self.sync_only
+        )
+        self.synced = synced or []
+        if not self.sync_only:  # a one-shot `--sync` run plays no turns
             await self.computer.resume()
 
     async def close(self) -> None:
@@ -148,7 +152,7 @@ def create_bot(
     settings: Settings,
     *,
     render: Renderer = render_png,
-    sync_global: bool = False,
+    sync_only: bool = False,
     clock: Clock | None = None,
     search: Search = search_dump,
     seeds: Callable[[], int] | None = None,
@@ -160,7 +164,7 @@ def create_bot(
     return BoardBot(
         settings,
         render=render,
-        sync_global=sync_global,
+        sync_only=sync_only,
         clock=clock,
         search=search,
         seeds=seeds,

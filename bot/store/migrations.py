@@ -226,6 +226,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     Migration.typed("time limits, scheduled jobs, direct messages, takeback votes", TIME_LIMITS),
+    # What was last sent to Discord as the command list, per scope ("global" or
+    # "guild:<id>"), so a start re-registers only when the commands changed.
+    Migration.portable(
+        "the command payload registered per scope",
+        """
+        CREATE TABLE command_registrations (
+            scope TEXT PRIMARY KEY,
+            payload_hash TEXT NOT NULL,
+            registered_at TEXT NOT NULL
+        );
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -238,6 +250,7 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "command_registrations",
 )
 
 
