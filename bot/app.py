@@ -38,6 +38,7 @@ COGS = (
     "bot.cogs.settings",
     "bot.cogs.takeback",
     "bot.cogs.standings",
+    "bot.cogs.strays",
 )
 
 
