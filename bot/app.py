@@ -158,10 +158,11 @@ def create_bot(
     search: Search = search_dump,
     seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
-    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `clock` is
-    the scheduler's time (tests pass a manual one); `search` is what the computer's worker
-    processes run (tests pass broken ones); `seeds` draws each new match's seed (random
-    unless given)."""
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `sync_only`
+    is a `--sync` run: the commands are registered even if unchanged, and no turn is played.
+    `clock` is the scheduler's time (tests pass a manual one); `search` is what the
+    computer's worker processes run (tests pass broken ones); `seeds` draws each new
+    match's seed (random unless given)."""
     return BoardBot(
         settings,
         render=render,

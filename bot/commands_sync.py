@@ -20,12 +20,12 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-GLOBAL = "global"
 
-
-def scope_of(guild_id: int | None) -> str:
-    """The stored scope's name: `global`, or `guild:<id>` for a test server (DEV_GUILD_ID)."""
-    return GLOBAL if guild_id is None else f"guild:{guild_id}"
+def scope_of(application_id: int | None, guild_id: int | None) -> str:
+    """The stored scope's name: Discord keeps commands per application, globally or per
+    server (`DEV_GUILD_ID`), so a database shared by two applications keeps both apart."""
+    where = "global" if guild_id is None else f"guild:{guild_id}"
+    return f"application:{application_id}:{where}"
 
 
 def payload_hash(tree: app_commands.CommandTree[Any], guild_id: int | None) -> str:
@@ -46,7 +46,7 @@ async def register_commands(
     if guild is not None:
         tree.copy_global_to(guild=guild)
     where = "globally" if guild is None else f"in server {guild_id}"
-    scope = scope_of(guild_id)
+    scope = scope_of(tree.client.application_id, guild_id)
     digest = payload_hash(tree, guild_id)
     if not force and await store.registered_hash(scope) == digest:
         log.info("commands unchanged since the last start (registered %s)", where)

@@ -104,7 +104,7 @@ class OfflineDiscord(DiscordState):
         }
         if not joined:
             payload["unavailable"] = False
-        self.bot._connection.parse_guild_create(payload)  # type: ignore[arg-type]
+        self.bot._connection.parse_guild_create(payload)
 
     # -- interactions ----------------------------------------------------------------------
 

@@ -226,8 +226,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     Migration.typed("time limits, scheduled jobs, direct messages, takeback votes", TIME_LIMITS),
-    # What was last sent to Discord as the command list, per scope ("global" or
-    # "guild:<id>"), so a start re-registers only when the commands changed.
+    # What was last sent to Discord as the command list, per scope (an application,
+    # globally or in one server), so a start re-registers only when the commands changed.
     Migration.portable(
         "the command payload registered per scope",
         """
