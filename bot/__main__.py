@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot import startup
+from bot import launch
 from bot.app import create_bot
 from bot.offline import run_offline
 from bot.permissions import application_id_from_token, invite_url
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sync:
         return sync_commands(settings)
     bot = create_bot(settings)
-    return startup.run(lambda: startup.serve(bot, settings.token))
+    return launch.run(lambda: launch.serve(bot, settings.token))
 
 
 def invite(settings: Settings) -> int:
@@ -106,7 +106,7 @@ def sync_commands(settings: Settings) -> int:
         async with bot:
             await bot.login(settings.token)
 
-    status = startup.run(register)
+    status = launch.run(register)
     if status == 0:
         where = "globally" if settings.dev_guild_id is None else f"in {settings.dev_guild_id}"
         print(f"Registered {len(bot.synced)} commands {where}: ", end="")
@@ -129,8 +129,8 @@ async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator
         raise Unopenable(f"There is no database at {file}.")
     try:
         store = await open_store(where)
-    except startup.DATABASE_ERRORS as error:
-        raise Unopenable(startup.database_problem(where, error)) from error
+    except launch.DATABASE_ERRORS as error:
+        raise Unopenable(launch.database_problem(where, error)) from error
     try:
         yield store
     finally:

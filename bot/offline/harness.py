@@ -21,6 +21,7 @@ from bot.offline.checks import RequestCheck
 from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
+from bot.startup import TASK_NAME as CATCH_UP_TASK
 
 # The bot's work for an interaction: its command or component, and the listeners of the events
 # it raises (`on_interaction`, `on_app_command_completion`).
@@ -83,6 +84,7 @@ class OfflineDiscord(DiscordState):
     async def _log_in(self) -> None:
         self.bot.http.request = functools.partial(rest.request, self)  # type: ignore[method-assign]
         await self.bot.login("offline-token")
+        await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done
 
     def guild_create(self, *, joined: bool = False, withheld: tuple[str, ...] = ()) -> None:
         """The gateway's GUILD_CREATE for the offline server, as at a start (`joined`: as
