@@ -23,11 +23,16 @@ async def press(
     return answer
 
 
+async def challenged(h: OfflineDiscord) -> tuple[User, User, Sent]:
+    """alice challenges bob; the challenge message as posted."""
+    alice, bob = h.user("alice"), h.user("bob")
+    await h.command(alice, "challenge", game="quorum", opponent=bob)
+    return alice, bob, h.latest(lambda s: "Accept" in s.buttons)
+
+
 def test_accept_on_an_expired_challenge_says_it_expired(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        await h.command(alice, "challenge", game="quorum", opponent=bob)
-        challenge = h.latest(lambda s: "Accept" in s.buttons)
+        alice, bob, challenge = await challenged(h)
         await h.advance(7 * DAY)
         stored = h.messages[challenge.message_id or 0]
         assert stored["components"] == [], "the expiry edit took the buttons away"
@@ -43,9 +48,7 @@ def test_accept_on_an_expired_challenge_says_it_expired(offline: Any) -> None:
 
 def test_a_declined_challenge_says_it_is_closed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        await h.command(alice, "challenge", game="quorum", opponent=bob)
-        challenge = h.latest(lambda s: "Accept" in s.buttons)
+        alice, bob, challenge = await challenged(h)
         await h.click(bob, challenge.message_id or 0, "Decline")
         answer = await press(h, bob, challenge.message_id or 0, "bg:accept:1")
         assert answer.content == "This challenge is no longer open (declined)."
@@ -86,9 +89,7 @@ def test_an_old_picker_says_the_match_moved_on(offline: Any) -> None:
 
 def test_a_garbled_or_unknown_custom_id_is_answered(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        await h.command(alice, "challenge", game="quorum", opponent=bob)
-        challenge = h.latest(lambda s: "Accept" in s.buttons)
+        alice, bob, challenge = await challenged(h)
         for custom_id in ("bg:accept:one", "bg:teleport:1", "x" * 100):
             answer = await press(h, bob, challenge.message_id or 0, custom_id)
             assert answer.content.startswith("This button is not one I know")
