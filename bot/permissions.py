@@ -32,7 +32,12 @@ class Needed:
 
 NEEDED = (
     Needed("view_channel", "View Channels", "see the channels where it is used", True),
-    Needed("send_messages", "Send Messages", "post challenges' boards in a channel", True),
+    Needed(
+        "send_messages",
+        "Send Messages",
+        "post the boards of matches played in the channel itself",
+        True,
+    ),
     Needed(
         "send_messages_in_threads",
         "Send Messages in Threads",
