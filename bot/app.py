@@ -21,6 +21,7 @@ from bot.launch import open_database
 from bot.notifications import Announcer, Renderer
 from bot.permissions import PermissionWatch
 from bot.reminders import JobHandler
+from bot.replays import ReplayWorker
 from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
@@ -67,6 +68,7 @@ class BoardBot(commands.AutoShardedBot):
     store: Store
     service: MatchService
     announcer: Announcer
+    replays: ReplayWorker
     scheduler: Scheduler
     catching_up: asyncio.Task[None]
     ai_pool: AIPool
@@ -131,7 +133,8 @@ class BoardBot(commands.AutoShardedBot):
         """The store, the service and everything that acts for it, and the cogs."""
         self.store = await open_database(self.settings)
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
-        self.announcer = Announcer(self, self.service, self._render)
+        self.replays = ReplayWorker()
+        self.announcer = Announcer(self, self.service, self._render, self.replays)
         handler = JobHandler(self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
@@ -157,6 +160,8 @@ class BoardBot(commands.AutoShardedBot):
         await super().close()
         if hasattr(self, "service"):
             self.service.offload.close()
+        if hasattr(self, "replays"):
+            self.replays.close()
         if hasattr(self, "store"):
             await self.store.close()
 
