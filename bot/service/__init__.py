@@ -20,6 +20,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    stale       why a component no longer on its message does nothing
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries, Waiting
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.service.vacations import Away, Vacations, VacationState
@@ -101,3 +103,4 @@ class MatchService:
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.stale = Stale(self.cache)

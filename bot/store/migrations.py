@@ -272,6 +272,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX ratings_rank ON ratings (guild_id, game, (mu - 3 * sigma));
         """,
     ),
+    # What was last sent to Discord as the command list, per scope (an application,
+    # globally or in one server), so a start re-registers only when the commands changed.
+    Migration.portable(
+        "the command payload registered per scope",
+        """
+        CREATE TABLE command_registrations (
+            scope TEXT PRIMARY KEY,
+            payload_hash TEXT NOT NULL,
+            registered_at TEXT NOT NULL
+        );
+        """,
+    ),
     Migration.typed("vacations and followers", VACATIONS_AND_FOLLOWERS),
 )
 
@@ -285,6 +297,7 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "command_registrations",
     "vacations",
     "followers",
 )
