@@ -94,7 +94,7 @@ def test_a_garbled_or_unknown_custom_id_is_answered(offline: Any) -> None:
             answer = await press(h, bob, challenge.message_id or 0, custom_id)
             assert answer.content.startswith("This button is not one I know")
         answer = await press(h, bob, challenge.message_id or 0, "bg:accept:99")
-        assert answer.content.startswith("There is no match #99.")
+        assert answer.content.startswith("There is no match #99 here.")
         answer = await press(h, bob, challenge.message_id or 0, "bg:history:1:all:2:n")
         assert answer.content.startswith("These buttons are out of date")
         assert (await h.bot.service.cache.get(1)).status == "pending"
