@@ -35,6 +35,7 @@ COGS = (
     "bot.cogs.settings",
     "bot.cogs.takeback",
     "bot.cogs.standings",
+    "bot.cogs.tournaments",
 )
 
 
@@ -115,6 +116,7 @@ class BoardBot(commands.AutoShardedBot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        await self.service.tournaments.catch_up()
         missing = await self.announcer.post_missing_boards()
         if missing:
             log.info("posted %d board(s) left unposted by the last run", missing)

@@ -26,7 +26,9 @@ from pathlib import Path
 
 from bot.store.base import (
     STATUSES,
+    BoardRow,
     CorruptMatch,
+    EntrantRow,
     JobKind,
     JobRow,
     MatchRow,
@@ -35,10 +37,12 @@ from bot.store.base import (
     RatingRow,
     RatingUpdate,
     SeatRow,
+    Stage,
     StaleWrite,
     Status,
     Store,
     StoreError,
+    TournamentRow,
     parse_url,
 )
 from bot.store.migrations import MIGRATIONS, TABLES, Migration
@@ -46,6 +50,10 @@ from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "BoardRow",
+    "EntrantRow",
+    "Stage",
+    "TournamentRow",
     "MIGRATIONS",
     "STATUSES",
     "Status",
