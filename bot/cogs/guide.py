@@ -39,6 +39,8 @@ runs out of time loses (in 3-4 player Boost they leave and the others play on).
 `/record [match]` (a text file).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
 `/replay [match]`: step through a match.
+• `/tournament create game format`: a round robin or Swiss tournament (members press **Join**); \
+`/tournament start`, `standings`, `leave`, `list`.
 • `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.

@@ -198,7 +198,8 @@ class Tournaments(commands.Cog):
 
     async def on_event(self, event: Event) -> None:
         """Post what the service did: a round's matches (each thread opens from a message
-        naming the tournament and round), or the final standings pinging the winner."""
+        naming the tournament and round), or the final standings pinging the winner; and
+        after a result, too, bring the entry message's table up to date."""
         tournament = event.tournament
         channel = self._channel(tournament)
         if isinstance(event, RoundBegun):

@@ -95,7 +95,14 @@ class Finished:
     early: bool
 
 
-Event = RoundBegun | Finished
+@dataclass(frozen=True)
+class Scored:
+    """A game's result counted: the standings changed."""
+
+    tournament: Tournament
+
+
+Event = RoundBegun | Finished | Scored
 Listener = Callable[[Event], Awaitable[None]]
 
 
@@ -299,9 +306,10 @@ class Tournaments:
         if found is None or match.outcome is None:
             return
         tournament_id, board = found
-        await self.cache.store.score_board(
+        if await self.cache.store.score_board(
             tournament_id, board.round, board.board, _points_of_first(match)
-        )
+        ):
+            await self._tell(Scored(await self.get(tournament_id)))
         await self._advance(await self.get(tournament_id))
 
     async def finished_quietly(self, match: Match) -> None:

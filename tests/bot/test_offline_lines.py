@@ -58,3 +58,19 @@ def test_a_session_keeps_each_of_its_images_and_clears_the_last_sessions(tmp_pat
     assert images == ["quorum-1-0-v2.png", "quorum-1-0.png", "quorum-1-replay.gif"]
     assert (folder / "quorum-1-replay.gif").read_bytes().startswith(b"GIF")
     assert all(str(folder / name) in out for name in images)
+
+
+def test_a_tournament_runs_offline_with_subcommands_as_typed(tmp_path: Path) -> None:
+    script = (
+        "alice: /tournament create game:quorum format:round-robin\n"
+        "bob: click Join\ncarol: click Join\nalice: /tournament start\n"
+        "carol: /tournament list\ncarol: /tournament leave\n"
+    )
+    out = session(tmp_path, script)
+    assert "Entrants (3): @alice, @bob, @carol" in out
+    assert "round 1 of 3 begins. Bye (counts as a win): @alice." in out
+    assert "~ thread opened: Quorum #1: bob vs carol" in out
+    assert "#1 · Quorum standard, round robin · round 1 of 3 · 3 entrants" in out
+    assert "Game over: bob wins (resignation)." in out
+    assert "round 2 of 3 begins." in out and "@carol (withdrawn)" in out
+    assert "Traceback" not in out and "went wrong" not in out

@@ -3,15 +3,16 @@ round robin played out by resignations, withdrawals, and a restart in the middle
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
 import pytest
 
 from bot.offline import OfflineDiscord, Sent, User
-from bot.service import Match
-from bot.store import Status
-from tests.bot.support import new_bot, private, resign
+from bot.service import Match, MatchService, Player
+from bot.store import Status, open_store
+from tests.bot.support import new_bot, private, public, resign
 
 pytestmark = pytest.mark.both_backends  # new tables: their SQL runs on both
 
@@ -49,6 +50,11 @@ def test_a_five_player_swiss_over_three_rounds(offline: Any) -> None:
         users, entry = await entered(h, 5, format="swiss")
         assert f"<@{users[4].id}>" in h.latest(lambda s: s.message_id == entry.message_id).content
         await h.command(users[0], "tournament start")
+        threads = [s for s in h.sent if s.kind == "thread"]
+        labels = {s.message_id: s.content for s in public(h.sent)}
+        assert len(threads) == 2, "each game of round 1 has its thread"
+        for thread in threads:
+            assert labels[thread.message_id].startswith("Tournament #1, round 1: <@")
         for number in (1, 2, 3):
             row = await h.bot.store.get_tournament(1)
             assert row is not None and row.round == number
@@ -94,11 +100,14 @@ def test_a_four_player_round_robin_meets_every_pair_once(offline: Any) -> None:
 
 def test_a_restart_in_the_middle_of_a_round_changes_nothing(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        users, _ = await entered(h, 4, format="swiss")
+        users, entry = await entered(h, 4, format="swiss")
         await h.command(users[0], "tournament start")
         first, second = await running(h, 1)
         by_id = {u.id: u for u in users}
         await resign(h, by_id[first.at(2).user_id], first.channel_id)
+        winner = first.at(1).user_id
+        table = h.latest(lambda s: s.message_id == entry.message_id).content
+        assert f"1. <@{winner}> · **1** · 1 game" in table, "the entry message counts it"
         await h.restart(new_bot(database))
         assert len(await running(h, 1)) == 1, "the restart opened nothing"
         row = await h.bot.store.get_tournament(1)
@@ -140,3 +149,51 @@ def test_entries_start_and_withdrawal(offline: Any) -> None:
         assert h.latest(lambda s: s.message_id == entry.message_id).buttons == []
 
     offline(scenario)
+
+
+def test_racing_processes_begin_a_round_and_score_a_board_once(database_url: str) -> None:
+    """Several stores (as several processes would hold) finish the same round at once: the
+    round begins once, each board takes one match and one result, a full field turns the
+    next entrant away, and nobody leaves once it runs."""
+
+    async def main() -> None:
+        first = await open_store(database_url)
+        racers = [first, *[await open_store(database_url) for _ in range(3)]]
+        tournament = await first.create_tournament(
+            guild_id=1, channel_id=2, creator_id=11, game="quorum", variant="standard",
+            system="swiss", rounds=0, days_per_move=3, max_players=3, rated=True, double=False,
+        )  # fmt: skip
+        entered = [await first.enter(tournament, user, f"u{user}") for user in (11, 12, 13, 14)]
+        assert entered == [True, True, True, False], "the fourth finds the field full"
+        assert not await first.enter(tournament, 12, "again")
+        assert await first.start_tournament(tournament, 3)
+        assert not await first.leave(tournament, 12), "entries are closed"
+        boards = [(11, 13, None), (12, None, 1.0)]
+        began = await asyncio.gather(*(s.begin_round(tournament, 1, boards) for s in racers))
+        assert sorted(began) == [False, False, False, True]
+        assert len(await first.boards(tournament)) == 2
+        service = MatchService(first)
+        request = service.challenges.prepare(
+            guild_id=1, channel_id=2, challenger=Player(11, "u11"), game="quorum",
+            opponents=[Player(13, "u13")],
+        )  # fmt: skip
+        matches = [await service.challenges.open(request) for _ in racers]
+        claimed = await asyncio.gather(
+            *(
+                s.set_board_match(tournament, 1, 1, m.id)
+                for s, m in zip(racers, matches, strict=True)
+            )
+        )
+        assert sorted(claimed) == [False, False, False, True]
+        scored = await asyncio.gather(*(s.score_board(tournament, 1, 1, 0.5) for s in racers))
+        assert sorted(scored) == [False, False, False, True]
+        (board, bye) = await first.boards(tournament)
+        assert board.points == 0.5 and board.match_id in [m.id for m in matches]
+        assert (bye.second_id, bye.points) == (None, 1.0)
+        assert await first.board_of_match(board.match_id or 0) == (tournament, board)
+        finished = await asyncio.gather(*(s.finish_tournament(tournament) for s in racers))
+        assert sorted(finished) == [False, False, False, True]
+        for store in racers:
+            await store.close()
+
+    asyncio.run(main())
