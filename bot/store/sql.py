@@ -187,6 +187,12 @@ class SqlStore(ABC):
         rows = await self._reader().fetch(sql, *params)
         return rows[0][0] if rows else None
 
+    async def _once(self, sql: str, *params: Any) -> bool:
+        """Run one guarded write on its own; whether it changed exactly one row (the
+        guard in its WHERE makes a second, racing call change none)."""
+        async with self._writer() as db:
+            return await db.execute(sql, *params) == 1
+
     async def _ids(self, sql: str) -> list[int]:
         return [int(row[0]) for row in await self._reader().fetch(sql)]
 
@@ -618,15 +624,17 @@ class SqlStore(ABC):
         return await self._ids("SELECT id FROM tournaments WHERE stage = 'running' ORDER BY id")
 
     async def set_entry_message(self, tournament_id: int, message_id: int) -> None:
-        async with self._writer() as db:
-            await db.execute(
-                "UPDATE tournaments SET entry_message_id = ? WHERE id = ?",
-                message_id,
-                tournament_id,
-            )
+        await self._once(
+            "UPDATE tournaments SET entry_message_id = ? WHERE id = ?", message_id, tournament_id
+        )
 
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
-        async with self._writer() as db:
+        async with self._transaction() as db:
+            # A write to the tournament's row first holds it, so racing entries are counted
+            # one after the other and the field never overfills.
+            await db.execute(
+                "UPDATE tournaments SET max_players = max_players WHERE id = ?", tournament_id
+            )
             entered = await db.execute(
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, entered_at) "
                 "SELECT id, ?, ?, ? FROM tournaments t WHERE id = ? AND stage = 'open' "
@@ -638,27 +646,23 @@ class SqlStore(ABC):
                 now(),
                 tournament_id,
             )
-        return entered == 1
+            return entered == 1
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
-        async with self._writer() as db:
-            left = await db.execute(
-                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
-                "AND tournament_id IN (SELECT id FROM tournaments WHERE stage = 'open')",
-                tournament_id,
-                user_id,
-            )
-        return left == 1
+        return await self._once(
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
+            "AND tournament_id IN (SELECT id FROM tournaments WHERE stage = 'open')",
+            tournament_id,
+            user_id,
+        )
 
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
-        async with self._writer() as db:
-            withdrawn = await db.execute(
-                "UPDATE tournament_entrants SET withdrawn = 1 "
-                "WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
-                tournament_id,
-                user_id,
-            )
-        return withdrawn == 1
+        return await self._once(
+            "UPDATE tournament_entrants SET withdrawn = 1 "
+            "WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
+            tournament_id,
+            user_id,
+        )
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         rows = await self._reader().fetch(
@@ -672,14 +676,11 @@ class SqlStore(ABC):
         ]
 
     async def start_tournament(self, tournament_id: int, rounds: int) -> bool:
-        async with self._writer() as db:
-            started = await db.execute(
-                "UPDATE tournaments SET stage = 'running', rounds = ? "
-                "WHERE id = ? AND stage = 'open'",
-                rounds,
-                tournament_id,
-            )
-        return started == 1
+        return await self._once(
+            "UPDATE tournaments SET stage = 'running', rounds = ? WHERE id = ? AND stage = 'open'",
+            rounds,
+            tournament_id,
+        )
 
     async def begin_round(
         self,
@@ -718,16 +719,14 @@ class SqlStore(ABC):
     async def set_board_match(
         self, tournament_id: int, number: int, board: int, match_id: int
     ) -> bool:
-        async with self._writer() as db:
-            claimed = await db.execute(
-                "UPDATE tournament_boards SET match_id = ? WHERE tournament_id = ? "
-                "AND round = ? AND board = ? AND match_id IS NULL",
-                match_id,
-                tournament_id,
-                number,
-                board,
-            )
-        return claimed == 1
+        return await self._once(
+            "UPDATE tournament_boards SET match_id = ? WHERE tournament_id = ? "
+            "AND round = ? AND board = ? AND match_id IS NULL",
+            match_id,
+            tournament_id,
+            number,
+            board,
+        )
 
     async def board_of_match(self, match_id: int) -> tuple[int, BoardRow] | None:
         rows = await self._reader().fetch(
@@ -737,21 +736,17 @@ class SqlStore(ABC):
         return (int(rows[0]["tournament_id"]), board_row(rows[0])) if rows else None
 
     async def score_board(self, tournament_id: int, number: int, board: int, points: float) -> bool:
-        async with self._writer() as db:
-            scored = await db.execute(
-                "UPDATE tournament_boards SET points = ? WHERE tournament_id = ? "
-                "AND round = ? AND board = ? AND points IS NULL",
-                points,
-                tournament_id,
-                number,
-                board,
-            )
-        return scored == 1
+        return await self._once(
+            "UPDATE tournament_boards SET points = ? WHERE tournament_id = ? "
+            "AND round = ? AND board = ? AND points IS NULL",
+            points,
+            tournament_id,
+            number,
+            board,
+        )
 
     async def finish_tournament(self, tournament_id: int) -> bool:
-        async with self._writer() as db:
-            finished = await db.execute(
-                "UPDATE tournaments SET stage = 'finished' WHERE id = ? AND stage = 'running'",
-                tournament_id,
-            )
-        return finished == 1
+        return await self._once(
+            "UPDATE tournaments SET stage = 'finished' WHERE id = ? AND stage = 'running'",
+            tournament_id,
+        )

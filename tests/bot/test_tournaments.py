@@ -163,11 +163,18 @@ def test_racing_processes_begin_a_round_and_score_a_board_once(database_url: str
             guild_id=1, channel_id=2, creator_id=11, game="quorum", variant="standard",
             system="swiss", rounds=0, days_per_move=3, max_players=3, rated=True, double=False,
         )  # fmt: skip
-        entered = [await first.enter(tournament, user, f"u{user}") for user in (11, 12, 13, 14)]
-        assert entered == [True, True, True, False], "the fourth finds the field full"
-        assert not await first.enter(tournament, 12, "again")
+        entered = await asyncio.gather(
+            *(
+                s.enter(tournament, user, f"u{user}")
+                for s, user in zip(racers, (11, 12, 13, 14), strict=True)
+            )
+        )
+        assert sorted(entered) == [False, True, True, True], "the last of four finds it full"
+        assert len(await first.entrants(tournament)) == 3
+        entrants = [e.user_id for e in await first.entrants(tournament)]
+        assert not await first.enter(tournament, entrants[0], "again")
         assert await first.start_tournament(tournament, 3)
-        assert not await first.leave(tournament, 12), "entries are closed"
+        assert not await first.leave(tournament, entrants[1]), "entries are closed"
         boards = [(11, 13, None), (12, None, 1.0)]
         began = await asyncio.gather(*(s.begin_round(tournament, 1, boards) for s in racers))
         assert sorted(began) == [False, False, False, True]
