@@ -80,8 +80,8 @@ class Tournaments(commands.Cog):
         double: bool = False,
     ) -> None:
         async with answering(interaction):
-            await interaction.response.defer(thinking=True)
-            tournament = await self.bot.service.tournaments.create(
+            service = self.bot.service.tournaments
+            request = service.prepare(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
                 creator=player(interaction.user),
@@ -94,13 +94,15 @@ class Tournaments(commands.Cog):
                 variant=variant,
                 double=double,
             )
+            await interaction.response.defer(thinking=True)
+            tournament = await service.open(request)
             message = await interaction.followup.send(
                 texts.entry_text(tournament),
                 view=entry_view(tournament.id),
                 allowed_mentions=pinging(),
                 wait=True,
             )
-            await self.bot.service.tournaments.set_entry_message(tournament.id, message.id)
+            await service.set_entry_message(tournament.id, message.id)
 
     @group.command(name="start", description="Close entries and begin round 1")
     @app_commands.describe(tournament=WHICH)

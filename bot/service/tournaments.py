@@ -79,6 +79,23 @@ class Tournament:
 
 
 @dataclass(frozen=True)
+class TournamentRequest:
+    """A checked tournament, ready to store."""
+
+    guild_id: int
+    channel_id: int
+    creator: Player
+    game: str
+    variant: str
+    system: System
+    rounds: int  # Swiss: as asked, 0 for the default (fixed at the start)
+    days: int
+    max_players: int
+    rated: bool
+    double: bool
+
+
+@dataclass(frozen=True)
 class RoundBegun:
     """A round's boards are written and its matches opened (each with its opening turns)."""
 
@@ -135,7 +152,7 @@ class Tournaments:
         boards = await self.cache.store.boards(tournament_id)
         return Tournament(row, tuple(entrants), tuple(boards))
 
-    async def create(
+    def prepare(
         self,
         *,
         guild_id: int,
@@ -149,8 +166,10 @@ class Tournaments:
         rated: bool = True,
         variant: str | None = None,
         double: bool = False,
-    ) -> Tournament:
-        """Check and store a new tournament; its creator is its first entrant."""
+    ) -> TournamentRequest:
+        """Check a new tournament without touching the database (so errors come before the
+        command is answered in public). The game and variant are checked as a challenge
+        between two players would be."""
         try:
             kind = System(system)
         except ValueError:
@@ -181,20 +200,27 @@ class Tournaments:
             raise ServiceError("only a round robin can be double", "leave double out")
         if rounds is not None and rounds < 1:
             raise ServiceError(f"{rounds} rounds is too few", "a Swiss event plays at least 1")
+        return TournamentRequest(
+            guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
+            max_players, probe.rated, double,
+        )  # fmt: skip
+
+    async def open(self, request: TournamentRequest) -> Tournament:
+        """Store a prepared tournament; its creator is its first entrant."""
         tournament_id = await self.cache.store.create_tournament(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            creator_id=creator.user_id,
-            game=probe.game,
-            variant=probe.variant,
-            system=kind.value,
-            rounds=rounds or 0,
-            days_per_move=days,
-            max_players=max_players,
-            rated=rated,
-            double=double,
+            guild_id=request.guild_id,
+            channel_id=request.channel_id,
+            creator_id=request.creator.user_id,
+            game=request.game,
+            variant=request.variant,
+            system=request.system.value,
+            rounds=request.rounds,
+            days_per_move=request.days,
+            max_players=request.max_players,
+            rated=request.rated,
+            double=request.double,
         )
-        await self.cache.store.enter(tournament_id, creator.user_id, creator.name)
+        await self.cache.store.enter(tournament_id, request.creator.user_id, request.creator.name)
         return await self.get(tournament_id)
 
     async def set_entry_message(self, tournament_id: int, message_id: int) -> None:

@@ -252,8 +252,10 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
-        tournament = await service.tournaments.create(
-            guild_id=1, channel_id=2, creator=ALICE, game="quorum", system="swiss"
+        tournament = await service.tournaments.open(
+            service.tournaments.prepare(
+                guild_id=1, channel_id=2, creator=ALICE, game="quorum", system="swiss"
+            )
         )
         await source.enter(tournament.id, BOB.user_id, BOB.name)
         await source.start_tournament(tournament.id, 3)

@@ -121,6 +121,24 @@ def test_a_restart_in_the_middle_of_a_round_changes_nothing(offline: Any, databa
     offline(scenario)
 
 
+def test_a_bad_tournament_is_refused_privately_and_nothing_is_stored(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        refusals = (
+            ({"format": "swiss", "double": True}, "Only a round robin can be double."),
+            ({"format": "round-robin", "rounds": 4}, "A round robin plays as many rounds"),
+            ({"format": "swiss", "max_players": 2}, "A tournament takes 3 to 64 players, not 2."),
+            ({"format": "swiss", "variant": "huge"}, "Quorum has no variant"),
+        )
+        for options, reason in refusals:
+            sent = await h.command(alice, "tournament create", game="quorum", **options)
+            (refusal,) = sent
+            assert refusal.ephemeral and refusal.content.startswith(reason), refusal.content
+        assert await h.bot.store.get_tournament(1) is None
+
+    offline(scenario)
+
+
 def test_entries_start_and_withdrawal(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         users, entry = await entered(h, 3, format="swiss")
