@@ -18,7 +18,7 @@ from bot.service.challenges import Challenges
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import MoveResult, Turns
-from bot.store import BoardRow, EntrantRow, Stage, Status, TournamentRow
+from bot.store import BoardRow, EntrantRow, Shards, Stage, Status, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -346,10 +346,11 @@ class Tournaments:
         except Exception:
             log.exception("match #%s: the tournament did not take its result", match.id)
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, shards: Shards | None = None) -> None:
         """After a restart: open the current rounds' matches a stop left unopened, score the
-        boards whose games ended meanwhile, and move on where a round is complete."""
-        for tournament_id in await self.cache.store.running_tournaments():
+        boards whose games ended meanwhile, and move on where a round is complete (for the
+        tournaments of these shards' servers)."""
+        for tournament_id in await self.cache.store.running_tournaments(shards):
             tournament = await self.get(tournament_id)
             for board in tournament.round_boards(tournament.row.round):
                 if board.points is None and board.match_id is not None:

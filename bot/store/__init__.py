@@ -37,6 +37,7 @@ from bot.store.base import (
     RatingRow,
     RatingUpdate,
     SeatRow,
+    Shards,
     Stage,
     StaleWrite,
     Status,
@@ -44,6 +45,7 @@ from bot.store.base import (
     StoreError,
     TournamentRow,
     parse_url,
+    shard_of,
 )
 from bot.store.migrations import MIGRATIONS, TABLES, Migration
 from bot.store.postgres import PostgresStore
@@ -69,12 +71,14 @@ __all__ = [
     "RatingRow",
     "RatingUpdate",
     "SeatRow",
+    "Shards",
     "SqliteStore",
     "StaleWrite",
     "Store",
     "StoreError",
     "open_store",
     "parse_url",
+    "shard_of",
 ]
 
 
