@@ -436,6 +436,11 @@ class Store(Protocol):
         """A player's standings in every game rated on a server, most games first."""
         ...
 
+    async def registered_hash(self, scope: str) -> str | None:
+        """The hash of the command payload last registered with Discord for this scope."""
+        ...
+
+    async def set_registered_hash(self, scope: str, payload_hash: str) -> None: ...
     async def create_tournament(
         self,
         *,
