@@ -495,7 +495,7 @@ class TournamentEntry(Protocol):
     ) -> None: ...
 
 
-class JoinButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:join:(?P<id>\d+)"):
+class JoinButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:join:(?P<tournament>\d+)"):
     def __init__(self, tournament_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -510,14 +510,14 @@ class JoinButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:join:(?P<id>\d+)"
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
     ) -> JoinButton:
-        return cls(int(match["id"]))
+        return cls(int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
         await entry.join(interaction, self.tournament_id)
 
 
-class LeaveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:leave:(?P<id>\d+)"):
+class LeaveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:leave:(?P<tournament>\d+)"):
     def __init__(self, tournament_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -532,7 +532,7 @@ class LeaveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:leave:(?P<id>\d+
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
     ) -> LeaveButton:
-        return cls(int(match["id"]))
+        return cls(int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
