@@ -45,6 +45,7 @@ COGS = (
     "bot.cogs.strays",
     "bot.cogs.vacation",
     "bot.cogs.following",
+    "bot.cogs.tournaments",
 )
 
 

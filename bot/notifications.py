@@ -206,20 +206,32 @@ class Announcer:
                     ("create_public_threads", "read_message_history"),
                     "the match is played in this channel instead",
                 ):
-                    thread = await challenge.create_thread(
-                        name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-                    )
+                    thread_id = await self._thread_on(challenge, name)
             except (Undelivered, discord.HTTPException, ValueError) as error:
                 log.warning("match #%s: no thread (%s); playing in the channel", match.id, error)
                 no_thread = error if isinstance(error, Undelivered) else None
             else:
-                match = await self.service.cache.set_messages(match, thread_id=thread.id)
+                match = await self.service.cache.set_messages(match, thread_id=thread_id)
         await self.post_board(
             match, [match_begins(match), *describe_turns(match, turns)], match.people
         )
         if no_thread is not None:
             raise no_thread
         return match
+
+    async def _thread_on(self, message: discord.Message, name: str) -> int:
+        """Open a thread on `message`. A message the bot sent on its own (a tournament's
+        round) knows no server, as the bot keeps no guild cache, so that one is asked for
+        by ids."""
+        if message.guild is not None:
+            thread = await message.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            return thread.id
+        data = await self.client.http.start_thread_with_message(
+            message.channel.id, message.id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
+        return int(data["id"])
 
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))

@@ -1,5 +1,6 @@
 """What a start finds left undone by the last run, done in the background while the bot
-already serves: matches finished but not yet rated, boards saved but never posted, turns
+already serves: matches finished but not yet rated (or not yet counted in their
+tournament), tournament rounds left half begun, boards saved but never posted, turns
 and challenges without their deadline jobs, and the computer's turns. Overdue timeouts are
 the scheduler's (it runs them, several at once, from its first look at the database).
 
@@ -63,6 +64,7 @@ class CatchUp:
         `--sync` run plays no turns). A failure is logged, and the next start tries again."""
         try:
             await self.service.ratings.catch_up(self.shards)
+            await self.service.tournaments.catch_up(self.shards)
             store = self.service.store
             unposted = await store.unposted_boards(self.shards)
             posted = await in_order(unposted, self.announcer.post_missing_board)

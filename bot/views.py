@@ -488,6 +488,65 @@ class PickBack(InMatch, ui.DynamicItem[ui.Button[Any]], template=rf"bg:back:{_PI
         await player.pick(interaction, self.match_id, self.ply, self.path[:-1], None)
 
 
+class TournamentEntry(Protocol):
+    async def join(self, interaction: discord.Interaction[Any], tournament_id: int) -> None: ...
+    async def leave_button(
+        self, interaction: discord.Interaction[Any], tournament_id: int
+    ) -> None: ...
+
+
+class JoinButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:join:(?P<tournament>\d+)"):
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            ui.Button(
+                label="Join",
+                style=discord.ButtonStyle.success,
+                custom_id=limits.custom_id(f"bg:join:{tournament_id}"),
+            )
+        )
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> JoinButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
+        await entry.join(interaction, self.tournament_id)
+
+
+class LeaveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:leave:(?P<tournament>\d+)"):
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            ui.Button(
+                label="Leave",
+                style=discord.ButtonStyle.secondary,
+                custom_id=limits.custom_id(f"bg:leave:{tournament_id}"),
+            )
+        )
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> LeaveButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
+        await entry.leave_button(interaction, self.tournament_id)
+
+
+def entry_view(tournament_id: int) -> ui.View:
+    """A tournament's entry message while it takes entries."""
+    view = ui.View(timeout=None)
+    view.add_item(JoinButton(tournament_id))
+    view.add_item(LeaveButton(tournament_id))
+    return view
+
+
 PERSISTENT_ITEMS = (
     AcceptButton,
     DeclineButton,
@@ -500,6 +559,8 @@ PERSISTENT_ITEMS = (
     PickBack,
     HistoryButton,
     ReplayButton,
+    JoinButton,
+    LeaveButton,
 )
 
 

@@ -39,6 +39,8 @@ runs out of time loses (in 3-4 player Boost they leave and the others play on).
 `/record [match]` (a text file).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
 `/replay [match]`: step through a match.
+• `/tournament create game format`: a round robin or Swiss tournament (members press **Join**); \
+`/tournament start`, `standings`, `leave`, `list`.
 • `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/vacation days`: stop your clocks everywhere for 1-30 days (`days:0` ends it early). \
 `/next`: what waits for you, most urgent first. `/follow match`: a match's boards by DM \

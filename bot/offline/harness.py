@@ -183,7 +183,7 @@ class OfflineDiscord(DiscordState):
     ) -> list[str]:
         """The choice values the bot offers while `focused` is being typed."""
         payload, _ = self._command_interaction(AUTOCOMPLETE, user, name, channel_id, options)
-        for option in payload["data"]["options"]:
+        for option in interactions.leaf_options(payload["data"]):
             if option["name"] == focused:
                 option["focused"] = True
         await self.run(payload, user)

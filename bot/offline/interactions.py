@@ -34,6 +34,7 @@ from bot.offline.routes import Endpoint, Files, answer, json_body
 from bot.offline.state import DiscordState
 
 COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2  # option types that nest a command's options
 RESPONSE_DEADLINE = 3.0  # seconds to answer an interaction (else 10062)
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used (else 50027)
 
@@ -78,8 +79,12 @@ def interaction(
 def slash_command(
     tree: app_commands.CommandTree[Any], name: str
 ) -> app_commands.Command[Any, ..., Any]:
-    """The slash command of this name in the bot's tree; a script names one that is not."""
-    command = tree.get_command(name)
+    """The slash command of this name in the bot's tree (`tournament create` names a
+    subcommand); a script names one that is not."""
+    root, *path = name.split()
+    command = tree.get_command(root)
+    for part in path:
+        command = command.get_command(part) if isinstance(command, app_commands.Group) else None
     if not isinstance(command, app_commands.Command):
         raise OfflineError(f"there is no /{name} command")
     return command
@@ -89,9 +94,11 @@ def command_data(
     state: DiscordState, command: app_commands.Command[Any, ..., Any], options: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A slash command's `data`, its options typed as Discord's client types them."""
-    name = command.name
+    name = command.qualified_name
     kinds = {p.name: p.type for p in command.parameters}
-    data: dict[str, Any] = {"id": str(state.next_id()), "name": name, "type": 1, "options": []}
+    leaf: dict[str, Any] = {"options": []}
+    data: dict[str, Any] = {"id": str(state.next_id()), "type": 1}
+    data.update(_nested(name.split(), leaf))
     resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
     for key, value in options.items():
         if key not in kinds:
@@ -107,10 +114,29 @@ def command_data(
             if not value.strip().isdigit():  # typed in an offline script
                 raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
             value = int(value)
-        data["options"].append({"name": key, "type": kinds[key].value, "value": value})
+        leaf["options"].append({"name": key, "type": kinds[key].value, "value": value})
     if resolved["users"]:
         data["resolved"] = resolved
     return data
+
+
+def _nested(names: list[str], leaf: dict[str, Any]) -> dict[str, Any]:
+    """A command's name and options, its subcommand (and group) nested as Discord nests
+    them: the leaf's options sit inside the innermost subcommand."""
+    if len(names) == 1:
+        leaf["name"] = names[0]
+        return leaf
+    inner = _nested(names[1:], leaf)
+    inner["type"] = SUB_COMMAND_GROUP if len(names) > 2 else SUB_COMMAND
+    return {"name": names[0], "options": [inner]}
+
+
+def leaf_options(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The options the command itself takes, inside any subcommand nesting."""
+    options: list[dict[str, Any]] = data.get("options", [])
+    while options and options[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        options = options[0].get("options", [])
+    return options
 
 
 def component(state: DiscordState, message_id: int, test: Any, what: str) -> dict[str, Any]:

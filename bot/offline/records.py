@@ -55,11 +55,19 @@ class Sent:
         return [data for name, data in self.files if name.endswith(".png")]
 
 
+# What a member without a role may do in a channel: read, write, react, open threads.
+MEMBER_PERMISSIONS = discord.Permissions(
+    (discord.Permissions.text().value | discord.Permissions(view_channel=True).value)
+    & ~discord.Permissions.elevated().value
+)
+
+
 @dataclass(frozen=True)
 class User:
     id: int
     name: str
     bot: bool = False
+    manager: bool = True  # holds every permission; False: a plain member's
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -87,7 +95,9 @@ class User:
             "communication_disabled_until": None,
             "pending": False,
             "premium_since": None,
-            "permissions": str(discord.Permissions.all().value),
+            "permissions": str(
+                (discord.Permissions.all() if self.manager else MEMBER_PERMISSIONS).value
+            ),
         }
 
 

@@ -125,9 +125,13 @@ class Session:
         )
 
     def command(self, text: str) -> tuple[str, dict[str, Any]]:
-        """`/move move:e2 match:3` -> ("move", {"move": "e2", "match": "3"})."""
-        name, _, rest = text[1:].partition(" ")
-        return name, {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
+        """`/move move:e2 match:3` -> ("move", {"move": "e2", "match": "3"}); the words
+        before the first option name the command: `/tournament start` -> "tournament start"."""
+        first = OPTION.search(text)
+        head, rest = (text, "") if first is None else (text[: first.start()], text[first.start() :])
+        return " ".join(head[1:].split()), {
+            k: self.value(v.strip()) for k, v in OPTION.findall(rest)
+        }
 
     def place(self, place: str | None) -> int | None:
         """The channel a line runs in (None: the first server's first channel)."""

@@ -77,10 +77,11 @@ class DiscordState:
 
     # -- people and places ------------------------------------------------------------------
 
-    def user(self, name: str, *, bot: bool = False) -> User:
-        """The user with this name, created on first use."""
+    def user(self, name: str, *, bot: bool = False, manager: bool = True) -> User:
+        """The user with this name, created on first use (`manager`: with every permission,
+        Manage Server included, as the server's owner; else a plain member's)."""
         if name not in self.users:
-            self.users[name] = User(self.next_id(), name, bot)
+            self.users[name] = User(self.next_id(), name, bot, manager)
         return self.users[name]
 
     def name_of(self, user_id: int) -> str:

@@ -21,6 +21,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
     stale       why a component no longer on its message does nothing
+    tournaments entries, rounds opened as matches, results from the finished hook, standings
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.service.queries import Listing, Queries, Waiting
 from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
+from bot.service.tournaments import Tournaments
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.service.vacations import Away, Vacations, VacationState
 from bot.store import Status, Store
@@ -92,7 +94,7 @@ class MatchService:
         self.offload = offload or Offload()
         self.queries = Queries(self.cache, self.offload)
         self.ratings = Ratings(self.cache, self.queries)
-        self.turns = Turns(self.cache, self.offload, finished=self.ratings.rate_quietly)
+        self.turns = Turns(self.cache, self.offload, finished=self._finished)
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
@@ -104,3 +106,10 @@ class MatchService:
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
         self.stale = Stale(self.cache)
+        self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
+
+    async def _finished(self, match: Match) -> None:
+        """Every match a turn, a draw or a timeout ends: rated, then counted in its
+        tournament (each step catches its own failure, so one cannot stop the other)."""
+        await self.ratings.rate_quietly(match)
+        await self.tournaments.finished_quietly(match)

@@ -26,7 +26,9 @@ from pathlib import Path
 
 from bot.store.base import (
     STATUSES,
+    BoardRow,
     CorruptMatch,
+    EntrantRow,
     JobKind,
     JobRow,
     MatchRow,
@@ -36,10 +38,12 @@ from bot.store.base import (
     RatingUpdate,
     SeatRow,
     Shards,
+    Stage,
     StaleWrite,
     Status,
     Store,
     StoreError,
+    TournamentRow,
     VacationRow,
     parse_url,
     shard_of,
@@ -49,6 +53,10 @@ from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "BoardRow",
+    "EntrantRow",
+    "Stage",
+    "TournamentRow",
     "MIGRATIONS",
     "STATUSES",
     "Status",

@@ -184,8 +184,63 @@ class VacationRow:
     ends_at: int
 
 
+class Stage(StrEnum):
+    """Where a tournament is in its life (`tournaments.stage`)."""
+
+    OPEN = "open"
+    """Taking entries."""
+    RUNNING = "running"
+    """Playing its rounds."""
+    FINISHED = "finished"
+    """Over: its standings are final."""
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    game: str
+    variant: str
+    system: str  # bot.pairing.System
+    rounds: int  # Swiss: asked for (0: the default) until the start fixes it
+    days_per_move: int
+    max_players: int
+    rated: bool
+    double: bool
+    stage: Stage
+    round: int  # the round being played; 0 before the start
+    entry_message_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    """An entrant; `seed` is their place in the order of entry (1 first): the pairing order."""
+
+    user_id: int
+    name: str
+    seed: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One board of a tournament round: `second_id` None is a bye; `points` are `first_id`'s
+    (1, 0.5 or 0) once the game has ended, and 1 for a bye."""
+
+    round: int
+    board: int
+    first_id: int
+    second_id: int | None
+    match_id: int | None
+    points: float | None
+
+
 class Store(Protocol):
-    """Matches, their seats and move logs, preferences, takeback votes and scheduled jobs.
+    """Matches, their seats and move logs, preferences, takeback votes, scheduled jobs and
+    tournaments.
 
     Every write that changes a match names the ply (log length) it expects, so of two writes
     racing on one match, from one process or many, only the first lands; the other raises
@@ -446,6 +501,86 @@ class Store(Protocol):
         ...
 
     async def set_registered_hash(self, scope: str, payload_hash: str) -> None: ...
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        game: str,
+        variant: str,
+        system: str,
+        rounds: int,
+        days_per_move: int,
+        max_players: int,
+        rated: bool,
+        double: bool,
+    ) -> int: ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None: ...
+
+    async def tournaments_in(self, guild_id: int, stages: Sequence[Stage]) -> list[TournamentRow]:
+        """The server's tournaments at these stages, newest first."""
+        ...
+
+    async def running_tournaments(self, shards: Shards | None = None) -> list[int]:
+        """The tournaments under way (on these shards' servers)."""
+        ...
+
+    async def set_entry_message(self, tournament_id: int, message_id: int) -> None: ...
+
+    async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
+        """Add an entrant while entries are open and the field is not full; False if not."""
+        ...
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Remove an entrant before the start; False if they were not in or it started."""
+        ...
+
+    async def withdraw(self, tournament_id: int, user_id: int) -> bool:
+        """Mark an entrant withdrawn, once."""
+        ...
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """In order of entry: the seeds."""
+        ...
+
+    async def start_tournament(self, tournament_id: int, rounds: int) -> bool:
+        """Close entries and fix the number of rounds; False if it had started already."""
+        ...
+
+    async def begin_round(
+        self,
+        tournament_id: int,
+        number: int,
+        boards: Sequence[tuple[int, int | None, float | None]],
+    ) -> bool:
+        """Write round `number`'s boards, (first, second, points) in board order, if the
+        tournament is still at round `number - 1`; False, and nothing written, if not: of
+        two processes finishing a round's last game at once, one pairs the next round."""
+        ...
+
+    async def boards(self, tournament_id: int) -> list[BoardRow]:
+        """Every board of every round so far, in order."""
+        ...
+
+    async def set_board_match(
+        self, tournament_id: int, number: int, board: int, match_id: int
+    ) -> bool:
+        """Give a board its match, once; False if another process did first."""
+        ...
+
+    async def board_of_match(self, match_id: int) -> tuple[int, BoardRow] | None:
+        """The tournament and board a match was opened for, if any."""
+        ...
+
+    async def score_board(self, tournament_id: int, number: int, board: int, points: float) -> bool:
+        """Write a board's result, once."""
+        ...
+
+    async def finish_tournament(self, tournament_id: int) -> bool:
+        """Mark it over, once; False if it was not running."""
+        ...
 
     async def schema_version(self) -> int: ...
 
@@ -520,6 +655,40 @@ def match_row(row: Row) -> MatchRow:
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def tournament_row(row: Row) -> TournamentRow:
+    message = row["entry_message_id"]
+    return TournamentRow(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        creator_id=int(row["creator_id"]),
+        game=str(row["game"]),
+        variant=str(row["variant"]),
+        system=str(row["system"]),
+        rounds=int(row["rounds"]),
+        days_per_move=int(row["days_per_move"]),
+        max_players=int(row["max_players"]),
+        rated=bool(row["rated"]),
+        double=bool(row["double_round"]),
+        stage=Stage(row["stage"]),
+        round=int(row["round"]),
+        entry_message_id=None if message is None else int(message),
+        created_at=str(row["created_at"]),
+    )
+
+
+def board_row(row: Row) -> BoardRow:
+    second, match, points = row["second_id"], row["match_id"], row["points"]
+    return BoardRow(
+        round=int(row["round"]),
+        board=int(row["board"]),
+        first_id=int(row["first_id"]),
+        second_id=None if second is None else int(second),
+        match_id=None if match is None else int(match),
+        points=None if points is None else float(points),
+    )
 
 
 def rating_row(row: Row) -> RatingRow:

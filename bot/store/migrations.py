@@ -164,6 +164,49 @@ VACATIONS_AND_FOLLOWERS = """
     );
 """
 
+# Tournaments (issue 30): a round begins when `round` moves from n-1 to n in the transaction
+# that writes its boards; an entrant's seed is their entry's place (`id` order).
+TOURNAMENTS = """
+    CREATE TABLE tournaments (
+        id {identity},
+        guild_id {big} NOT NULL,
+        channel_id {big} NOT NULL,
+        creator_id {big} NOT NULL,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        system TEXT NOT NULL CHECK (system IN ('round-robin', 'swiss')),
+        rounds INTEGER NOT NULL,
+        days_per_move INTEGER NOT NULL,
+        max_players INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        double_round INTEGER NOT NULL,
+        stage TEXT NOT NULL DEFAULT 'open' CHECK (stage IN ('open', 'running', 'finished')),
+        round INTEGER NOT NULL DEFAULT 0,
+        entry_message_id {big},
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX tournaments_guild ON tournaments (guild_id, stage);
+    CREATE TABLE tournament_entrants (
+        id {identity},
+        tournament_id {big} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id {big} NOT NULL,
+        name TEXT NOT NULL,
+        entered_at TEXT NOT NULL,
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_boards (
+        tournament_id {big} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        first_id {big} NOT NULL,
+        second_id {big},
+        match_id {big} UNIQUE REFERENCES matches (id),
+        points DOUBLE PRECISION,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed(
         "matches, seats, moves, preferences",
@@ -285,6 +328,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     Migration.typed("vacations and followers", VACATIONS_AND_FOLLOWERS),
+    Migration.typed("tournaments: entrants, rounds and boards", TOURNAMENTS),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -300,6 +344,9 @@ TABLES = (
     "command_registrations",
     "vacations",
     "followers",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_boards",
 )
 
 

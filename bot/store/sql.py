@@ -16,7 +16,9 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from bot.store.base import (
+    BoardRow,
     CorruptMatch,
+    EntrantRow,
     JobKind,
     JobRow,
     MatchRow,
@@ -26,14 +28,24 @@ from bot.store.base import (
     RatingUpdate,
     Row,
     Shards,
+    Stage,
     StaleWrite,
+    TournamentRow,
     VacationRow,
+    board_row,
     encode_fields,
     match_row,
     now,
     rating_row,
     rating_values,
+    tournament_row,
 )
+
+TOURNAMENT_COLUMNS = (
+    "id, guild_id, channel_id, creator_id, game, variant, system, rounds, days_per_move, "
+    "max_players, rated, double_round, stage, round, entry_message_id, created_at"
+)
+BOARD_COLUMNS = "round, board, first_id, second_id, match_id, points"
 
 RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
 
@@ -257,6 +269,12 @@ class SqlStore(ABC):
         """The first column of the first row, or None."""
         rows = await self._reader().fetch(sql, *params)
         return rows[0][0] if rows else None
+
+    async def _once(self, sql: str, *params: Any) -> bool:
+        """Run one guarded write on its own; whether it changed exactly one row (the
+        guard in its WHERE makes a second, racing call change none)."""
+        async with self._writer() as db:
+            return await db.execute(sql, *params) == 1
 
     async def _ids(self, sql: str, *params: Any) -> list[int]:
         return [int(row[0]) for row in await self._reader().fetch(sql, *params)]
@@ -822,3 +840,188 @@ class SqlStore(ABC):
     async def drop_takeback(self, match_id: int) -> None:
         async with self._writer() as db:
             await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", match_id)
+
+    # -- tournaments -------------------------------------------------------------------------
+
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        game: str,
+        variant: str,
+        system: str,
+        rounds: int,
+        days_per_move: int,
+        max_players: int,
+        rated: bool,
+        double: bool,
+    ) -> int:
+        async with self._writer() as db:
+            (row,) = await db.fetch(
+                "INSERT INTO tournaments (guild_id, channel_id, creator_id, game, variant, "
+                "system, rounds, days_per_move, max_players, rated, double_round, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                guild_id,
+                channel_id,
+                creator_id,
+                game,
+                variant,
+                system,
+                rounds,
+                days_per_move,
+                max_players,
+                int(rated),
+                int(double),
+                now(),
+            )
+        return int(row[0])
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
+        rows = await self._reader().fetch(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", tournament_id
+        )
+        return tournament_row(rows[0]) if rows else None
+
+    async def tournaments_in(self, guild_id: int, stages: Sequence[Stage]) -> list[TournamentRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments "
+            f"WHERE guild_id = ? AND stage IN ({marks(len(stages))}) ORDER BY id DESC",
+            guild_id,
+            *map(str, stages),
+        )
+        return [tournament_row(row) for row in rows]
+
+    async def running_tournaments(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(
+            "SELECT id FROM tournaments m WHERE stage = 'running' AND {shards} ORDER BY id", shards
+        )
+
+    async def set_entry_message(self, tournament_id: int, message_id: int) -> None:
+        await self._once(
+            "UPDATE tournaments SET entry_message_id = ? WHERE id = ?", message_id, tournament_id
+        )
+
+    async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
+        async with self._transaction() as db:
+            # A write to the tournament's row first holds it, so racing entries are counted
+            # one after the other and the field never overfills.
+            await db.execute(
+                "UPDATE tournaments SET max_players = max_players WHERE id = ?", tournament_id
+            )
+            entered = await db.execute(
+                "INSERT INTO tournament_entrants (tournament_id, user_id, name, entered_at) "
+                "SELECT id, ?, ?, ? FROM tournaments t WHERE id = ? AND stage = 'open' "
+                "AND (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id)"
+                " < max_players "
+                "ON CONFLICT (tournament_id, user_id) DO NOTHING",
+                user_id,
+                name,
+                now(),
+                tournament_id,
+            )
+            return entered == 1
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        return await self._once(
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
+            "AND tournament_id IN (SELECT id FROM tournaments WHERE stage = 'open')",
+            tournament_id,
+            user_id,
+        )
+
+    async def withdraw(self, tournament_id: int, user_id: int) -> bool:
+        return await self._once(
+            "UPDATE tournament_entrants SET withdrawn = 1 "
+            "WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
+            tournament_id,
+            user_id,
+        )
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        rows = await self._reader().fetch(
+            "SELECT user_id, name, withdrawn FROM tournament_entrants "
+            "WHERE tournament_id = ? ORDER BY id",
+            tournament_id,
+        )
+        return [
+            EntrantRow(int(row[0]), str(row[1]), seed, bool(row[2]))
+            for seed, row in enumerate(rows, 1)
+        ]
+
+    async def start_tournament(self, tournament_id: int, rounds: int) -> bool:
+        return await self._once(
+            "UPDATE tournaments SET stage = 'running', rounds = ? WHERE id = ? AND stage = 'open'",
+            rounds,
+            tournament_id,
+        )
+
+    async def begin_round(
+        self,
+        tournament_id: int,
+        number: int,
+        boards: Sequence[tuple[int, int | None, float | None]],
+    ) -> bool:
+        async with self._transaction() as db:
+            moved = await db.execute(
+                "UPDATE tournaments SET round = ? WHERE id = ? AND round = ? AND stage = 'running'",
+                number,
+                tournament_id,
+                number - 1,
+            )
+            if moved != 1:
+                return False
+            if boards:
+                await db.executemany(
+                    "INSERT INTO tournament_boards (tournament_id, round, board, first_id, "
+                    "second_id, points) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (tournament_id, number, board, first, second, points)
+                        for board, (first, second, points) in enumerate(boards, 1)
+                    ],
+                )
+            return True
+
+    async def boards(self, tournament_id: int) -> list[BoardRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {BOARD_COLUMNS} FROM tournament_boards WHERE tournament_id = ? "
+            "ORDER BY round, board",
+            tournament_id,
+        )
+        return [board_row(row) for row in rows]
+
+    async def set_board_match(
+        self, tournament_id: int, number: int, board: int, match_id: int
+    ) -> bool:
+        return await self._once(
+            "UPDATE tournament_boards SET match_id = ? WHERE tournament_id = ? "
+            "AND round = ? AND board = ? AND match_id IS NULL",
+            match_id,
+            tournament_id,
+            number,
+            board,
+        )
+
+    async def board_of_match(self, match_id: int) -> tuple[int, BoardRow] | None:
+        rows = await self._reader().fetch(
+            f"SELECT tournament_id, {BOARD_COLUMNS} FROM tournament_boards WHERE match_id = ?",
+            match_id,
+        )
+        return (int(rows[0]["tournament_id"]), board_row(rows[0])) if rows else None
+
+    async def score_board(self, tournament_id: int, number: int, board: int, points: float) -> bool:
+        return await self._once(
+            "UPDATE tournament_boards SET points = ? WHERE tournament_id = ? "
+            "AND round = ? AND board = ? AND points IS NULL",
+            points,
+            tournament_id,
+            number,
+            board,
+        )
+
+    async def finish_tournament(self, tournament_id: int) -> bool:
+        return await self._once(
+            "UPDATE tournaments SET stage = 'finished' WHERE id = ? AND stage = 'running'",
+            tournament_id,
+        )

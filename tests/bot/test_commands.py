@@ -14,7 +14,7 @@ from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
 COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
-COMMANDS |= {"vacation", "follow", "unfollow", "next"}
+COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -43,6 +43,11 @@ def test_command_sync_payload(offline: Any) -> None:
         assert not move["match"]["required"]
         rules_options = {o["name"]: o for o in commands["rules"]["options"]}
         assert rules_options["topic"]["autocomplete"]
+        tournament = {o["name"]: o for o in commands["tournament"]["options"]}
+        assert list(tournament) == ["create", "start", "standings", "leave", "list"]
+        assert {o["type"] for o in tournament.values()} == {1}  # subcommands
+        create = {o["name"]: o for o in tournament["create"]["options"]}
+        assert [c["value"] for c in create["format"]["choices"]] == ["round-robin", "swiss"]
 
     offline(scenario, dev_guild_id=GUILD)
 

@@ -76,3 +76,19 @@ def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
     assert "[thread Boku #2: carol vs dave@other] bot (only dave sees this): Boku #2" in out
     assert out.count("?? no match thread 'thread 1@other' yet") == 1  # match 1 is not there
     assert "[#games] bot (only alice sees this): Quorum #1: alice vs bob" in out
+
+
+def test_a_tournament_runs_offline_with_subcommands_as_typed(tmp_path: Path) -> None:
+    script = (
+        "alice: /tournament create game:quorum format:round-robin\n"
+        "bob: click Join\ncarol: click Join\nalice: /tournament start\n"
+        "carol: /tournament list\ncarol: /tournament leave\n"
+    )
+    out = session(tmp_path, script)
+    assert "Entrants (3): @alice, @bob, @carol" in out
+    assert "round 1 of 3 begins. Bye (counts as a win): @alice." in out
+    assert "~ thread opened: Quorum #1: bob vs carol" in out
+    assert "#1 · Quorum standard, round robin · round 1 of 3 · 3 entrants" in out
+    assert "Game over: bob wins (resignation)." in out
+    assert "round 2 of 3 begins." in out and "@carol (withdrawn)" in out
+    assert "Traceback" not in out and "went wrong" not in out

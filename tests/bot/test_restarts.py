@@ -179,6 +179,32 @@ async def replay_steps_after_restart(h: OfflineDiscord, database: str) -> None:
     assert "position 1 of 1" in forth.content
 
 
+async def post_entry(h: OfflineDiscord, database: str) -> Sent:
+    """alice opens a tournament; the bot restarts before anyone presses its buttons."""
+    await h.command(h.user("alice"), "tournament create", game="quorum", format="swiss")
+    entry = h.latest(lambda s: "Join" in s.buttons)
+    await restart(h, database)
+    return entry
+
+
+@covers(views.JoinButton)
+async def join_after_restart(h: OfflineDiscord, database: str) -> None:
+    entry = await post_entry(h, database)
+    bob = h.user("bob")
+    (edit,) = edits(await h.click(bob, entry.message_id or 0, "Join"))
+    assert f"<@{bob.id}>" in edit.content and "Entrants (2)" in edit.content
+
+
+@covers(views.LeaveButton)
+async def leave_after_restart(h: OfflineDiscord, database: str) -> None:
+    entry = await post_entry(h, database)
+    bob = h.user("bob")
+    await h.click(bob, entry.message_id or 0, "Join")
+    sent = await h.click(bob, entry.message_id or 0, "Leave")
+    assert "You have left tournament #1." in private(sent)[-1].content
+    assert "Entrants (1)" in edits(sent)[-1].content
+
+
 def _defined_in_views() -> set[type[Any]]:
     return {
         member

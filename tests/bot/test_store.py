@@ -272,12 +272,21 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.set_registered_hash("application:1:global", "0" * 64)
         vacation = await source.start_vacation(ALICE.user_id, 1_800_000_000, 1_800_086_400)
         await source.follow(match_id, CAROL.user_id, True)
+        tournament = await service.tournaments.open(
+            service.tournaments.prepare(
+                guild_id=1, channel_id=2, creator=ALICE, game="quorum", system="swiss"
+            )
+        )
+        await source.enter(tournament.id, BOB.user_id, BOB.name)
+        await source.start_tournament(tournament.id, 3)
+        await source.begin_round(tournament.id, 1, [(ALICE.user_id, BOB.user_id, 1.0)])
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
             **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1, "command_registrations": 1},
             **{"vacations": 1, "followers": 1},
+            **{"tournaments": 1, "tournament_entrants": 2, "tournament_boards": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []

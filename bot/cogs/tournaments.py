@@ -1,0 +1,235 @@
+"""/tournament create|start|standings|leave|list, the entry message's Join and Leave
+buttons, and the posts a tournament makes as its rounds begin and end."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot import tournament_texts as texts
+from bot.cogs.challenges import DAYS_CHOICES, GAME_CHOICES
+from bot.interface import Interaction, answering, player
+from bot.notifications import Undelivered, pinging
+from bot.pairing import System
+from bot.service.deadlines import DEFAULT_DAYS
+from bot.service.tournaments import (
+    DEFAULT_MAX_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Event,
+    Finished,
+    RoundBegun,
+    Tournament,
+)
+from bot.store import Stage
+from bot.views import entry_view
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [app_commands.Choice(name=system.value, value=system.value) for system in System]
+LISTED = 10  # tournaments shown by /tournament list
+WHICH = "Its number (default: this server's newest open or running one)"
+
+
+class Tournaments(commands.Cog):
+    group = app_commands.Group(
+        name="tournament", description="Round robin and Swiss tournaments", guild_only=True
+    )
+
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.service.tournaments.listeners.append(self.on_event)
+
+    async def cog_unload(self) -> None:
+        self.bot.service.tournaments.listeners.remove(self.on_event)
+
+    @group.command(name="create", description="Open a tournament here: members press Join")
+    @app_commands.describe(
+        game="The game (two players)",
+        format="round-robin: everyone meets everyone; swiss: a few rounds, by score",
+        rounds="Swiss only: how many rounds (default: enough to separate a winner, at least 3)",
+        days=f"Days to make each move (default {DEFAULT_DAYS})",
+        max_players=f"The most entrants ({MIN_PLAYERS} to {MAX_PLAYERS}; default "
+        f"{DEFAULT_MAX_PLAYERS})",
+        rated="Whether the games count for ratings (default: yes)",
+        variant="A two-player variant of the game",
+        double="Round robin only: meet everyone twice, sides swapped",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.choices(days=DAYS_CHOICES)
+    async def create(
+        self,
+        interaction: Interaction,
+        game: str,
+        format: str,
+        rounds: int | None = None,
+        days: int = DEFAULT_DAYS,
+        max_players: int = DEFAULT_MAX_PLAYERS,
+        rated: bool = True,
+        variant: str | None = None,
+        double: bool = False,
+    ) -> None:
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            request = service.prepare(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                creator=player(interaction.user),
+                game=game,
+                system=format,
+                rounds=rounds,
+                days=days,
+                max_players=max_players,
+                rated=rated,
+                variant=variant,
+                double=double,
+            )
+            await interaction.response.defer(thinking=True)
+            tournament = await service.open(request)
+            message = await interaction.followup.send(
+                texts.entry_text(tournament),
+                view=entry_view(tournament.id),
+                allowed_mentions=pinging(),
+                wait=True,
+            )
+            await service.set_entry_message(tournament.id, message.id)
+
+    @group.command(name="start", description="Close entries and begin round 1")
+    @app_commands.describe(tournament=WHICH)
+    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            chosen = await service.resolve(interaction.guild_id or 0, tournament)
+            manager = interaction.permissions.manage_guild
+            service.check_start(chosen, interaction.user.id, manager)
+            await interaction.response.defer(thinking=True)
+            started = await service.start(chosen.id, interaction.user.id, manager)
+            await interaction.followup.send(texts.started(started), allowed_mentions=pinging())
+
+    @group.command(name="standings", description="A tournament's table")
+    @app_commands.describe(tournament=WHICH)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            chosen = await service.resolve(interaction.guild_id or 0, tournament, finished=True)
+            await interaction.response.send_message(
+                limits.content(texts.entry_text(chosen)),
+                ephemeral=True,
+                allowed_mentions=pinging(),
+            )
+
+    @group.command(name="leave", description="Leave a tournament (once it runs: withdraw)")
+    @app_commands.describe(tournament=WHICH)
+    async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            chosen = await service.resolve(interaction.guild_id or 0, tournament)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._leave(interaction, chosen.id)
+
+    @group.command(name="list", description="This server's open and running tournaments")
+    async def listing(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            found = await self.bot.service.tournaments.listing(interaction.guild_id or 0)
+            lines = [texts.listing_line(t) for t in found[:LISTED]] or [texts.NONE_LISTED]
+            await interaction.response.send_message(
+                limits.content("\n".join(lines)), ephemeral=True
+            )
+
+    async def join(self, interaction: Interaction, tournament_id: int) -> None:
+        """The entry message's Join button."""
+        async with answering(interaction):
+            await interaction.response.defer()
+            tournament = await self.bot.service.tournaments.join(
+                tournament_id, player(interaction.user)
+            )
+            await interaction.edit_original_response(
+                content=texts.entry_text(tournament), allowed_mentions=pinging()
+            )
+
+    async def leave_button(self, interaction: Interaction, tournament_id: int) -> None:
+        """The entry message's Leave button."""
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._leave(interaction, tournament_id)
+
+    async def _leave(self, interaction: Interaction, tournament_id: int) -> None:
+        left = await self.bot.service.tournaments.leave(tournament_id, interaction.user.id)
+        for result in left.resigned:
+            try:
+                await self.bot.announcer.after_turns(result.match, result.turns)
+            except (Undelivered, discord.HTTPException) as error:
+                log.warning("match #%s: resignation not posted: %s", result.match.id, error)
+        await self.refresh(left.tournament)
+        await interaction.followup.send(
+            texts.left(tournament_id, left.started, len(left.resigned)), ephemeral=True
+        )
+
+    def _channel(self, tournament: Tournament) -> discord.PartialMessageable:
+        row = tournament.row
+        return self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+
+    async def refresh(self, tournament: Tournament) -> None:
+        """Bring the entry message up to date; its buttons go once entries close."""
+        message_id = tournament.row.entry_message_id
+        if message_id is None:
+            return
+        view = entry_view(tournament.id) if tournament.row.stage is Stage.OPEN else None
+        try:
+            await (
+                self._channel(tournament)
+                .get_partial_message(message_id)
+                .edit(
+                    content=limits.content(texts.entry_text(tournament)),
+                    view=view,
+                    allowed_mentions=pinging(),
+                )
+            )
+        except discord.HTTPException as error:
+            log.info("tournament #%s: entry message not updated: %s", tournament.id, error)
+
+    async def on_event(self, event: Event) -> None:
+        """Post what the service did: a round's matches (each thread opens from a message
+        naming the tournament and round), or the final standings pinging the winner; and
+        after a result, too, bring the entry message's table up to date."""
+        tournament = event.tournament
+        channel = self._channel(tournament)
+        if isinstance(event, RoundBegun):
+            byes = [b.first_id for b in tournament.round_boards(event.round) if b.second_id is None]
+            await channel.send(
+                texts.round_begins(tournament, event.round, byes), allowed_mentions=pinging(*byes)
+            )
+            for match, turns in event.matches:
+                players = [seat.user_id for seat in match.seats]
+                label = await channel.send(
+                    texts.round_match(tournament, event.round, players),
+                    allowed_mentions=pinging(),
+                )
+                match = await self.bot.service.cache.set_messages(
+                    match, challenge_message_id=label.id
+                )
+                try:
+                    await self.bot.announcer.open_match(match, label, turns)
+                except (Undelivered, discord.HTTPException) as error:
+                    log.warning("match #%s: not opened in Discord: %s", match.id, error)
+        elif isinstance(event, Finished):
+            winners = [s.player for s in tournament.standings() if s.rank == 1]
+            await channel.send(
+                limits.content(texts.finished(tournament, winners, event.early)),
+                allowed_mentions=pinging(*winners),
+            )
+        await self.refresh(tournament)
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Tournaments(bot))

@@ -1,0 +1,472 @@
+"""Tournaments: a scheduler of matches. Entries, the start, each round's matches opened
+through the challenge path, results learnt from the same "match finished" hook as ratings,
+withdrawals, standings. Who meets whom is bot/pairing.py's business (pure); everything here
+is read back from the store, so a restart or a second process changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import rules
+from bot import pairing
+from bot.pairing import NoPairing, Pairing, Result, Standing, System
+from bot.service.cache import MatchCache
+from bot.service.challenges import Challenges
+from bot.service.deadlines import DEFAULT_DAYS
+from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.turns import MoveResult, Turns
+from bot.store import BoardRow, EntrantRow, Shards, Stage, Status, TournamentRow
+
+log = logging.getLogger(__name__)
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 64
+"""A Swiss round of 64 pairs in under 5 ms of CPU (benchmarks/pairing_speed), so pairing
+stays on the event loop."""
+DEFAULT_MAX_PLAYERS = 16
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as stored: its row, entrants (seed order) and every board so far."""
+
+    row: TournamentRow
+    entrants: tuple[EntrantRow, ...]
+    boards: tuple[BoardRow, ...]
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def system(self) -> System:
+        return System(self.row.system)
+
+    @property
+    def title(self) -> str:
+        game = rules.get_game(self.row.game).title
+        kind = "double round robin" if self.row.double else self.system.value.replace("-", " ")
+        return f"Tournament #{self.id}: {game} {self.row.variant}, {kind}"
+
+    def name_of(self, user_id: int) -> str:
+        return next((e.name for e in self.entrants if e.user_id == user_id), str(user_id))
+
+    def entrant(self, user_id: int) -> EntrantRow | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+    @property
+    def active(self) -> list[int]:
+        """Entrants still playing, in seed order."""
+        return [e.user_id for e in self.entrants if not e.withdrawn]
+
+    def results(self) -> list[Result]:
+        """Every finished board as the pairing module reads it."""
+        return [
+            Result(b.round, Pairing(b.first_id, b.second_id), b.points)
+            for b in self.boards
+            if b.points is not None
+        ]
+
+    def round_boards(self, number: int) -> list[BoardRow]:
+        return [b for b in self.boards if b.round == number]
+
+    def standings(self) -> list[Standing]:
+        seeds = [e.user_id for e in self.entrants]
+        return pairing.standings(seeds, self.results(), self.system)
+
+
+@dataclass(frozen=True)
+class TournamentRequest:
+    """A checked tournament, ready to store."""
+
+    guild_id: int
+    channel_id: int
+    creator: Player
+    game: str
+    variant: str
+    system: System
+    rounds: int  # Swiss: as asked, 0 for the default (fixed at the start)
+    days: int
+    max_players: int
+    rated: bool
+    double: bool
+
+
+@dataclass(frozen=True)
+class RoundBegun:
+    """A round's boards are written and its matches opened (each with its opening turns)."""
+
+    tournament: Tournament
+    round: int
+    matches: tuple[tuple[Match, tuple[Turn, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The last round ended (or no further round could be paired): the standings are final."""
+
+    tournament: Tournament
+    early: bool
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A game's result counted: the standings changed."""
+
+    tournament: Tournament
+
+
+Event = RoundBegun | Finished | Scored
+Listener = Callable[[Event], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Left:
+    """A withdrawal: before the start the entry is gone; after it, these games were resigned."""
+
+    tournament: Tournament
+    started: bool
+    resigned: tuple[MoveResult, ...] = ()
+
+
+class Tournaments:
+    """Every change to a tournament goes through here; listeners (the cog) post what a
+    change opened or ended, since a round may begin inside someone else's move."""
+
+    def __init__(self, cache: MatchCache, challenges: Challenges, turns: Turns) -> None:
+        self.cache = cache
+        self.challenges = challenges
+        self.turns = turns
+        self.listeners: list[Listener] = []
+
+    async def get(self, tournament_id: int) -> Tournament:
+        row = await self.cache.store.get_tournament(tournament_id)
+        if row is None:
+            raise ServiceError(
+                f"there is no tournament #{tournament_id}", "`/tournament list` shows them"
+            )
+        entrants = await self.cache.store.entrants(tournament_id)
+        boards = await self.cache.store.boards(tournament_id)
+        return Tournament(row, tuple(entrants), tuple(boards))
+
+    def prepare(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator: Player,
+        game: str,
+        system: str,
+        rounds: int | None = None,
+        days: int = DEFAULT_DAYS,
+        max_players: int = DEFAULT_MAX_PLAYERS,
+        rated: bool = True,
+        variant: str | None = None,
+        double: bool = False,
+    ) -> TournamentRequest:
+        """Check a new tournament without touching the database (so errors come before the
+        command is answered in public). The game and variant are checked as a challenge
+        between two players would be."""
+        try:
+            kind = System(system)
+        except ValueError:
+            raise ServiceError(
+                f"{system} is not a tournament format", "choose round-robin or swiss"
+            ) from None
+        probe = self.challenges.prepare(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger=creator,
+            game=game,
+            opponents=[Player(0, "opponent")],
+            variant=variant,
+            days=days,
+            rated=rated,
+        )
+        if not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
+            raise ServiceError(
+                f"a tournament takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {max_players}",
+                "change max_players",
+            )
+        if rounds is not None and kind is System.ROUND_ROBIN:
+            raise ServiceError(
+                "a round robin plays as many rounds as it needs",
+                "leave rounds out, or choose swiss",
+            )
+        if double and kind is System.SWISS:
+            raise ServiceError("only a round robin can be double", "leave double out")
+        if rounds is not None and rounds < 1:
+            raise ServiceError(f"{rounds} rounds is too few", "a Swiss event plays at least 1")
+        return TournamentRequest(
+            guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
+            max_players, probe.rated, double,
+        )  # fmt: skip
+
+    async def open(self, request: TournamentRequest) -> Tournament:
+        """Store a prepared tournament; its creator is its first entrant."""
+        tournament_id = await self.cache.store.create_tournament(
+            guild_id=request.guild_id,
+            channel_id=request.channel_id,
+            creator_id=request.creator.user_id,
+            game=request.game,
+            variant=request.variant,
+            system=request.system.value,
+            rounds=request.rounds,
+            days_per_move=request.days,
+            max_players=request.max_players,
+            rated=request.rated,
+            double=request.double,
+        )
+        await self.cache.store.enter(tournament_id, request.creator.user_id, request.creator.name)
+        return await self.get(tournament_id)
+
+    async def set_entry_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the entry message, which is kept up to date."""
+        await self.cache.store.set_entry_message(tournament_id, message_id)
+
+    async def join(self, tournament_id: int, player: Player) -> Tournament:
+        tournament = await self.get(tournament_id)
+        if player.bot:
+            raise ServiceError("bots cannot enter tournaments")
+        if tournament.entrant(player.user_id) is not None:
+            raise ServiceError(f"you are already in tournament #{tournament_id}")
+        _require_open(tournament)
+        if not await self.cache.store.enter(tournament_id, player.user_id, player.name):
+            tournament = await self.get(tournament_id)
+            _require_open(tournament)
+            raise ServiceError(
+                f"tournament #{tournament_id} is full ({tournament.row.max_players} players)"
+            )
+        return await self.get(tournament_id)
+
+    async def leave(self, tournament_id: int, user_id: int) -> Left:
+        """Before the start: the entry goes. After it: the running games are resigned and the
+        player is not paired again; their results stay."""
+        tournament = await self.get(tournament_id)
+        entrant = tournament.entrant(user_id)
+        if entrant is None:
+            raise ServiceError(f"you are not in tournament #{tournament_id}")
+        if tournament.row.stage is Stage.FINISHED:
+            raise ServiceError(f"tournament #{tournament_id} is over")
+        if tournament.row.stage is Stage.OPEN:
+            if user_id == tournament.row.creator_id:
+                raise ServiceError(
+                    "the creator cannot leave before the start",
+                    "start the tournament, then leave if you must",
+                )
+            await self.cache.store.leave(tournament_id, user_id)
+            return Left(await self.get(tournament_id), started=False)
+        if entrant.withdrawn:
+            raise ServiceError(f"you have already withdrawn from tournament #{tournament_id}")
+        await self.cache.store.withdraw(tournament_id, user_id)
+        resigned: list[MoveResult] = []
+        for board in tournament.boards:
+            if board.match_id is None or board.points is not None:
+                continue
+            if user_id not in (board.first_id, board.second_id):
+                continue
+            async with self.cache.lock(board.match_id):
+                match = await self.cache.get(board.match_id)
+                if match.status == Status.ACTIVE:
+                    resigned.append(await self.turns.resign(board.match_id, user_id))
+        tournament = await self.get(tournament_id)
+        await self._advance(tournament)
+        return Left(await self.get(tournament_id), started=True, resigned=tuple(resigned))
+
+    def check_start(self, tournament: Tournament, user_id: int, manager: bool) -> None:
+        """Why this user may not start it now, if they may not (read before any writing, so
+        a refusal comes before the command is answered in public)."""
+        if user_id != tournament.row.creator_id and not manager:
+            raise ServiceError(
+                f"only {tournament.name_of(tournament.row.creator_id)}, who created it, or "
+                "someone with Manage Server may start it"
+            )
+        _require_open(tournament)
+        count = len(tournament.entrants)
+        if count < MIN_PLAYERS:
+            raise ServiceError(
+                f"tournament #{tournament.id} has {count} entrant(s); it needs {MIN_PLAYERS}",
+                "ask more members to press Join",
+            )
+
+    async def start(self, tournament_id: int, user_id: int, manager: bool) -> Tournament:
+        """Close entries and begin round 1 (its creator or a server manager)."""
+        tournament = await self.get(tournament_id)
+        self.check_start(tournament, user_id, manager)
+        rounds = _planned_rounds(tournament.row, len(tournament.entrants))
+        if not await self.cache.store.start_tournament(tournament_id, rounds):
+            raise ServiceError(f"tournament #{tournament_id} has started already")
+        await self._advance(await self.get(tournament_id))
+        return await self.get(tournament_id)
+
+    async def listing(self, guild_id: int) -> list[Tournament]:
+        rows = await self.cache.store.tournaments_in(guild_id, (Stage.OPEN, Stage.RUNNING))
+        return [await self.get(row.id) for row in rows]
+
+    async def resolve(
+        self, guild_id: int, tournament_id: int | None, *, finished: bool = False
+    ) -> Tournament:
+        """The tournament named, or the server's newest one still open or running (or
+        finished too, when `finished`: standings stay readable after the end)."""
+        if tournament_id is not None:
+            tournament = await self.get(tournament_id)
+            if tournament.row.guild_id != guild_id:
+                raise ServiceError(f"tournament #{tournament_id} belongs to another server")
+            return tournament
+        stages = [Stage.OPEN, Stage.RUNNING, *([Stage.FINISHED] if finished else [])]
+        rows = await self.cache.store.tournaments_in(guild_id, stages)
+        if not rows:
+            raise ServiceError(
+                "this server has no tournament open or running",
+                "`/tournament create` makes one",
+            )
+        return await self.get(rows[0].id)
+
+    async def finished(self, match: Match) -> None:
+        """The "match finished" hook: score the match's board, and when it was the round's
+        last, pair the next round (or end the tournament)."""
+        found = await self.cache.store.board_of_match(match.id)
+        if found is None or match.outcome is None:
+            return
+        tournament_id, board = found
+        if await self.cache.store.score_board(
+            tournament_id, board.round, board.board, _points_of_first(match)
+        ):
+            await self._tell(Scored(await self.get(tournament_id)))
+        await self._advance(await self.get(tournament_id))
+
+    async def finished_quietly(self, match: Match) -> None:
+        """The hook as turns call it: a failure must not undo the result; the next start's
+        catch-up scores the board."""
+        try:
+            await self.finished(match)
+        except Exception:
+            log.exception("match #%s: the tournament did not take its result", match.id)
+
+    async def catch_up(self, shards: Shards | None = None) -> None:
+        """After a restart: open the current rounds' matches a stop left unopened, score the
+        boards whose games ended meanwhile, and move on where a round is complete (for the
+        tournaments of these shards' servers)."""
+        for tournament_id in await self.cache.store.running_tournaments(shards):
+            tournament = await self.get(tournament_id)
+            for board in tournament.round_boards(tournament.row.round):
+                if board.points is None and board.match_id is not None:
+                    match = await self.cache.get(board.match_id)
+                    if match.status == Status.FINISHED and match.outcome is not None:
+                        await self.cache.store.score_board(
+                            tournament_id, board.round, board.board, _points_of_first(match)
+                        )
+            tournament = await self.get(tournament_id)
+            opened = await self._open_matches(tournament, tournament.row.round)
+            if opened:
+                await self._tell(RoundBegun(tournament, tournament.row.round, tuple(opened)))
+            await self._advance(await self.get(tournament_id))
+
+    async def _advance(self, tournament: Tournament) -> None:
+        """While the current round is complete: begin the next (or finish). Each step is
+        guarded in the store, so a racing process changes nothing twice."""
+        while tournament.row.stage is Stage.RUNNING:
+            number = tournament.row.round
+            if any(b.points is None for b in tournament.round_boards(number)):
+                return
+            boards: list[Pairing] | None = None
+            if number < tournament.row.rounds and len(tournament.active) >= 2:
+                boards = _next_round(tournament, number + 1)
+            if boards is None:
+                if await self.cache.store.finish_tournament(tournament.id):
+                    early = number < tournament.row.rounds
+                    await self._tell(Finished(await self.get(tournament.id), early))
+                return
+            rows = [(p.first, p.second, pairing.BYE_POINTS if p.bye else None) for p in boards]
+            if not await self.cache.store.begin_round(tournament.id, number + 1, rows):
+                return
+            tournament = await self.get(tournament.id)
+            opened = await self._open_matches(tournament, number + 1)
+            await self._tell(RoundBegun(tournament, number + 1, tuple(opened)))
+            tournament = await self.get(tournament.id)
+
+    async def _open_matches(
+        self, tournament: Tournament, number: int
+    ) -> list[tuple[Match, tuple[Turn, ...]]]:
+        """Open (or finish opening) a round's matches through the challenge path: the first
+        seat challenges, the second accepts at once. A board takes one match, whichever
+        process claims it first; a loser's spare challenge is withdrawn."""
+        opened: list[tuple[Match, tuple[Turn, ...]]] = []
+        row = tournament.row
+        for board in tournament.round_boards(number):
+            if board.second_id is None or board.points is not None:
+                continue
+            match_id = board.match_id
+            if match_id is None:
+                first, second = board.first_id, board.second_id
+                request = self.challenges.prepare(
+                    guild_id=row.guild_id,
+                    channel_id=row.channel_id,
+                    challenger=Player(first, tournament.name_of(first)),
+                    game=row.game,
+                    opponents=[Player(second, tournament.name_of(second))],
+                    variant=row.variant,
+                    days=row.days_per_move,
+                    rated=row.rated,
+                )
+                spare = await self.challenges.open(request)
+                if not await self.cache.store.set_board_match(
+                    tournament.id, number, board.board, spare.id
+                ):
+                    await self.challenges.withdraw(spare.id, first)
+                    continue
+                match_id = spare.id
+            async with self.cache.lock(match_id):
+                match = await self.cache.get(match_id)
+                if match.status != Status.PENDING:
+                    continue
+                second_id = match.at(2).user_id
+                accepted = await self.challenges.accept(match_id, second_id)
+            opened.append((accepted.match, accepted.turns))
+        return opened
+
+    async def _tell(self, event: Event) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(event)
+            except Exception:
+                log.exception("tournament #%s: a listener failed", event.tournament.id)
+
+
+def _require_open(tournament: Tournament) -> None:
+    if tournament.row.stage is not Stage.OPEN:
+        raise ServiceError(f"tournament #{tournament.id} has started; entries are closed")
+
+
+def _planned_rounds(row: TournamentRow, entrants: int) -> int:
+    system = System(row.system)
+    most = pairing.most_rounds(system, entrants, double=row.double)
+    if system is System.ROUND_ROBIN:
+        return most
+    return min(row.rounds or pairing.swiss_rounds(entrants), most)
+
+
+def _next_round(tournament: Tournament, number: int) -> list[Pairing] | None:
+    """Round `number`'s boards, or None when no round can be paired. A round robin skips the
+    boards of withdrawn players (their opponents sit out); a Swiss round pairs the rest."""
+    if tournament.system is System.ROUND_ROBIN:
+        seeds = [e.user_id for e in tournament.entrants]
+        table = pairing.round_robin(seeds, double=tournament.row.double)
+        active = set(tournament.active)
+        return [p for p in table[number - 1] if all(player in active for player in p.players)]
+    try:
+        return pairing.pair_swiss(tournament.active, tournament.results())
+    except NoPairing:
+        return None
+
+
+def _points_of_first(match: Match) -> float:
+    """What the seat-1 player scored: a win 1, a draw ½, a loss (resignation, timeout) 0."""
+    outcome = match.outcome
+    assert outcome is not None
+    if outcome.is_draw:
+        return pairing.DRAW
+    return pairing.WIN if 1 in outcome.winners else pairing.LOSS
