@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import (
+    OPEN_SEAT,
     STATUSES,
     CorruptMatch,
     JobKind,
@@ -32,6 +33,7 @@ from bot.store.base import (
     MatchRow,
     MoveRow,
     PreferenceRow,
+    PremoveRow,
     RatingRow,
     RatingUpdate,
     SeatRow,
@@ -57,7 +59,9 @@ __all__ = [
     "Migration",
     "MoveRow",
     "PostgresStore",
+    "OPEN_SEAT",
     "PreferenceRow",
+    "PremoveRow",
     "RatingRow",
     "RatingUpdate",
     "SeatRow",

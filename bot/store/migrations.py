@@ -144,6 +144,24 @@ TIME_LIMITS = """
     );
 """
 
+# Who made a challenge (a rematch rotates the seats, so it is not always seat 1), which
+# match a rematch repeats (a second press answers the first rematch instead of opening
+# another), and each player's premove lines: one row per (match, seat), valid while the match
+# is at `ply`, the lines a JSON list of lists of canonical moves. An open challenge's free
+# seats are seats with user 0 (see OPEN_SEAT in bot/store/base.py), so they need no column.
+CORRESPONDENCE = """
+    ALTER TABLE matches ADD COLUMN challenger INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE matches ADD COLUMN rematch_of {big};
+    CREATE INDEX matches_rematch ON matches (rematch_of);
+    CREATE TABLE premoves (
+        match_id {big} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        lines TEXT NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed(
         "matches, seats, moves, preferences",
@@ -226,6 +244,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     Migration.typed("time limits, scheduled jobs, direct messages, takeback votes", TIME_LIMITS),
+    Migration.typed("open challenges, rematches and premove lines", CORRESPONDENCE),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -238,6 +257,7 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "premoves",
 )
 
 

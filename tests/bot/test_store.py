@@ -17,6 +17,7 @@ from bot.store import (
     MIGRATIONS,
     TABLES,
     JobKind,
+    PremoveRow,
     StaleWrite,
     Store,
     StoreError,
@@ -237,6 +238,27 @@ def test_claims_recover_with_no_kind_to_retry(database_url: str) -> None:
     run(main())
 
 
+def test_premove_lines_are_kept_per_seat_replaced_and_go_with_a_rewind(database_url: str) -> None:
+    async def main() -> None:
+        store, service, match_id = await started(database_url)
+        assert await store.premoves(match_id, 2) is None
+        await store.set_premoves(match_id, 2, 0, [["a1e3", "h8h4"], ["a1b2", "h8g7"]])
+        await store.set_premoves(match_id, 1, 0, [["h8h4", "a1e3"]])
+        row = await store.premoves(match_id, 2)
+        assert row is not None and row.ply == 0
+        assert row.lines == (("a1e3", "h8h4"), ("a1b2", "h8g7"))
+        await store.set_premoves(match_id, 2, 3, [["a1b2", "h8g7"]])
+        assert await store.premoves(match_id, 2) == PremoveRow(3, (("a1b2", "h8g7"),))
+        await store.set_premoves(match_id, 2, 3, [])
+        assert await store.premoves(match_id, 2) is None
+        await service.turns.move(match_id, ALICE.user_id, "a1e3")
+        await store.rewind(match_id, 1, 0, snapshot="{}", status="active", outcome=None)
+        assert await store.premoves(match_id, 1) is None
+        await store.close()
+
+    run(main())
+
+
 def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
     """From an SQLite file into each backend: identical rows, a refusal to copy into a
     database that has rows, and new matches numbered after the copied ones."""
@@ -252,11 +274,12 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
+        await source.set_premoves(match_id, 1, 2, [["h8h4", "a1e3"]])
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
-            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1},
+            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1, "premoves": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
