@@ -34,6 +34,7 @@ COGS = (
     "bot.cogs.guide",
     "bot.cogs.settings",
     "bot.cogs.takeback",
+    "bot.cogs.premoves",
     "bot.cogs.standings",
 )
 

@@ -15,6 +15,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     hints       legal-move suggestions and hints (pure functions)
     deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
     takebacks   undoing the last move when every other player agrees
+    premoves    conditional moves: lines of expected replies, answered the moment they come
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
@@ -28,11 +29,12 @@ from collections.abc import Callable
 from bot.clock import Clock, SystemClock
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
-from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
+from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
+from bot.service.premoves import PremoveLines, Premoves
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.takebacks import Takeback, Takebacks
@@ -52,7 +54,9 @@ __all__ = [
     "OutOfDate",
     "PickerStep",
     "Player",
+    "PremoveLines",
     "Profile",
+    "RematchResult",
     "Reminder",
     "ServiceError",
     "Status",
@@ -88,5 +92,7 @@ class MatchService:
         )
         self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
         self.takebacks = Takebacks(self.cache, self.queries)
+        self.premoves = Premoves(self.cache, self.turns, self.offload)
+        self.turns.answers = self.premoves.reply
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
