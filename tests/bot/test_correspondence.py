@@ -1,5 +1,5 @@
 """Correspondence play (issue 27): open challenges, rematches, draw offers with buttons and
-premove lines, each through the offline Discord."""
+premove lines, each through the offline Discord (those with new SQL on both backends)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.clock import DAY
 from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from tests.bot.support import private, public, resign, start_match
@@ -22,6 +23,7 @@ def refusal(sent: list[Sent]) -> str:
     return answer.content[:1].lower() + answer.content[1:]
 
 
+@pytest.mark.both_backends
 def test_an_open_challenge_seats_whoever_accepts_first_in_order(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, carol, dave = (h.user(n) for n in ("alice", "carol", "dave"))
@@ -69,6 +71,7 @@ def test_open_challenges_check_players_and_can_be_withdrawn(offline: Any) -> Non
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_rematch_rotates_the_seats_and_the_others_accept(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         old_id, (alice, bob) = await start_match(h, days=7, rated=False)
@@ -154,6 +157,7 @@ def test_a_draw_offer_lapses_when_its_receiver_moves_and_can_be_declined(offline
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_premove_line_answers_at_once_and_a_broken_line_is_cleared(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -226,6 +230,7 @@ def test_at_most_ten_premove_lines(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_takeback_of_the_premove_answer_clears_the_lines(offline: Any) -> None:
     """The answer lands with the move it answers, so the opponent cannot take that move back;
     the premove's player may take back their answer, which voids their remaining lines."""
@@ -240,5 +245,41 @@ def test_a_takeback_of_the_premove_answer_clears_the_lines(offline: Any) -> None
         await h.click(bob, asked.message_id or 0, "Accept takeback")
         assert (await h.bot.service.cache.get(match_id)).row.ply == 2
         assert await h.bot.store.premoves(match_id, 1) is None
+
+    offline(scenario)
+
+
+def test_a_premove_answer_loses_a_race_to_whatever_landed_first(offline: Any) -> None:
+    """The answer is saved under the ply check like any move: if something else changed the
+    match after the move it answers (here a resignation, as from a second process), it is
+    not played, and the lines go."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        service = h.bot.service
+        await h.command(alice, "move", move="a1e3")
+        await h.command(alice, "premove", line="h8h4 b1d3")
+        service.turns.answers = None  # the move lands, its answer comes later
+        moved = await service.turns.move(match_id, bob.id, "h8h4")
+        await service.turns.resign(match_id, bob.id)
+        late = await service.premoves.reply(moved)
+        assert late.turns == moved.turns and late.match.row.ply == 2
+        notations = [m.notation for m in await h.bot.store.moves(match_id)]
+        assert notations[:2] == ["a1e3", "h8h4"] and notations[2].startswith("resign")
+        assert await h.bot.store.premoves(match_id, 1) is None
+
+    offline(scenario)
+
+
+def test_a_timeout_before_the_expected_reply_leaves_the_lines_unplayed(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(alice, "premove", line="h8h4 b1d3")
+        await h.advance(2 * DAY)
+        match = await h.bot.service.cache.get(match_id)
+        assert match.outcome is not None and match.outcome.reason == "timeout"
+        assert [m.notation for m in await h.bot.store.moves(match_id)][0] == "a1e3"
+        assert len(await h.bot.store.moves(match_id)) == 2  # the move and the timeout
 
     offline(scenario)
