@@ -66,7 +66,7 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
         final = h.latest(lambda s: s.kind == "message" and not s.ephemeral)
         winner = users[(len(moves) - 1) % 2]
         assert f"Game over: {winner.name} wins (quorum)" in final.content
-        assert final.buttons == []
+        assert final.buttons == ["Rematch"]  # no Move button: only a rematch is left
         assert (
             h.sent[-2].kind == "archive"
             and h.channels[int(thread["id"])]["thread_metadata"]["archived"]

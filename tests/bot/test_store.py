@@ -15,6 +15,7 @@ import pytest
 from bot.service import MatchService, Player, ServiceError
 from bot.store import (
     MIGRATIONS,
+    OPEN_SEAT,
     TABLES,
     JobKind,
     PremoveRow,
@@ -301,10 +302,14 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
     async def main() -> None:
         store = await open_store(database_url)
         service = MatchService(store, seeds=lambda: 5)
-        with pytest.raises(ServiceError, match="cannot be played by 1"):
+        with pytest.raises(ServiceError, match="is played by 2 players, not 3"):
             service.challenges.prepare(
-                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
+                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[], players=3
             )
+        named_nobody = service.challenges.prepare(
+            guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
+        )
+        assert [p.user_id for p in named_nobody.players] == [ALICE.user_id, OPEN_SEAT]
         request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
         )
