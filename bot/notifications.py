@@ -17,6 +17,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
+from bot.replays import ReplayWorker
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn
 from bot.texts import (
     POSTED_LATE,
@@ -30,11 +31,12 @@ from bot.texts import (
     mention,
     reminder_direct,
     reminder_in_place,
+    replay_alt,
+    replay_post,
     status_line,
     your_move,
 )
 from bot.views import board_view, rematch_view
-from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
@@ -101,12 +103,6 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
-class ReplayRenderer(Protocol):
-    def __call__(
-        self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
-    ) -> bytes: ...
-
-
 class Announcer:
     """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
 
@@ -115,12 +111,12 @@ class Announcer:
         client: discord.Client,
         service: MatchService,
         render: Renderer,
-        replay: ReplayRenderer = render_replay,
+        replays: ReplayWorker,
     ) -> None:
         self.client = client
         self.service = service
         self.render = render
-        self.replay = replay
+        self.replays = replays
         # Told of every position posted in a match still being played (the computer
         # listens here for its turns).
         self.watchers: list[Callable[[Match], None]] = []
@@ -135,14 +131,25 @@ class Announcer:
         name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
 
-    async def replay_file(self, match: Match) -> discord.File:
-        """The whole game as an animated GIF (under 8 MB), built off the event loop."""
-        replay = await self.service.ratings.positions(match.id)
-        gif = await asyncio.to_thread(
-            self.replay, match.game.name, replay.states, names=match.names
-        )
+    async def post_replay(self, match_id: int) -> None:
+        """The finished match's replay GIF, made in the worker process, as its own message
+        after the result; the thread, reopened by the post, is archived again."""
+        match = await self.service.cache.get(match_id)
+        record = await self.service.queries.record(match_id)
+        gif = await self.replays.make(record, names=match.names)
         name = f"{match.game.name}-{match.id}-replay.gif"
-        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name)
+        picture = discord.File(
+            io.BytesIO(limits.upload(gif, name)), filename=name, description=replay_alt(match)
+        )
+        needed = (self._sending(match), "attach_files")
+        try:
+            async with self._delivering("post the replay", self._places(match), needed):
+                await self._channel(match).send(
+                    replay_post(match), file=picture, allowed_mentions=pinging()
+                )
+            await self.archive(match)
+        except Undelivered as error:  # nobody is waiting for an answer: the log says it
+            log.info("match #%s: %s", match_id, error)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
@@ -210,9 +217,9 @@ class Announcer:
         self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        carries the replay of the whole game and a Rematch button, and its thread is archived.
-        The player to move is pinged (unless it is the computer), and those in `ping`; the
-        deadline is shown in each reader's time zone."""
+        carries a Rematch button, its replay follows as its own message (`post_replay`), and
+        its thread is archived. The player to move is pinged (unless it is the computer), and
+        those in `ping`; the deadline is shown in each reader's time zone."""
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         text = limits.content("\n".join([*lines, status_line(match), due]).strip())
@@ -221,13 +228,10 @@ class Announcer:
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
-        files = [await self.board_file(match)]
-        if match.outcome is not None:
-            files.append(await self.replay_file(match))
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
-                files=files,
+                file=await self.board_file(match),
                 allowed_mentions=pinging(*ping, *to_ping),
                 view=board_view(match.id) if active else rematch_view(match.id),
             )
@@ -239,6 +243,8 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        if match.outcome is not None:
+            await self.service.deadlines.replay_later(match)
         if to_ping:
             link = jump_url(match.row.guild_id, match.channel_id, message.id)
             await self.direct(match, to_ping[0], your_move(match, due, link))
@@ -266,21 +272,23 @@ class Announcer:
             return False
         return True
 
-    async def post_missing_boards(self) -> int:
-        """Post the boards of turns that were saved but never shown (the process stopped
-        between the two), mentioning whoever is to move; returns how many were posted."""
-        posted = 0
-        for match_id in await self.service.store.unposted_boards():
+    async def post_missing_board(self, match_id: int) -> bool:
+        """Post the board of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; False if it could not be posted
+        (or was posted meanwhile)."""
+        async with self.service.cache.lock(match_id):
             try:
                 match = await self.service.cache.get(match_id)
+                if match.row.board_ply is not None and match.row.board_ply >= match.row.ply:
+                    return False
                 shown_up_to = match.row.board_ply or 0
                 moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
                 turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
                 await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
-                posted += 1
             except (ServiceError, Undelivered, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
-        return posted
+                return False
+        return True
 
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""

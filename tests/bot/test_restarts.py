@@ -81,7 +81,7 @@ async def withdraw_after_restart(h: OfflineDiscord, database: str) -> None:
 @covers(views.RematchButton)
 async def rematch_after_restart(h: OfflineDiscord, database: str) -> None:
     match_id, (alice, bob) = await start_match(h)
-    (result,) = public(await resign(h, bob))
+    (result,) = [s for s in public(await resign(h, bob)) if "Rematch" in s.buttons]
     await restart(h, database)
     await h.click(bob, result.message_id or 0, "Rematch")
     rematch = max(await h.bot.store.match_ids())
@@ -100,8 +100,8 @@ async def draw_answers_after_restart(h: OfflineDiscord, database: str) -> None:
     assert "bob declined the draw" in edit.content and edit.buttons == []
     (offer,) = public(await h.command(alice, "draw"))
     await restart(h, database)
-    (posted,) = public(await h.click(bob, offer.message_id or 0, "Accept draw"))
-    assert "draw (agreement)" in posted.content
+    posted = public(await h.click(bob, offer.message_id or 0, "Accept draw"))
+    assert "draw (agreement)" in posted[0].content
     assert await status(h, match_id) == Status.FINISHED
 
 
@@ -174,8 +174,8 @@ async def resign_answers_after_restart(h: OfflineDiscord, database: str) -> None
     assert await status(h, match_id) == Status.ACTIVE
     (question,) = private(await h.command(bob, "resign"))
     await restart(h, database)
-    (posted,) = public(await h.click(bob, question.message_id or 0, "Resign"))
-    assert "bob resigned" in posted.content
+    posted, replay = public(await h.click(bob, question.message_id or 0, "Resign"))
+    assert "bob resigned" in posted.content and replay.content.startswith("Replay of")
     assert await status(h, match_id) == Status.FINISHED
 
 
