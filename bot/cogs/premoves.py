@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.service import PremoveLines
+from bot.service import PremoveLines, ServiceError
 from bot.texts import shown
 
 if TYPE_CHECKING:
@@ -40,6 +40,8 @@ class Premoves(commands.Cog):
         """Without options, lists the member's lines; all answers are private."""
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
+            if clear and line is not None:
+                raise ServiceError("give a line or clear:true, not both", "clear first, then add")
             found = await resolve(interaction, match)
             premoves = self.bot.service.premoves
             user_id = interaction.user.id

@@ -206,6 +206,8 @@ def test_premove_lines_are_checked_when_entered(offline: Any) -> None:
         )
         stranger = await h.command(h.user("mallory"), "premove", match=str(match_id))
         assert "you are not playing" in refusal(stranger)
+        both = await h.command(alice, "premove", line="g8g4 a2a6", clear=True)
+        assert "not both" in refusal(both)
         cleared = refusal(await h.command(alice, "premove", clear=True))
         assert "cleared 1 premove line(s)" in cleared
         assert await h.bot.store.premoves(match_id, 1) is None
