@@ -15,7 +15,7 @@ from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
 from bot.computer import Computer
-from bot.interface import apologise
+from bot.interface import apologise, options_offered
 from bot.notifications import Announcer, Renderer
 from bot.reminders import JobHandler
 from bot.replays import ReplayWorker
@@ -44,6 +44,9 @@ COGS = (
 
 
 class BoardTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await options_offered(interaction)
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:

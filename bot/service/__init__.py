@@ -31,7 +31,7 @@ from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
 from bot.service.deadlines import Deadlines, Reminder
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.premoves import PremoveLines, Premoves
@@ -63,6 +63,7 @@ __all__ = [
     "Takeback",
     "TooComplex",
     "Turn",
+    "Viewer",
 ]
 
 

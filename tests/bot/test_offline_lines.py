@@ -74,3 +74,21 @@ def test_an_offline_session_takes_an_open_challenge_a_premove_a_draw_and_a_remat
     assert "A rematch of match #1, seats rotated." in out
     assert "~ thread opened: Quorum #2: carol vs alice" in out
     assert "Traceback" not in out and "went wrong" not in out
+
+
+def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
+    """`#games@other` and `thread@other` are places in a second server, which sees none of
+    the first server's matches."""
+    script = (
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n"
+        "carol in #games@other: /board match:1\n"
+        "carol in #games@other: /challenge game:boku opponent:@dave\ndave: click Accept\n"
+        "dave in thread@other: /board\ndave in thread 1@other: /board\n"
+        "alice in #games: /board match:1\n"
+    )
+    out = session(tmp_path, script)
+    refused = "carol: /board match:1\n   [#games@other] bot (only carol sees this): There is"
+    assert f"{refused} no match #1 here.\n" in out
+    assert "[thread Boku #2: carol vs dave@other] bot (only dave sees this): Boku #2" in out
+    assert out.count("?? no match thread 'thread 1@other' yet") == 1  # match 1 is not there
+    assert "[#games] bot (only alice sees this): Quorum #1: alice vs bob" in out
