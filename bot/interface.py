@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.notifications import Undelivered
+from bot.permissions import told
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,7 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
     except Undelivered as problem:
         where = interaction.channel_id
         await tell(interaction, problem.explain(interaction.app_permissions, where))
+        told(interaction)
     except Exception:
         log.exception("handling %s failed", _describe(interaction))
         await apologise(interaction)

@@ -19,6 +19,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    stale       why a component no longer on its message does nothing
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.premoves import PremoveLines, Premoves
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
@@ -97,3 +99,4 @@ class MatchService:
         self.turns.answers = self.premoves.reply
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.stale = Stale(self.cache)

@@ -168,7 +168,7 @@ class Challenges:
         first free seat under `name`."""
         match = await self.cache.get(match_id)
         if match.seat_of(user_id) is None and any(s.free for s in match.seats):
-            _require_open(match)
+            require_open(match)
             seat, taker = next(s.seat for s in match.seats if s.free), (user_id, name)
         else:
             seat, taker = _challenged_seat(match, user_id), None
@@ -238,7 +238,7 @@ class Challenges:
             raise ServiceError(
                 f"only {match.challenger.name}, who made this challenge, may withdraw it"
             )
-        _require_open(match)
+        require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
     async def _close(self, match: Match, status: Status) -> Match:
@@ -249,7 +249,7 @@ class Challenges:
         return await self.cache.get(match.id)
 
 
-def _require_open(match: Match) -> None:
+def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
             f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
@@ -261,7 +261,7 @@ def _require_open(match: Match) -> None:
 
 def _challenged_seat(match: Match, user_id: int) -> int:
     """The seat this user is invited to and may still answer for."""
-    _require_open(match)
+    require_open(match)
     seat = match.seat_of(user_id)
     if seat is None:
         named = [s.name for s in match.seats if s.seat != match.row.challenger and not s.free]
