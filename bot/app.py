@@ -41,6 +41,7 @@ COGS = (
     "bot.cogs.guide",
     "bot.cogs.settings",
     "bot.cogs.takeback",
+    "bot.cogs.premoves",
     "bot.cogs.standings",
     "bot.cogs.strays",
     "bot.cogs.vacation",

@@ -39,7 +39,7 @@ from bot.texts import (
     status_line,
     your_move,
 )
-from bot.views import board_view
+from bot.views import board_view, rematch_view
 
 log = logging.getLogger(__name__)
 
@@ -240,9 +240,9 @@ class Announcer:
         self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        replay follows as its own message (`post_replay`), and its thread is archived. The
-        player to move is pinged (unless it is the computer), and those in `ping`; the
-        deadline is shown in each reader's time zone."""
+        carries a Rematch button, its replay follows as its own message (`post_replay`), and
+        its thread is archived. The player to move is pinged (unless it is the computer), and
+        those in `ping`; the deadline is shown in each reader's time zone."""
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
@@ -257,7 +257,7 @@ class Announcer:
                 text,
                 file=await self.board_file(match),
                 allowed_mentions=pinging(*ping, *to_ping),
-                view=board_view(match.id) if active else MISSING,
+                view=board_view(match.id) if active else rematch_view(match.id),
             )
         previous = match.row.board_message_id
         await self.service.cache.set_messages(
@@ -357,13 +357,33 @@ class Announcer:
                 )
             except discord.HTTPException as error:
                 log.info("could not edit the expired challenge #%s: %s", match.id, error)
-        challenger = match.at(1).user_id
+        challenger = match.challenger.user_id
         text = challenge_unanswered(match)
         if not await self.direct(match, challenger, text, board=False):
             await channel.send(
                 limits.content(f"{mention(challenger)}, {text}"),
                 allowed_mentions=pinging(challenger),
             )
+
+    async def challenge_post(
+        self, match: Match, text: str, view: discord.ui.View | None
+    ) -> discord.Message:
+        """Post a challenge the bot makes itself (a rematch) in the channel the match was
+        challenged in, or rewrite it there once answered; players are pinged on posting."""
+        channel = self.client.get_partial_messageable(
+            match.row.channel_id, guild_id=match.row.guild_id
+        )
+        async with self._delivering(
+            "post the challenge", (match.row.channel_id,), ("send_messages",)
+        ):
+            if match.row.challenge_message_id is None:
+                return await channel.send(
+                    limits.content(text),
+                    view=view or MISSING,
+                    allowed_mentions=pinging(*match.people),
+                )
+            message = channel.get_partial_message(match.row.challenge_message_id)
+            return await message.edit(content=limits.content(text), view=view)
 
     async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""

@@ -41,21 +41,30 @@ def pace(days: int) -> str:
 
 
 def challenge_text(match: Match) -> str:
-    """The challenge post: who challenges whom to what, and who still has to answer."""
-    challenger = match.at(1)
-    invited = match.seats[1:]
-    names = ", ".join(mention(s.user_id) for s in invited)
+    """The challenge post: who challenges whom to what, and who still has to answer; an open
+    challenge's free seats are for anyone here."""
+    challenger = match.challenger
+    invited = [s for s in match.seats if s.seat != challenger.seat]
+    free = sum(s.free for s in invited)
+    names = ", ".join(mention(s.user_id) for s in invited if not s.free)
+    whom = "anyone here" if free else names
     lines = [
-        f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
-        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
-        f"· match #{match.id}"
+        f"{mention(challenger.user_id)} challenges {whom} to **{match.game.title}** "
+        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}, "
+        f"{'rated' if match.row.rated else 'unrated'}) · match #{match.id}"
     ]
+    if match.row.rematch_of is not None:
+        lines.append(f"A rematch of match #{match.row.rematch_of}, seats rotated.")
     if match.status == "pending":
         accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:
             lines.append(f"Accepted so far: {', '.join(accepted)}.")
-        waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
-        lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
+        waiting = ", ".join(mention(s.user_id) for s in match.waiting_for if not s.free)
+        if waiting:
+            lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
+        if free:
+            seats = "1 seat is" if free == 1 else f"{free} seats are"
+            lines.append(f"{seats} open: anyone here may press **Accept** to take one.")
     return limits.content("\n".join(lines))
 
 
@@ -101,6 +110,8 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
             lines.append(f"{name} ran out of time.")
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
+        elif turn.premove:
+            lines.append(f"{name} played {_bold_notation(turn)} (played by premove).")
         else:
             lines.append(f"{name} played {_bold_notation(turn)}.")
     return lines
@@ -208,11 +219,16 @@ def draw_offer(match: Match, offering: str, other: SeatRow) -> str:
     """The offer, addressed to the one player who may answer it, saying when they can: at
     once if it is their move (moving declines it), else any time before their next move."""
     mover = match.to_move
+    buttons = "press **Accept draw** (or use /draw) or **Decline**"
     if mover is not None and mover.seat == other.seat:
-        answer = "accept with /draw, or decline by making your move"
+        answer = f"{buttons}, or decline by making your move"
     else:
-        answer = "accept with /draw at any time; your next move declines it"
+        answer = f"{buttons} at any time; your next move declines it"
     return f"{offering} offers a draw. {mention(other.user_id)}: {answer}."
+
+
+def draw_declined(name: str) -> str:
+    return f"{name} declined the draw: play goes on."
 
 
 def takeback_waiting(request: Takeback) -> str:

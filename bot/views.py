@@ -24,6 +24,7 @@ class ChallengeAnswers(Protocol):
     async def accept(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
     async def decline(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
     async def withdraw(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
 
 
 class MovePlayer(Protocol):
@@ -127,6 +128,65 @@ class WithdrawButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:with
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
         await answers.withdraw(interaction, self.match_id)
+
+
+class RematchButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:rematch:(?P<id>\d+)"):
+    """Under a result: challenges the same players again, seats rotated by one."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                custom_id=limits.custom_id(f"bg:rematch:{match_id}"),
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
+        await answers.rematch(interaction, self.match_id)
+
+
+class DrawAnswers(Protocol):
+    async def answer_draw(
+        self, interaction: discord.Interaction[Any], match_id: int, accept: bool
+    ) -> None: ...
+
+
+class DrawButton(
+    InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:draw:(?P<answer>yes|no):(?P<id>\d+)"
+):
+    """Accept draw or Decline under a draw offer; they answer the offer standing when
+    pressed (an offer that lapsed is refused)."""
+
+    def __init__(self, match_id: int, accept: bool) -> None:
+        answer = "yes" if accept else "no"
+        super().__init__(
+            ui.Button(
+                label="Accept draw" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=limits.custom_id(f"bg:draw:{answer}:{match_id}"),
+            )
+        )
+        self.match_id = match_id
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> DrawButton:
+        return cls(int(match["id"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        answers = cast(DrawAnswers, _cog(interaction, "Endings"))
+        await answers.answer_draw(interaction, self.match_id, self.accept)
 
 
 class MoveButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"):
@@ -338,10 +398,25 @@ def replay_view(match_id: int, ply: int, last: int) -> ui.View:
     return view
 
 
-def challenge_view(match_id: int) -> ui.View:
+def challenge_view(match_id: int, *, open_seats: bool = False) -> ui.View:
+    """Accept, Decline and Withdraw; an open challenge names nobody who could decline."""
     view = ui.View(timeout=None)
-    for item in (AcceptButton, DeclineButton, WithdrawButton):
+    answers = (AcceptButton,) if open_seats else (AcceptButton, DeclineButton)
+    for item in (*answers, WithdrawButton):
         view.add_item(item(match_id))
+    return view
+
+
+def rematch_view(match_id: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(RematchButton(match_id))
+    return view
+
+
+def draw_view(match_id: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(DrawButton(match_id, True))
+    view.add_item(DrawButton(match_id, False))
     return view
 
 
@@ -551,6 +626,8 @@ PERSISTENT_ITEMS = (
     AcceptButton,
     DeclineButton,
     WithdrawButton,
+    RematchButton,
+    DrawButton,
     MoveButton,
     TakebackButton,
     ResignButton,

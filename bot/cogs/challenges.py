@@ -1,4 +1,5 @@
-"""/challenge and the Accept, Decline and Withdraw buttons under a challenge."""
+"""/challenge (direct or open), the Accept, Decline and Withdraw buttons under a challenge, and
+the Rematch button under a result."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from discord.ext import commands
 
 import ai
 from bot import limits
-from bot.interface import Interaction, answering, player
+from bot.interface import Interaction, answering, player, tell
 from bot.notifications import pinging
-from bot.service import Player
+from bot.service import AcceptResult, Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.texts import (
     challenge_begins,
@@ -50,13 +51,14 @@ class Challenges(commands.Cog):
     @app_commands.command(name="challenge", description="Challenge members to a board game")
     @app_commands.describe(
         game="The game to play",
-        opponent="Who you challenge",
+        opponent="Who you challenge (leave out for an open challenge anyone here may accept)",
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
         days=f"Days to make each move (default {DEFAULT_DAYS})",
         rated="Whether the result counts for ratings (default: yes; never with this bot)",
         level="How well this bot plays when you challenge it (default 2: medium)",
+        players="How many players an open challenge seats, you included (default 2)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -66,13 +68,14 @@ class Challenges(commands.Cog):
         self,
         interaction: Interaction,
         game: str,
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
         days: int = DEFAULT_DAYS,
         rated: bool = True,
         level: int = DEFAULT_LEVEL,
+        players: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         async with answering(interaction):
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
@@ -86,6 +89,7 @@ class Challenges(commands.Cog):
                 variant=variant,
                 days=days,
                 rated=rated,
+                players=players,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)
@@ -102,17 +106,38 @@ class Challenges(commands.Cog):
                 else:
                     message = await interaction.followup.send(
                         challenge_text(match),
-                        view=challenge_view(match.id),
+                        view=_answers(match),
                         allowed_mentions=pinging(*match.people),
                         wait=True,
                     )
-                match = await self.bot.service.cache.set_messages(
-                    match, challenge_message_id=message.id
-                )
-                if opening.started:
-                    await self.bot.announcer.open_match(match, message, opening.turns)
-                else:
-                    await self.bot.service.deadlines.expire_later(match)
+                await self._posted(match, message, opening)
+
+    async def _posted(self, match: Match, message: discord.Message, opening: AcceptResult) -> None:
+        """A new challenge is on show: the match starts from it, or it waits to expire."""
+        match = await self.bot.service.cache.set_messages(match, challenge_message_id=message.id)
+        if opening.started:
+            await self.bot.announcer.open_match(match, message, opening.turns)
+        else:
+            await self.bot.service.deadlines.expire_later(match)
+
+    async def rematch(self, interaction: Interaction, match_id: int) -> None:
+        """The Rematch button: a new challenge posted where the match was challenged, or,
+        when another player asked first, this player's acceptance of theirs."""
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            async with self.bot.service.cache.lock(match_id):
+                result = await self.bot.service.challenges.rematch(match_id, interaction.user.id)
+                answer, match = result.answer, result.answer.match
+                async with self.bot.service.cache.lock(match.id):
+                    text = challenge_begins(match) if answer.started else challenge_text(match)
+                    view = None if answer.started else _answers(match)
+                    message = await self.bot.announcer.challenge_post(match, text, view)
+                    if result.created:
+                        await self._posted(match, message, answer)
+                    elif answer.started:
+                        await self.bot.announcer.open_match(match, message, answer.turns)
+            done = "asked for" if result.created else "accepted"
+            await tell(interaction, f"You {done} the rematch {shown(match.describe())}.")
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""
@@ -139,7 +164,9 @@ class Challenges(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer()
             async with self.bot.service.cache.lock(match_id):
-                result = await self.bot.service.challenges.accept(match_id, interaction.user.id)
+                result = await self.bot.service.challenges.accept(
+                    match_id, interaction.user.id, interaction.user.display_name
+                )
                 match = result.match
                 if not result.started:
                     await interaction.edit_original_response(content=challenge_text(match))
@@ -166,6 +193,10 @@ class Challenges(commands.Cog):
             await interaction.edit_original_response(
                 content=challenge_withdrawn(match, me), view=None
             )
+
+
+def _answers(match: Match) -> discord.ui.View:
+    return challenge_view(match.id, open_seats=any(s.free for s in match.seats))
 
 
 async def setup(bot: BoardBot) -> None:

@@ -1,4 +1,5 @@
-"""/resign and /draw: ending a match other than by playing it out."""
+"""/resign and /draw (with the Accept draw / Decline buttons under an offer): ending a match
+other than by playing it out."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.texts import draw_accepted, draw_offer, shown
-from bot.views import resign_view
+from bot.texts import draw_accepted, draw_declined, draw_offer, shown
+from bot.views import draw_view, resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -63,13 +64,34 @@ class Endings(commands.Cog):
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
-                await self.bot.announcer.say(
-                    result.match, draw_offer(result.match, me, other), [other.user_id]
+                await self.bot.announcer.post(
+                    result.match,
+                    draw_offer(result.match, me, other),
+                    view=draw_view(found.id),
+                    ping=[other.user_id],
                 )
             await tell(
                 interaction,
                 f"You offered a draw in {found.title}. It stands until {shown(other.name)} moves.",
             )
+
+    async def answer_draw(self, interaction: Interaction, match_id: int, accept: bool) -> None:
+        """Accept draw or Decline under an offer: the offer loses its buttons and says how it
+        was answered; an accepted draw posts the result."""
+        async with answering(interaction):
+            await interaction.response.defer()
+            me = shown(interaction.user.display_name)
+            async with self.bot.service.cache.lock(match_id):
+                result = await self.bot.service.turns.answer_draw(
+                    match_id, interaction.user.id, accept
+                )
+                answered = draw_accepted(me) if accept else draw_declined(me)
+                content = interaction.message.content if interaction.message else ""
+                await interaction.edit_original_response(
+                    content=limits.content(f"{content}\n{answered}"), view=None
+                )
+                if result.agreed:
+                    await self.bot.announcer.post_board(result.match, [answered])
 
 
 async def setup(bot: BoardBot) -> None:

@@ -25,18 +25,23 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game opponent [opponent2] [opponent3] [variant] [days] [rated] [level]`: invite \
-members; they press Accept or Decline, you can Withdraw. When all accept, a thread opens for the \
-match. Unanswered challenges expire after 7 days. Name this bot to play the computer at `level` \
-1 to 3 (unrated).
+• `/challenge game [opponent] [opponent2] [opponent3] [variant] [days] [rated] [level] \
+[players]`: invite members; they press Accept or Decline, you can Withdraw. With no opponent it \
+is open: the first `players - 1` members to press Accept take the seats. When all accept, a \
+thread opens for the match. Unanswered challenges expire after 7 days. Name this bot to play the \
+computer at `level` 1 to 3 (unrated). **Rematch** under a result challenges the same players, \
+seats rotated.
 • `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
 • Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
 the deadline, you are reminded with a quarter of your time and an hour left, and a player who \
 runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
 • `/takeback [match]`: undo your last move before the next player moves, if everyone accepts.
-• `/resign [match]` (asks to confirm), `/draw [match]` (offer, or accept the offer), \
-`/record [match]` (a text file).
+• `/resign [match]` (asks to confirm), `/draw [match]` (offer; the other player presses \
+**Accept draw** or **Decline**, or answers with /draw), `/record [match]` (a text file).
+• `/premove [line] [clear] [match]`: while your opponent is to move, a line such as \
+`h8h4 a1e3 g8g4 b1d3` (their expected reply, your answer, ...): your answer is played the \
+moment they play it. Alone it lists your lines, privately; `clear:true` clears them.
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
 `/replay [match]`: step through a match.
 • `/tournament create game format`: a round robin or Swiss tournament (members press **Join**); \

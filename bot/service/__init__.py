@@ -17,6 +17,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     takebacks   undoing the last move when every other player agrees
     vacations   a player's clocks stopped in every server while away
     following   who gets a match's boards by DM without playing in it
+    premoves    conditional moves: lines of expected replies, answered the moment they come
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
@@ -32,12 +33,13 @@ from collections.abc import Callable
 from bot.clock import Clock, SystemClock
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
-from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
+from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
 from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
+from bot.service.premoves import PremoveLines, Premoves
 from bot.service.queries import Listing, Queries, Waiting
 from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.stale import Stale
@@ -61,7 +63,9 @@ __all__ = [
     "OutOfDate",
     "PickerStep",
     "Player",
+    "PremoveLines",
     "Profile",
+    "RematchResult",
     "Reminder",
     "ServiceError",
     "Status",
@@ -103,6 +107,8 @@ class MatchService:
         self.deadlines = Deadlines(self.cache, self.turns, self.vacations, clock)
         self.following = Following(self.cache)
         self.takebacks = Takebacks(self.cache, self.queries)
+        self.premoves = Premoves(self.cache, self.turns, self.offload)
+        self.turns.answers = self.premoves.reply
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
         self.stale = Stale(self.cache)

@@ -1,5 +1,9 @@
 """Challenges: checked before anything is stored, then accepted seat by seat, declined, or
-withdrawn. The last acceptance starts the match."""
+withdrawn. The last acceptance starts the match.
+
+An open challenge names nobody: its free seats (OPEN_SEAT) go to the first members who
+accept, in seat order. A rematch challenges a finished match's players again, seats rotated.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
-from bot.store import Status
+from bot.store import OPEN_SEAT, Status
 from rules import Game, RulesError
 
 
@@ -30,6 +34,8 @@ class ChallengeRequest:
     players: tuple[Player, ...]
     days: int = DEFAULT_DAYS  # per move; 0 is no limit
     rated: bool = True
+    challenger: int = 1  # the seat of whoever makes it
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,18 @@ class AcceptResult:
     match: Match
     started: bool
     turns: tuple[Turn, ...] = ()
+
+
+@dataclass(frozen=True)
+class RematchResult:
+    """A rematch asked for: a new challenge (`created`), or the answer to the one already
+    asked for by another player of the match."""
+
+    answer: AcceptResult
+    created: bool
+
+
+FREE_SEAT = Player(OPEN_SEAT, "an open seat")
 
 
 class Challenges:
@@ -58,21 +76,37 @@ class Challenges:
         variant: str | None = None,
         days: int = DEFAULT_DAYS,
         rated: bool = True,
+        players: int | None = None,
     ) -> ChallengeRequest:
         """Check a challenge without touching the database (so errors come before defer).
-        A game with a bot in a seat is never rated: engines are not on the ladder."""
+        With no opponents it is open: `players` (default 2) seats, all but the challenger's
+        free for anyone. A game with a bot in a seat is never rated: engines are not on the
+        ladder."""
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
             raise ServiceError(str(error)) from error
+        if opponents and players is not None:
+            raise ServiceError(
+                "players is for open challenges, which name nobody",
+                "leave out the opponents to let anyone here accept, or leave out players",
+            )
+        if not opponents:
+            counts = ", ".join(map(str, chosen.player_counts))
+            if (players or 2) not in chosen.player_counts:
+                raise ServiceError(
+                    f"{chosen.title} is played by {counts} players, not {players}",
+                    f"choose players from {counts}",
+                )
+            opponents = [FREE_SEAT] * ((players or 2) - 1)
         seen = {challenger.user_id}
         for opponent in opponents:
             if opponent.user_id == challenger.user_id:
                 raise ServiceError(
                     "you cannot challenge yourself", "pick another member as opponent"
                 )
-            if opponent.engine is not None:
-                continue  # the computer may take several seats
+            if opponent.engine is not None or opponent is FREE_SEAT:
+                continue  # the computer may take several seats, anyone a free one
             if opponent.bot:
                 raise ServiceError(
                     f"{opponent.name} is a bot and cannot play",
@@ -90,7 +124,7 @@ class Challenges:
             choices = ", ".join(map(str, DAY_CHOICES))
             raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
         count = len(opponents) + 1
-        if not opponents or count not in chosen.player_counts:
+        if count not in chosen.player_counts:
             counts = ", ".join(str(n - 1) for n in chosen.player_counts)
             raise ServiceError(
                 f"{chosen.title} cannot be played by {count} players",
@@ -118,18 +152,59 @@ class Challenges:
             variant=request.variant,
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
-            seats=[(p.user_id, p.name, n == 0, p.engine) for n, p in enumerate(request.players)],
+            seats=[
+                (p.user_id, p.name, n == request.challenger, p.engine)
+                for n, p in enumerate(request.players, 1)
+            ],
             days_per_move=request.days,
             rated=request.rated,
+            challenger=request.challenger,
+            rematch_of=request.rematch_of,
         )
         return await self.cache.get(match_id)
 
-    async def accept(self, match_id: int, user_id: int) -> AcceptResult:
+    async def accept(self, match_id: int, user_id: int, name: str = "") -> AcceptResult:
+        """An invited player's acceptance, or, in an open challenge, a member taking the
+        first free seat under `name`."""
         match = await self.cache.get(match_id)
-        seat = _challenged_seat(match, user_id)
+        if match.seat_of(user_id) is None and any(s.free for s in match.seats):
+            require_open(match)
+            seat, taker = next(s.seat for s in match.seats if s.free), (user_id, name)
+        else:
+            seat, taker = _challenged_seat(match, user_id), None
         with self.cache.writing(match_id, "this challenge changed meanwhile"):
-            start = await self.cache.store.accept_seat(match_id, seat)
+            start = await self.cache.store.accept_seat(match_id, seat, taker)
         return await self._answered(match_id, start)
+
+    async def rematch(self, match_id: int, user_id: int) -> RematchResult:
+        """Challenge the players of a finished match again (same game, variant, pace and
+        rating), seats rotated by one so the second player moves first; the one asking has
+        accepted. If another player already asked, asking is accepting theirs."""
+        old = await self.cache.get(match_id)
+        seat = old.seat_of(user_id)
+        if seat is None:
+            raise ServiceError(f"only the players of {old.title} may ask for its rematch")
+        if old.status != Status.FINISHED:
+            raise ServiceError(f"{old.title} is not finished", "a rematch follows its result")
+        asked = await self.cache.store.rematch(old.id)
+        if asked is not None:
+            again = await self.cache.get(asked)
+            if again.status == Status.PENDING and again.row.expired_at is None:
+                return RematchResult(await self.accept(again.id, user_id), created=False)
+        rotated = (*old.seats[1:], old.seats[0])
+        request = ChallengeRequest(
+            old.row.guild_id,
+            old.row.channel_id,
+            old.game.name,
+            old.row.variant,
+            tuple(Player(s.user_id, s.name, s.engine is not None, s.engine) for s in rotated),
+            old.row.days_per_move,
+            old.row.rated,
+            challenger=next(n for n, s in enumerate(rotated, 1) if s.user_id == user_id),
+            rematch_of=old.id,
+        )
+        match = await self.open(request)
+        return RematchResult(await self.accept_engines(match.id), created=True)
 
     async def accept_engines(self, match_id: int) -> AcceptResult:
         """The computer takes its seats at once (if it has any); when it was the last to
@@ -159,8 +234,10 @@ class Challenges:
 
     async def withdraw(self, match_id: int, user_id: int) -> Match:
         match = await self.cache.get(match_id)
-        if match.seat_of(user_id) != 1:
-            raise ServiceError(f"only {match.at(1).name}, who made this challenge, may withdraw it")
+        if user_id != match.challenger.user_id:
+            raise ServiceError(
+                f"only {match.challenger.name}, who made this challenge, may withdraw it"
+            )
         require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
@@ -176,7 +253,7 @@ def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
             f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
-            f"ask {match.at(1).name} for a new one",
+            f"ask {match.challenger.name} for a new one",
         )
     if match.status != Status.PENDING:
         raise ServiceError(f"this challenge is no longer open ({match.status.phrase})")
@@ -187,9 +264,13 @@ def _challenged_seat(match: Match, user_id: int) -> int:
     require_open(match)
     seat = match.seat_of(user_id)
     if seat is None:
-        invited = ", ".join(s.name for s in match.seats[1:])
-        raise ServiceError(f"this challenge is for {invited}, not you")
-    if seat == 1:
+        named = [s.name for s in match.seats if s.seat != match.row.challenger and not s.free]
+        if not named:
+            raise ServiceError(
+                "only the players who took a seat may decline", "press Accept to play"
+            )
+        raise ServiceError(f"this challenge is for {', '.join(named)}, not you")
+    if seat == match.row.challenger:
         raise ServiceError(
             "this is your own challenge", "use Withdraw to take it back before it starts"
         )

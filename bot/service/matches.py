@@ -69,6 +69,7 @@ class Turn:
     notation: str
     automatic: bool = False
     description: str = ""
+    premove: bool = False  # played for its player by a stored premove line
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,12 @@ class Match:
     def people(self) -> list[int]:
         """The user ids of the seats people play: who a post about the match may ping (never
         the bot itself, in the computer's seats)."""
-        return [s.user_id for s in self.seats if s.engine is None]
+        return [s.user_id for s in self.seats if s.engine is None and not s.free]
+
+    @property
+    def challenger(self) -> SeatRow:
+        """Whoever made the challenge (a rematch's maker need not sit first)."""
+        return self.at(self.row.challenger)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)

@@ -27,7 +27,11 @@ class MoveResult:
 @dataclass(frozen=True)
 class DrawResult:
     match: Match
-    agreed: bool
+    agreed: bool  # False for an offer made, or one declined
+
+
+# After a move is saved: whatever it sets off at once (premove answers), as one result.
+Answers = Callable[[MoveResult], Awaitable[MoveResult]]
 
 
 MOVE_TEXT = 160  # characters: more than any turn (Kyo's longest has 81), typed loosely
@@ -59,6 +63,7 @@ class Turns:
         self.cache = cache
         self.offload = offload
         self.finished = finished  # told of every match a turn or a draw ends (ratings)
+        self.answers: Answers | None = None  # premove lines answering a move at once
 
     def require_turn(self, match: Match, user_id: int) -> Match:
         return require_turn(match, user_id)
@@ -74,7 +79,7 @@ class Turns:
                 f"{limits.quote(text)} has {len(text)} characters, more than any move",
                 f"moves are at most {MOVE_TEXT} characters; suggestions appear as you type",
             )
-        return await self._play(match, user_id, text)
+        return await self._answered(await self._play(match, user_id, text))
 
     async def engine_move(self, match_id: int, ply: int, text: str) -> MoveResult:
         """The computer's move, chosen for the position at `ply`: refused if the match moved
@@ -83,15 +88,26 @@ class Turns:
         mover = match.to_move
         if match.row.ply != ply or mover is None or mover.engine is None:
             raise ServiceError(f"{match.title} moved on while the computer was thinking")
-        return await self._play(match, mover.user_id, text)
+        return await self._answered(await self._play(match, mover.user_id, text))
 
-    async def _play(self, match: Match, user_id: int, text: str) -> MoveResult:
+    async def premove(self, match: Match, user_id: int, text: str) -> MoveResult:
+        """A stored premove answer, for the seat to move in `match` as it was just saved:
+        the same guarded save as a typed move, so if anything else landed first (a
+        takeback, a timeout, another process's move) it is refused and nothing is played."""
+        return await self._play(match, user_id, text, premove=True)
+
+    async def _answered(self, result: MoveResult) -> MoveResult:
+        return result if self.answers is None else await self.answers(result)
+
+    async def _play(
+        self, match: Match, user_id: int, text: str, *, premove: bool = False
+    ) -> MoveResult:
         """Play `text` for the seat to move, whose turn has been checked."""
         # Moving lapses the opponent's draw offer; the mover's own offer stands.
         seat = match.game.to_move(match.state)
         offer = match.row.draw_offer if match.row.draw_offer == seat else None
         plan = await self.offload.run(
-            MOVE_SECONDS, TOO_COMPLEX, _plan_move, match, user_id, text, offer
+            MOVE_SECONDS, TOO_COMPLEX, _plan_move, match, user_id, text, offer, premove
         )
         return await self._commit(match, plan)
 
@@ -125,17 +141,43 @@ class Turns:
 
     async def draw(self, match_id: int, user_id: int) -> DrawResult:
         """Offer a draw, or accept the opponent's pending offer."""
-        match = await self.cache.get(match_id)
-        seat = _playing_seat(match, user_id)
-        if len(match.seats) != 2:
-            raise ServiceError("draws by agreement are for 2-player matches", "play on, or /resign")
+        match, seat = await self._drawing(match_id, user_id)
         other = match.at(3 - seat)
         if match.row.draw_offer == seat:
             raise ServiceError(
                 f"you have already offered a draw; it is up to {other.name}",
                 "the offer lapses when they move",
             )
-        agreed = match.row.draw_offer == other.seat
+        if match.row.draw_offer == other.seat:
+            return await self._settle_draw(match, agreed=True)
+        with self.cache.writing(match.id, "the match changed meanwhile"):
+            await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
+        return DrawResult(await self.cache.get(match.id), agreed=False)
+
+    async def answer_draw(self, match_id: int, user_id: int, accept: bool) -> DrawResult:
+        """Accept or decline the offer standing now (the buttons under an offer)."""
+        match, seat = await self._drawing(match_id, user_id)
+        if match.row.draw_offer == seat:
+            raise ServiceError(
+                "this is your own draw offer", f"{match.at(3 - seat).name} answers it"
+            )
+        if match.row.draw_offer is None:
+            raise ServiceError(
+                f"no draw offer stands in {match.title}",
+                "an offer lapses when its receiver moves; /draw makes a new one",
+            )
+        return await self._settle_draw(match, agreed=accept)
+
+    async def _drawing(self, match_id: int, user_id: int) -> tuple[Match, int]:
+        """The match and the user's seat, if they may offer or answer a draw in it."""
+        match = await self.cache.get(match_id)
+        seat = _playing_seat(match, user_id)
+        if len(match.seats) != 2:
+            raise ServiceError("draws by agreement are for 2-player matches", "play on, or /resign")
+        return match, seat
+
+    async def _settle_draw(self, match: Match, *, agreed: bool) -> DrawResult:
+        """End the match drawn, or drop the offer."""
         with self.cache.writing(match.id, "the match changed meanwhile"):
             if agreed:
                 state = match.game.end(match.state, Outcome((), "agreement"))
@@ -146,7 +188,7 @@ class Turns:
                     **_state_fields(match, state, draw_offer=None),
                 )
             else:
-                await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
+                await self.cache.store.update_match(match.id, match.row.ply, draw_offer=None)
         result = DrawResult(await self.cache.get(match.id), agreed)
         if agreed:
             await self._ended(result.match)
@@ -186,7 +228,9 @@ def require_turn(match: Match, user_id: int) -> Match:
     return match
 
 
-def _plan_move(match: Match, user_id: int, text: str, draw_offer: int | None) -> Plan:
+def _plan_move(
+    match: Match, user_id: int, text: str, draw_offer: int | None, premove: bool
+) -> Plan:
     """Parse and play a typed move, then plan what follows (rules work: run in a worker)."""
     game, state = match.game, match.state
     seat = game.to_move(state)
@@ -195,7 +239,8 @@ def _plan_move(match: Match, user_id: int, text: str, draw_offer: int | None) ->
     except RulesError as error:
         raise ServiceError(str(error), legal_hint(match, text), names=match.names) from error
     description = game.describe_move(state, move, names=match.names)
-    played = Turn(seat, user_id, game.format_move(state, move), description=description)
+    notation = game.format_move(state, move)
+    played = Turn(seat, user_id, notation, description=description, premove=premove)
     return _plan(match, game.apply(state, move, check=False), (played,), draw_offer)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import (
+    OPEN_SEAT,
     STATUSES,
     BoardRow,
     CorruptMatch,
@@ -34,6 +35,7 @@ from bot.store.base import (
     MatchRow,
     MoveRow,
     PreferenceRow,
+    PremoveRow,
     RatingRow,
     RatingUpdate,
     SeatRow,
@@ -68,7 +70,9 @@ __all__ = [
     "Migration",
     "MoveRow",
     "PostgresStore",
+    "OPEN_SEAT",
     "PreferenceRow",
+    "PremoveRow",
     "RatingRow",
     "RatingUpdate",
     "SeatRow",

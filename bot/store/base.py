@@ -70,6 +70,10 @@ class CorruptMatch(StoreError):
     """A match row that cannot be read; reported and skipped, never fatal."""
 
 
+OPEN_SEAT = 0
+"""The user id of a seat of an open challenge that nobody has taken yet (never a snowflake)."""
+
+
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
@@ -77,6 +81,11 @@ class SeatRow:
     name: str
     accepted: bool
     engine: int | None = None  # the computer's level, in a seat it plays
+
+    @property
+    def free(self) -> bool:
+        """An open challenge's seat that anyone may still take."""
+        return self.user_id == OPEN_SEAT
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,8 @@ class MatchRow:
     expired_at: int | None = None  # when an unanswered challenge expired (Unix seconds)
     rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
     board_ply: int | None = None  # the ply whose board was last posted
+    challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
+    rematch_of: int | None = None  # the finished match this challenge repeats
 
 
 @dataclass(frozen=True)
@@ -165,6 +176,14 @@ class Shards:
 def shard_of(guild_id: int | None, count: int) -> int:
     """Discord's formula: which of `count` shards a server's events arrive on."""
     return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+@dataclass(frozen=True)
+class PremoveRow:
+    """A player's premove lines, valid while the match is still at `ply`."""
+
+    ply: int
+    lines: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -306,9 +325,11 @@ class Store(Protocol):
         seats: Sequence[tuple[int, str, bool, int | None]],
         days_per_move: int = 0,
         rated: bool = True,
+        challenger: int = 1,
+        rematch_of: int | None = None,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted, the computer's level or
-        None for a person) in turn order."""
+        None for a person) in turn order; `challenger` is the seat of whoever made it."""
         ...
 
     async def update_match(
@@ -318,9 +339,16 @@ class Store(Protocol):
         StaleWrite."""
         ...
 
-    async def accept_seat(self, match_id: int, seat: int) -> bool:
-        """Mark one seat of a pending match accepted; the last acceptance starts the match in
-        the same transaction. Returns whether it started."""
+    async def accept_seat(
+        self, match_id: int, seat: int, taker: tuple[int, str] | None = None
+    ) -> bool:
+        """Mark one seat of a pending match accepted (given to `taker`, a user id and name,
+        when it is an open seat); the last acceptance starts the match in the same
+        transaction. Returns whether it started."""
+        ...
+
+    async def rematch(self, match_id: int) -> int | None:
+        """The newest challenge made as a rematch of this match, if any."""
         ...
 
     async def append_moves(
@@ -469,6 +497,14 @@ class Store(Protocol):
         ...
 
     async def drop_takeback(self, match_id: int) -> None: ...
+
+    async def premoves(self, match_id: int, seat: int) -> PremoveRow | None: ...
+
+    async def set_premoves(
+        self, match_id: int, seat: int, ply: int, lines: Sequence[Sequence[str]]
+    ) -> None:
+        """Keep a seat's premove lines for the match at `ply`; no lines deletes them."""
+        ...
 
     async def rate_match(
         self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
@@ -652,6 +688,8 @@ def match_row(row: Row) -> MatchRow:
             expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
             rated=bool(row["rated"]),
             board_ply=row["board_ply"],
+            challenger=int(row["challenger"]),
+            rematch_of=row["rematch_of"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error

@@ -207,6 +207,24 @@ TOURNAMENTS = """
     );
 """
 
+# Who made a challenge (a rematch rotates the seats, so it is not always seat 1), which
+# match a rematch repeats (a second press answers the first rematch instead of opening
+# another), and each player's premove lines: one row per (match, seat), valid while the match
+# is at `ply`, the lines a JSON list of lists of canonical moves. An open challenge's free
+# seats are seats with user 0 (see OPEN_SEAT in bot/store/base.py), so they need no column.
+CORRESPONDENCE = """
+    ALTER TABLE matches ADD COLUMN challenger INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE matches ADD COLUMN rematch_of {big};
+    CREATE INDEX matches_rematch ON matches (rematch_of);
+    CREATE TABLE premoves (
+        match_id {big} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        lines TEXT NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed(
         "matches, seats, moves, preferences",
@@ -329,6 +347,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration.typed("vacations and followers", VACATIONS_AND_FOLLOWERS),
     Migration.typed("tournaments: entrants, rounds and boards", TOURNAMENTS),
+    Migration.typed("open challenges, rematches and premove lines", CORRESPONDENCE),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -347,6 +366,7 @@ TABLES = (
     "tournaments",
     "tournament_entrants",
     "tournament_boards",
+    "premoves",
 )
 
 

@@ -24,6 +24,7 @@ from bot.store.base import (
     MatchRow,
     MoveRow,
     PreferenceRow,
+    PremoveRow,
     RatingRow,
     RatingUpdate,
     Row,
@@ -390,13 +391,15 @@ class SqlStore(ABC):
         seats: Sequence[tuple[int, str, bool, int | None]],
         days_per_move: int = 0,
         rated: bool = True,
+        challenger: int = 1,
+        rematch_of: int | None = None,
     ) -> int:
         created = now()
         async with self._transaction() as db:
             (row,) = await db.fetch(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, days_per_move, rated) "
-                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id",
+                "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -407,6 +410,8 @@ class SqlStore(ABC):
                 created,
                 days_per_move,
                 int(rated),
+                challenger,
+                rematch_of,
             )
             match_id = int(row[0])
             await db.executemany(
@@ -459,14 +464,20 @@ class SqlStore(ABC):
             raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
         return played
 
-    async def accept_seat(self, match_id: int, seat: int) -> bool:
+    async def accept_seat(
+        self, match_id: int, seat: int, taker: tuple[int, str] | None = None
+    ) -> bool:
         """The match row is locked first: two last seats accepting at once in two processes
         would otherwise each see the other's seat unaccepted, and neither would start it."""
+        user_id, name = taker or (None, None)
         async with self._transaction() as db:
             await self._lock_match(db, match_id)
             answered = await db.execute(
-                "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0 "
+                "UPDATE seats SET accepted = 1, user_id = COALESCE(?, user_id), "
+                "name = COALESCE(?, name) WHERE match_id = ? AND seat = ? AND accepted = 0 "
                 "AND (SELECT status FROM matches WHERE id = ?) = 'pending'",
+                user_id,
+                name,
                 match_id,
                 seat,
                 match_id,
@@ -481,6 +492,12 @@ class SqlStore(ABC):
                 match_id,
             )
             return started == 1
+
+    async def rematch(self, match_id: int) -> int | None:
+        found = await self._value(
+            "SELECT id FROM matches WHERE rematch_of = ? ORDER BY id DESC LIMIT 1", match_id
+        )
+        return None if found is None else int(found)
 
     async def rewind(
         self,
@@ -514,6 +531,7 @@ class SqlStore(ABC):
                 "DELETE FROM jobs WHERE match_id = ? AND ply >= ?", match_id, target_ply
             )
             await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", match_id)
+            await db.execute("DELETE FROM premoves WHERE match_id = ?", match_id)
 
     # -- ratings ---------------------------------------------------------------------------
 
@@ -1025,3 +1043,33 @@ class SqlStore(ABC):
             "UPDATE tournaments SET stage = 'finished' WHERE id = ? AND stage = 'running'",
             tournament_id,
         )
+
+    # -- premove lines ---------------------------------------------------------------------
+
+    async def premoves(self, match_id: int, seat: int) -> PremoveRow | None:
+        rows = await self._reader().fetch(
+            "SELECT ply, lines FROM premoves WHERE match_id = ? AND seat = ?", match_id, seat
+        )
+        if not rows:
+            return None
+        lines = tuple(tuple(str(move) for move in line) for line in json.loads(rows[0][1]))
+        return PremoveRow(int(rows[0][0]), lines)
+
+    async def set_premoves(
+        self, match_id: int, seat: int, ply: int, lines: Sequence[Sequence[str]]
+    ) -> None:
+        async with self._writer() as db:
+            if not lines:
+                await db.execute(
+                    "DELETE FROM premoves WHERE match_id = ? AND seat = ?", match_id, seat
+                )
+                return
+            await db.execute(
+                "INSERT INTO premoves (match_id, seat, ply, lines) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, seat) DO UPDATE SET ply = excluded.ply, "
+                "lines = excluded.lines",
+                match_id,
+                seat,
+                ply,
+                json.dumps([list(line) for line in lines]),
+            )

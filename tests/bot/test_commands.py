@@ -14,7 +14,7 @@ from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
 COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
-COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament"}
+COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament", "premove"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -28,9 +28,11 @@ def test_command_sync_payload(offline: Any) -> None:
         assert set(commands) == COMMANDS
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
-            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level")
+            *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level"),
+            "players",
         ]
-        assert [o["required"] for o in challenge.values()] == [True, True, *[False] * 6]
+        assert [o["required"] for o in challenge.values()] == [True, *[False] * 8]
+        assert (challenge["players"]["min_value"], challenge["players"]["max_value"]) == (2, 4)
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
         assert challenge["rated"]["type"] == 5  # a boolean

@@ -67,7 +67,7 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
         final = h.latest(lambda s: "Game over" in s.content)
         winner = users[(len(moves) - 1) % 2]
         assert f"Game over: {winner.name} wins (quorum)" in final.content
-        assert final.buttons == []
+        assert final.buttons == ["Rematch"]  # no Move button: only a rematch is left
         assert (  # archived with the result, and again after the replay reopened it
             [s.kind for s in h.sent].count("archive") == 2
             and h.sent[-1].kind == "archive"

@@ -60,6 +60,22 @@ def test_a_session_keeps_each_of_its_images_and_clears_the_last_sessions(tmp_pat
     assert all(str(folder / name) in out for name in images)
 
 
+def test_an_offline_session_takes_an_open_challenge_a_premove_a_draw_and_a_rematch(
+    tmp_path: Path,
+) -> None:
+    """The example docs/commands.md gives, line by line."""
+    script = (Path(__file__).parents[2] / "docs" / "commands.md").read_text()
+    example = script.split("An open challenge, a premove line", 1)[1].split("```")[1]
+    out = session(tmp_path, example.strip() + "\n")
+    assert "challenges anyone here to Quorum" in out
+    assert "~ thread opened: Quorum #1: alice vs carol" in out
+    assert "carol played h8h4.\n      alice played b1d3 (played by premove)." in out
+    assert "alice accepted the draw." in out and "Game over: draw (agreement)." in out
+    assert "A rematch of match #1, seats rotated." in out
+    assert "~ thread opened: Quorum #2: carol vs alice" in out
+    assert "Traceback" not in out and "went wrong" not in out
+
+
 def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
     """`#games@other` and `thread@other` are places in a second server, which sees none of
     the first server's matches."""

@@ -182,8 +182,8 @@ def test_draw_offers_address_who_may_answer_and_an_agreed_draw_is_recorded(
         thread = (await h.bot.service.cache.get(match_id)).channel_id
         sent = await h.command(ivy, "draw", thread)
         assert public(sent)[0].content == (
-            f"ivy offers a draw. <@{bob.id}>: accept with /draw at any time; "
-            "your next move declines it."
+            f"ivy offers a draw. <@{bob.id}>: press **Accept draw** (or use /draw) or "
+            "**Decline** at any time; your next move declines it."
         )
         assert private(sent)[0].content.endswith("It stands until bob moves.")
         await h.command(ivy, "move", thread, move="a1e3")
@@ -208,7 +208,8 @@ def test_an_offer_on_the_answerers_turn_is_declined_by_moving(offline: Any) -> N
         await h.command(ivy, "move", thread, move="a1e3")
         sent = await h.command(ivy, "draw", thread)
         assert public(sent)[0].content == (
-            f"ivy offers a draw. <@{bob.id}>: accept with /draw, or decline by making your move."
+            f"ivy offers a draw. <@{bob.id}>: press **Accept draw** (or use /draw) or "
+            "**Decline**, or decline by making your move."
         )
 
     offline(scenario)

@@ -15,7 +15,7 @@ from bot import views
 from bot.cogs.standings import HISTORY_PAGE
 from bot.offline import OfflineDiscord, Sent
 from bot.store.base import Status
-from tests.bot.support import new_bot, private, public, start_match
+from tests.bot.support import new_bot, private, public, resign, start_match
 
 Case = Callable[[OfflineDiscord, str], Awaitable[None]]
 CASES: dict[type[Any], Case] = {}
@@ -76,6 +76,33 @@ async def withdraw_after_restart(h: OfflineDiscord, database: str) -> None:
     (edit,) = edits(await h.click(alice, challenge.message_id or 0, "Withdraw"))
     assert "alice withdrew the challenge." in edit.content and edit.buttons == []
     assert await status(h, match_id) == Status.WITHDRAWN
+
+
+@covers(views.RematchButton)
+async def rematch_after_restart(h: OfflineDiscord, database: str) -> None:
+    match_id, (alice, bob) = await start_match(h)
+    (result,) = [s for s in public(await resign(h, bob)) if "Rematch" in s.buttons]
+    await restart(h, database)
+    await h.click(bob, result.message_id or 0, "Rematch")
+    rematch = max(await h.bot.store.match_ids())
+    assert rematch != match_id and await status(h, rematch) == Status.PENDING
+    await restart(h, database)
+    await h.click(alice, result.message_id or 0, "Rematch")  # asking again is accepting
+    assert await status(h, rematch) == Status.ACTIVE
+
+
+@covers(views.DrawButton)
+async def draw_answers_after_restart(h: OfflineDiscord, database: str) -> None:
+    match_id, (alice, bob) = await start_match(h)
+    (offer,) = public(await h.command(alice, "draw"))
+    await restart(h, database)
+    (edit,) = edits(await h.click(bob, offer.message_id or 0, "Decline"))
+    assert "bob declined the draw" in edit.content and edit.buttons == []
+    (offer,) = public(await h.command(alice, "draw"))
+    await restart(h, database)
+    posted = public(await h.click(bob, offer.message_id or 0, "Accept draw"))
+    assert "draw (agreement)" in posted[0].content
+    assert await status(h, match_id) == Status.FINISHED
 
 
 @covers(views.MoveButton)

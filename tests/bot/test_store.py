@@ -15,8 +15,10 @@ import pytest
 from bot.service import MatchService, Player, ServiceError
 from bot.store import (
     MIGRATIONS,
+    OPEN_SEAT,
     TABLES,
     JobKind,
+    PremoveRow,
     StaleWrite,
     Store,
     StoreError,
@@ -254,6 +256,27 @@ def test_the_registered_command_hash_is_kept_per_scope(database_url: str) -> Non
     run(main())
 
 
+def test_premove_lines_are_kept_per_seat_replaced_and_go_with_a_rewind(database_url: str) -> None:
+    async def main() -> None:
+        store, service, match_id = await started(database_url)
+        assert await store.premoves(match_id, 2) is None
+        await store.set_premoves(match_id, 2, 0, [["a1e3", "h8h4"], ["a1b2", "h8g7"]])
+        await store.set_premoves(match_id, 1, 0, [["h8h4", "a1e3"]])
+        row = await store.premoves(match_id, 2)
+        assert row is not None and row.ply == 0
+        assert row.lines == (("a1e3", "h8h4"), ("a1b2", "h8g7"))
+        await store.set_premoves(match_id, 2, 3, [["a1b2", "h8g7"]])
+        assert await store.premoves(match_id, 2) == PremoveRow(3, (("a1b2", "h8g7"),))
+        await store.set_premoves(match_id, 2, 3, [])
+        assert await store.premoves(match_id, 2) is None
+        await service.turns.move(match_id, ALICE.user_id, "a1e3")
+        await store.rewind(match_id, 1, 0, snapshot="{}", status="active", outcome=None)
+        assert await store.premoves(match_id, 1) is None
+        await store.close()
+
+    run(main())
+
+
 def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
     """From an SQLite file into each backend: identical rows, a refusal to copy into a
     database that has rows, and new matches numbered after the copied ones."""
@@ -269,6 +292,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
+        await source.set_premoves(match_id, 1, 2, [["h8h4", "a1e3"]])
         await source.set_registered_hash("application:1:global", "0" * 64)
         vacation = await source.start_vacation(ALICE.user_id, 1_800_000_000, 1_800_086_400)
         await source.follow(match_id, CAROL.user_id, True)
@@ -287,6 +311,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
             **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1, "command_registrations": 1},
             **{"vacations": 1, "followers": 1},
             **{"tournaments": 1, "tournament_entrants": 2, "tournament_boards": 1},
+            **{"premoves": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
@@ -310,10 +335,14 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
     async def main() -> None:
         store = await open_store(database_url)
         service = MatchService(store, seeds=lambda: 5)
-        with pytest.raises(ServiceError, match="cannot be played by 1"):
+        with pytest.raises(ServiceError, match="is played by 2 players, not 3"):
             service.challenges.prepare(
-                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
+                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[], players=3
             )
+        named_nobody = service.challenges.prepare(
+            guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
+        )
+        assert [p.user_id for p in named_nobody.players] == [ALICE.user_id, OPEN_SEAT]
         request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
         )
