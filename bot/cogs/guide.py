@@ -25,31 +25,19 @@ ILLUSTRATED = ("overview", "setup")
 
 HELP = """\
 **Board games, played turn by turn in threads**
-• `/challenge game [opponent] [opponent2] [opponent3] [variant] [days] [rated] [level] \
-[players]`: invite members; they press Accept or Decline, you can Withdraw. With no opponent it \
-is open: the first `players - 1` members to press Accept take the seats. When all accept, a \
-thread opens for the match. Unanswered challenges expire after 7 days. Name this bot to play the \
-computer at `level` 1 to 3 (unrated). **Rematch** under a result challenges the same players, \
-seats rotated.
-• `/move move [match]`: play (suggestions appear as you type), or press **Move** under the board.
-• Each move is due within `days` of the previous one (default 3, or no limit): the board shows \
-the deadline, you are reminded with a quarter of your time and an hour left, and a player who \
-runs out of time loses (in 3-4 player Boost they leave and the others play on).
-• `/board [match]`: see the current board. `/matches`: your matches, those waiting for you first.
-• `/takeback [match]`: undo your last move before the next player moves, if everyone accepts.
-• `/resign [match]` (asks to confirm), `/draw [match]` (offer; the other player presses \
-**Accept draw** or **Decline**, or answers with /draw), `/record [match]` (a text file).
-• `/premove [line] [clear] [match]`: while your opponent is to move, a line such as \
-`h8h4 a1e3 g8g4 b1d3` (their expected reply, your answer, ...): your answer is played the \
-moment they play it. Alone it lists your lines, privately; `clear:true` clears them.
-• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
-`/replay [match]`: step through a match.
-• `/tournament create game format`: a round robin or Swiss tournament (members press **Join**); \
-`/tournament start`, `standings`, `leave`, `list`.
-• `/settings [dm]`: your turns and reminders by direct message, with the board.
-• `/vacation days`: stop your clocks everywhere for 1-30 days (`days:0` ends it early). \
-`/next`: what waits for you, most urgent first. `/follow match`: a match's boards by DM \
-(`/unfollow match` stops them).
+• `/challenge game [opponent…] [variant] [days] [rated] [level] [players]`: they press Accept; \
+with no opponent anyone may take the seats; name this bot to play the computer (level 1-3). \
+A thread opens when all accept; challenges expire after 7 days.
+• `/move move [match]` (suggestions as you type), or press **Move** under the board.
+• Each move is due within `days` (default 3): reminders at a quarter and an hour left; out of \
+time loses (in 3-4 player Boost that player leaves).
+• `/board`, `/matches`, `/next` (what waits for you, most urgent first).
+• `/takeback`, `/resign`, `/draw` (with **Accept draw** / **Decline** buttons), `/record`, \
+`/replay`; **Rematch** under a result.
+• `/premove line:h8h4 a1e3 …`: your answers, played the moment they play the expected move.
+• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`.
+• `/tournament create|start|standings|leave|list`: round robin and Swiss.
+• `/settings`, `/vacation days` (1-30; `days:0` ends it), `/follow match` / `/unfollow match`.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.
 Games: {games}."""
