@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.base import Budget, Choice, Evaluator, Limit, OutOfBudget
+from ai.base import Budget, Choice, Evaluator, Limit, OutOfBudget, judged, logistic, seat_chances
 from rules.core import Game
 from rules.playout import random_move
 
@@ -44,10 +44,17 @@ class AlphaBeta:
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
         budget = Budget(limit)
         moves = searched_moves(game, state, budget)
+        players = game.players(state)
         if not moves:  # the time ran out before the lazy tree yielded one
-            return Choice(random_move(game, state, rng), {"nodes": 0, "depth": 0})
+            move = random_move(game, state, rng)
+            return Choice(
+                move, {"nodes": 0, "depth": 0, "chances": judged(self.evaluator, state, players)}
+            )
         if len(moves) == 1:
-            return Choice(moves[0], {"nodes": 0, "depth": 0})
+            return Choice(
+                moves[0],
+                {"nodes": 0, "depth": 0, "chances": judged(self.evaluator, state, players)},
+            )
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
         moves.sort(key=lambda m: -self.evaluator.priority(state, m))
         search = _Search(game, self.evaluator, game.to_move(state), budget)
@@ -60,7 +67,20 @@ class AlphaBeta:
             if not complete or abs(value) >= WIN / 2:
                 break
             moves.sort(key=lambda m: -values[m])  # stable: the best first, ties kept
-        return Choice(best, {"nodes": search.budget.nodes, "depth": depth, "value": value})
+        chances = seat_chances(
+            game.to_move(state), value_chance(value, self.evaluator.scale), players
+        )
+        info = {"nodes": search.budget.nodes, "depth": depth, "value": value, "chances": chances}
+        return Choice(best, info)
+
+
+def value_chance(value: float, scale: float) -> float:
+    """A search value as the root seat's win probability: certain for a found win or loss."""
+    if value >= WIN / 2:
+        return 1.0
+    if value <= -WIN / 2:
+        return 0.0
+    return logistic(value, scale)
 
 
 class _Search:

@@ -12,14 +12,16 @@ from typing import Any, Protocol
 from rules.core import Game, Outcome
 
 # CPU time is what a search controls on a shared machine; wall time may run this much further
-# before the search stops anyway, so a starved process still answers near its deadline.
-WALL_SLACK = 1.15
+# before the search stops anyway with the move it has, so a process starved of CPU still
+# answers well before the pool gives up on it (bot/ai_pool.py waits 4x the budget).
+WALL_SLACK = 2.5
 
 
 @dataclass(frozen=True)
 class Limit:
     """How much a search may do: `nodes` (simulations or positions) makes it deterministic for
-    a seeded rng; `seconds` (CPU time, wall time at most 15% more) bounds it when playing."""
+    a seeded rng; `seconds` (CPU time, wall time at most WALL_SLACK times more) bounds it when
+    playing."""
 
     nodes: int | None = None
     seconds: float | None = None
@@ -31,7 +33,9 @@ class Limit:
 
 @dataclass(frozen=True)
 class Choice:
-    """A search's answer: the move and what it learned (nodes, depth, value)."""
+    """A search's answer: the move and what it learned (nodes, depth, value). `info` always
+    holds "chances": each seat's win probability (seats 1..n in order) as the search judges
+    the position it was asked about, with `move` its best move (ai/analysis relies on it)."""
 
     move: Any
     info: dict[str, Any] = field(default_factory=dict)
@@ -116,7 +120,30 @@ def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
 def estimate(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:
     """Each seat's chance of winning as the evaluator guesses it (logistic of its score)."""
     return tuple(
-        1.0
-        / (1.0 + math.exp(-max(-50.0, min(50.0, evaluator.score(state, seat) / evaluator.scale))))
-        for seat in range(1, players + 1)
+        logistic(evaluator.score(state, seat), evaluator.scale) for seat in range(1, players + 1)
     )
+
+
+def logistic(score: float, scale: float) -> float:
+    """A score in evaluator units as a win probability: 0.5 at 0, ~73% at `scale`."""
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, score / scale))))
+
+
+def normalised(values: tuple[float, ...]) -> tuple[float, ...]:
+    """Shares that sum to 1 (equal shares when all are 0)."""
+    total = sum(values)
+    if total <= 0:
+        return (1.0 / len(values),) * len(values)
+    return tuple(value / total for value in values)
+
+
+def seat_chances(seat: int, chance: float, players: int) -> tuple[float, ...]:
+    """Every seat's win probability when `seat` wins with `chance` and the others, as a
+    paranoid search sees them, share the rest equally."""
+    others = (1.0 - chance) / (players - 1)
+    return tuple(chance if s == seat else others for s in range(1, players + 1))
+
+
+def judged(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:
+    """Each seat's win probability by the static evaluation alone (no search)."""
+    return normalised(estimate(evaluator, state, players))

@@ -11,7 +11,17 @@ import math
 import random
 from typing import Any
 
-from ai.base import Budget, Choice, Evaluator, Limit, estimate, returns
+from ai.base import (
+    Budget,
+    Choice,
+    Evaluator,
+    Limit,
+    estimate,
+    judged,
+    normalised,
+    returns,
+    seat_chances,
+)
 from rules.core import Game
 from rules.playout import random_playout
 
@@ -72,11 +82,13 @@ class MCTS:
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
         moves = game.legal_moves(state)
+        players = game.players(state)
         if len(moves) == 1:
-            return Choice(moves[0], {"nodes": 0})
+            return Choice(moves[0], {"nodes": 0, "chances": judged(self.evaluator, state, players)})
         won = winning_move(game, state, moves)
         if won is not None:
-            return Choice(won, {"nodes": 0, "reason": "wins at once"})
+            chances = seat_chances(game.to_move(state), 1.0, players)
+            return Choice(won, {"nodes": 0, "reason": "wins at once", "chances": chances})
         root = Node(game, state, None, rng)
         root.untried = [
             m for m in root.untried if not loses_at_once(game, state, m)
@@ -87,7 +99,9 @@ class MCTS:
             self._simulate(game, root, rng)
         best = max(root.children, key=lambda c: c.visits)
         value = best.totals[root.seat - 1] / best.visits
-        return Choice(best.move, {"nodes": budget.nodes, "value": round(value, 3)})
+        chances = normalised(tuple(total / best.visits for total in best.totals))
+        info = {"nodes": budget.nodes, "value": round(value, 3), "chances": chances}
+        return Choice(best.move, info)
 
     def _simulate(self, game: Game[Any, Any], root: Node, rng: random.Random) -> None:
         node, path = root, [root]
