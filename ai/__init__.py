@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.alphabeta import AlphaBeta
-from ai.base import Bot, Choice, Limit
+from ai.base import Bot, Choice, Evaluator, Limit
+from ai.boost import BoostSearch
 from ai.heuristics import (
     BokuEvaluator,
     BoostEvaluator,
@@ -21,6 +22,7 @@ from ai.heuristics import (
     RazzleEvaluator,
 )
 from ai.mcts import MCTS
+from ai.reference import Reference
 from rules import get_game
 from rules.core import IllegalMove
 
@@ -41,17 +43,44 @@ LEVELS = {
     3: Level("hard", seconds=2.0),
 }
 
-BOTS: dict[str, Bot] = {
-    "boost": AlphaBeta(BoostEvaluator()),
-    "kyo": AlphaBeta(KyoEvaluator()),
-    "quorum": MCTS(QuorumEvaluator(), playout_plies=40),
-    "razzle": MCTS(RazzleEvaluator(), playout_plies=40),
-    "boku": MCTS(BokuEvaluator(), playout_plies=200),
+# The reference player's time when none is given: enough to look at every move of a position.
+UNHURRIED = 600.0
+
+BOOST = BoostEvaluator()
+EVALUATORS: dict[str, Evaluator] = {
+    "boost": BOOST,
+    "kyo": KyoEvaluator(),
+    "quorum": QuorumEvaluator(),
+    "razzle": RazzleEvaluator(),
+    "boku": BokuEvaluator(),
 }
+BOTS: dict[str, Bot] = {
+    "boost": BoostSearch(BOOST),
+    "kyo": AlphaBeta(EVALUATORS["kyo"]),
+    "quorum": MCTS(EVALUATORS["quorum"], playout_plies=40),
+    "razzle": MCTS(EVALUATORS["razzle"], playout_plies=40),
+    "boku": MCTS(EVALUATORS["boku"], playout_plies=200),
+}
+
+
+REFERENCES: dict[str, Bot] = {name: Reference(e) for name, e in EVALUATORS.items()}
 
 
 def get_bot(game_name: str) -> Bot:
     return BOTS[get_game(game_name).name]
+
+
+def reference(
+    game_name: str, state: Any, *, seconds: float | None = None, seed: int | None = None
+) -> Choice:
+    """The one-ply reference player's move (ai/reference.py): the ladder's yardstick and the
+    bot's fallback. `seconds` caps its CPU time; without it, it looks at every move."""
+    game = get_game(game_name)
+    if game.outcome(state) is not None:
+        raise IllegalMove("the game is over")
+    limit = Limit(seconds=UNHURRIED if seconds is None else seconds)
+    rng = random.Random(f"{secrets.randbits(64) if seed is None else seed}:{game.ply(state)}")
+    return REFERENCES[game.name].choose(game, state, limit, rng)
 
 
 def level_limit(level: int, seconds: float | None = None, nodes: int | None = None) -> Limit:
@@ -100,4 +129,14 @@ def choose_move(
     return choose(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes).move
 
 
-__all__ = ["BOTS", "LEVELS", "Choice", "Level", "Limit", "choose", "choose_move", "get_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Choice",
+    "Level",
+    "Limit",
+    "choose",
+    "choose_move",
+    "get_bot",
+    "reference",
+]

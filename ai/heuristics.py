@@ -6,10 +6,23 @@ into a win chance for MCTS (`ai.base.estimate`). docs/ai.md explains every term.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
-from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Build, Promote, slot
+from rules.boost.board import (
+    DRAGONS,
+    GEOMETRIES,
+    KNIGHT,
+    MAX_TOWERS,
+    PAWN,
+    TOWER,
+    Build,
+    Geometry,
+    Masks,
+    Promote,
+    occupied,
+    slot,
+)
 from rules.boost.state import alive_seats
 from rules.kyo.board import CELLS as KYO_CELLS
 from rules.kyo.board import SIZE as KYO_SIZE
@@ -37,8 +50,59 @@ def _lead(values: dict[int, float], seat: int) -> float:
 # --- Boost --------------------------------------------------------------------------------
 
 BOOST_PIECE = {PAWN: 1.0, KNIGHT: 3.0, TOWER: 4.0}
-BOOST_RING = (0.0, 0.5, 1.5, 4.0)  # a tower with 0-3 dragons beside it (4 wins the game)
+# A tower with 0-3 dragons beside it (4 wins the game): the last ones are worth the most.
+BOOST_RING = (0.0, 0.6, 1.8, 4.5)
+BOOST_DRAGON_NEAR = 0.25  # a dragon two steps from a tower: the next one to bring in
+# An empty point with 3 (or 2) of its 4 neighbours the seat's own: a tower in the making.
+BOOST_BUILD_3, BOOST_BUILD_2 = 1.2, 0.3
+BOOST_PROMOTABLE = 0.6  # a pawn beside its tower, with a knight still to be had
 BOOST_BEATEN = -30.0
+
+
+def boost_values(
+    geo: Geometry, masks: Masks, players: int, alive: Sequence[int], seat: int
+) -> float:
+    """The heart of BoostEvaluator, on the masks alone (ai/boost.py searches with these)."""
+    dragons = masks[DRAGONS]
+    near = geo.neighbour_mask
+    values = {}
+    for player in range(1, players + 1):
+        if player not in alive:
+            values[player] = BOOST_BEATEN
+            continue
+        base = slot(player, PAWN)
+        pawns, knights, towers = masks[base], masks[base + KNIGHT], masks[base + TOWER]
+        tower_count = towers.bit_count()
+        value = sum(weight * masks[base + kind].bit_count() for kind, weight in BOOST_PIECE.items())
+        rest = towers
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            around = near[low.bit_length() - 1]
+            value += BOOST_RING[min((around & dragons).bit_count(), 3)]
+            value += BOOST_DRAGON_NEAR * (geo.adjacent(around) & ~around & dragons).bit_count()
+        if tower_count < MAX_TOWERS:
+            value += _building(geo, pawns | knights | towers, occupied(masks))
+        if knights.bit_count() < tower_count and pawns & geo.adjacent(towers):
+            value += BOOST_PROMOTABLE
+        values[player] = value
+    return _lead(values, seat)
+
+
+def _building(geo: Geometry, own: int, taken: int) -> float:
+    """What the seat's best tower in the making is worth: an empty interior point with three,
+    or else two, of its four neighbours the seat's own."""
+    size = geo.size
+    a = (own >> 1) & geo.not_top
+    b = (own << 1) & geo.not_bottom
+    c = own >> size
+    d = (own << size) & geo.full
+    free = geo.interior & ~taken
+    if free & ((a & b & (c | d)) | (c & d & (a | b))):
+        return BOOST_BUILD_3
+    if free & ((a & (b | c | d)) | (b & (c | d)) | (c & d)):
+        return BOOST_BUILD_2
+    return 0.0
 
 
 class BoostEvaluator(_Base):
@@ -51,25 +115,8 @@ class BoostEvaluator(_Base):
         return 2.0 if isinstance(move, Build) else 1.0 if isinstance(move, Promote) else 0.0
 
     def score(self, state: Any, seat: int) -> float:
-        masks, geometry = state.masks, GEOMETRIES[state.size]
-        alive = alive_seats(masks, state.players, state.resigned)
-        values = {}
-        for player in range(1, state.players + 1):
-            if player not in alive:
-                values[player] = BOOST_BEATEN
-                continue
-            value = sum(
-                weight * masks[slot(player, kind)].bit_count()
-                for kind, weight in BOOST_PIECE.items()
-            )
-            towers = masks[slot(player, TOWER)]
-            while towers:
-                low = towers & -towers
-                towers ^= low
-                near = geometry.neighbour_mask[low.bit_length() - 1] & masks[DRAGONS]
-                value += BOOST_RING[min(near.bit_count(), 3)]
-            values[player] = value
-        return _lead(values, seat)
+        alive = alive_seats(state.masks, state.players, state.resigned)
+        return boost_values(GEOMETRIES[state.size], state.masks, state.players, alive, seat)
 
 
 # --- Kyo ----------------------------------------------------------------------------------

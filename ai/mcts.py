@@ -22,6 +22,7 @@ from ai.base import (
     returns,
     seat_chances,
 )
+from ai.reference import winning_move
 from rules.core import Game
 from rules.playout import random_playout
 
@@ -52,16 +53,6 @@ class Node:
                 c.totals[index] / c.visits + EXPLORATION * math.sqrt(log_visits / c.visits)
             ),
         )
-
-
-def winning_move(game: Game[Any, Any], state: Any, moves: Any) -> Any | None:
-    """A move that wins on the spot for the seat to move, if there is one."""
-    seat = game.to_move(state)
-    for move in moves:
-        outcome = game.outcome(game.apply(state, move, check=False))
-        if outcome is not None and outcome.winners == (seat,):
-            return move
-    return None
 
 
 def loses_at_once(game: Game[Any, Any], state: Any, move: Any) -> bool:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ai.base import Choice
 from ai.worker import search_dump
 
 
@@ -19,6 +20,19 @@ def endless_search(*request: Any) -> Any:
         time.sleep(1)
 
 
+def late_search(
+    game_name: str,
+    dump: Mapping[str, Any],
+    level: int,
+    seconds: float | None,
+    seed: int | None,
+    nodes: int | None = None,
+) -> Choice:
+    """Answers a second late, as a search starved of CPU would: the pool must wait for it."""
+    time.sleep(1.0)
+    return search_dump(game_name, dump, level, seconds, seed, nodes)
+
+
 def first_call_crashes(
     game_name: str,
     dump: Mapping[str, Any],
@@ -26,7 +40,7 @@ def first_call_crashes(
     seconds: float | None,
     seed: int | None,
     nodes: int | None = None,
-) -> Any:
+) -> Choice:
     """Crashes on seed 0, searches otherwise: shows the replacement worker serves."""
     if seed == 0:
         os._exit(3)
