@@ -20,11 +20,13 @@ WALL_SLACK = 2.5
 @dataclass(frozen=True)
 class Limit:
     """How much a search may do: `nodes` (simulations or positions) makes it deterministic for
-    a seeded rng; `seconds` (CPU time, wall time at most WALL_SLACK times more) bounds it when
-    playing."""
+    a seeded rng; `seconds` (CPU time, wall time at most `wall_slack` times more) bounds it
+    when playing. A benchmark holding CPU time equal on a busy machine sets `wall_slack` to
+    None: CPU time only."""
 
     nodes: int | None = None
     seconds: float | None = None
+    wall_slack: float | None = WALL_SLACK
 
     def __post_init__(self) -> None:
         if self.nodes is None and self.seconds is None:
@@ -63,9 +65,9 @@ class Budget:
             return True
         if limit.seconds is None:
             return False
-        return (
-            time.process_time() - self._cpu_start >= limit.seconds
-            or time.perf_counter() - self._wall_start >= limit.seconds * WALL_SLACK
+        return time.process_time() - self._cpu_start >= limit.seconds or (
+            limit.wall_slack is not None
+            and time.perf_counter() - self._wall_start >= limit.seconds * limit.wall_slack
         )
 
     def seconds_left(self) -> float | None:
@@ -73,7 +75,9 @@ class Budget:
         if self.limit.seconds is None:
             return None
         cpu = self.limit.seconds - (time.process_time() - self._cpu_start)
-        wall = self.limit.seconds * WALL_SLACK - (time.perf_counter() - self._wall_start)
+        if self.limit.wall_slack is None:
+            return max(0.0, cpu)
+        wall = self.limit.seconds * self.limit.wall_slack - (time.perf_counter() - self._wall_start)
         return max(0.0, min(cpu, wall))
 
     def fraction_used(self) -> float:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.alphabeta import WIN, value_chance
+from ai.alphabeta import WIN, CutMemory, value_chance
 from ai.base import Budget, Choice, Limit, OutOfBudget, judged, seat_chances
 from ai.heuristics import BoostEvaluator, boost_values
 from rules.boost.board import (
@@ -50,8 +50,9 @@ from rules.core import Game
 EXACT, LOWER, UPPER = 0, 1, 2
 PASS_KEY = -1
 MAX_DEPTH = 64
-# Move-ordering guesses, higher first; the killer moves and the history come after these.
-FIRST, BUILD, CAPTURE, PROMOTE, RING, KILLER = 1e9, 8e6, 6e6, 4e6, 2e6, 1e6
+# Move-ordering guesses, higher first; the killer moves (ai.alphabeta.KILLER) and the
+# history of cut-offs come after these.
+FIRST, BUILD, CAPTURE, PROMOTE, RING = 1e12, 8e9, 6e9, 4e9, 2e9
 
 
 class BoostSearch:
@@ -114,8 +115,7 @@ class _Search:
         self.root_seen = frozenset(map(zobrist, state.history))
         self.seen = set(self.root_seen)
         self.table: dict[tuple[int, int], tuple[int, float, int, int]] = {}
-        self.killers: dict[int, list[int]] = {}
-        self.history: dict[int, int] = {}
+        self.cuts = CutMemory()
 
     # -- ordering --------------------------------------------------------------------------
 
@@ -147,10 +147,7 @@ class _Search:
                 near = geo.neighbour_mask
                 if near[code] & towers and not near[start] & towers:
                     return RING
-        killers = self.killers.get(ply)
-        if killers and key in killers:
-            return KILLER
-        return float(self.history.get(key, 0))
+        return self.cuts.bonus(key, ply)
 
     # -- the tree --------------------------------------------------------------------------
 
@@ -240,7 +237,7 @@ class _Search:
                     best_value, best_key = value, key
                     beta = min(beta, value)
                 if alpha >= beta:
-                    self._cut(key, ply, depth)
+                    self.cuts.remember(key, ply, depth)
                     break
             if not searched:  # every move repeats: then any is allowed (rule 7)
                 for key in ordered:
@@ -265,14 +262,6 @@ class _Search:
             flag = EXACT
         self.table[zkey, turn] = (depth, best_value, flag, best_key)
         return best_value
-
-    def _cut(self, key: int, ply: int, depth: int) -> None:
-        """Remember a move that caused a cut-off: a killer at this ply, and in the history."""
-        killers = self.killers.setdefault(ply, [])
-        if key not in killers:
-            killers.insert(0, key)
-            del killers[2:]
-        self.history[key] = self.history.get(key, 0) + depth * depth
 
     def _ended(self, masks: Masks, alive: tuple[int, ...]) -> float | None:
         """WIN, -WIN or 0 (a draw) once the game is over, else None (rule 9)."""

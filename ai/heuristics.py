@@ -26,6 +26,8 @@ from rules.boost.board import (
 from rules.boost.state import alive_seats
 from rules.kyo.board import CELLS as KYO_CELLS
 from rules.kyo.board import SIZE as KYO_SIZE
+from rules.quorum import Jump
+from rules.razzle import Chain, Knight
 
 # --- shared -------------------------------------------------------------------------------
 
@@ -166,23 +168,45 @@ def _chebyshev(a: int, b: int, width: int) -> int:
 # --- Quorum -------------------------------------------------------------------------------
 
 QUORUM_STONE = {1: "w", 2: "b"}
-QUORUM_CENTRE = (27, 28, 35, 36)
+QUORUM_CENTRE = frozenset((27, 28, 35, 36))
+QUORUM_HELD = 0.6  # x the square of the centre squares held: the third and fourth count most
+QUORUM_NEAR = 0.05  # per step closer to the centre, for each stone
+# Each square's 8 neighbours on the 8x8 board.
+QUORUM_AROUND = tuple(
+    tuple(
+        (r + dr) * 8 + f + df
+        for dr in (-1, 0, 1)
+        for df in (-1, 0, 1)
+        if (dr or df) and 0 <= r + dr < 8 and 0 <= f + df < 8
+    )
+    for r, f in (divmod(square, 8) for square in range(64))
+)
+QUORUM_CLOSENESS = tuple(3.5 - max(abs(c % 8 - 3.5), abs(c // 8 - 3.5)) for c in range(64))
 
 
 class QuorumEvaluator(_Base):
+    """Stones (a stone is a piece to jump over and one the opponent lacks), the centre held,
+    and closeness to it."""
+
     scale = 2.0
+
+    def priority(self, state: Any, move: Any) -> float:
+        """Landing in the centre, then next to enemy stones (suffocation and conversion)."""
+        if not isinstance(move, Jump):
+            return 0.3  # a placement (or the pass, the only move then)
+        target: int = move.target
+        enemy = QUORUM_STONE[3 - state.turn]
+        board: str = state.board
+        near = sum(board[square] == enemy for square in QUORUM_AROUND[target])
+        return (2.0 if target in QUORUM_CENTRE else 0.0) + 0.5 * near
 
     def score(self, state: Any, seat: int) -> float:
         values = {}
+        board = state.board
         for player, stone in QUORUM_STONE.items():
-            held = sum(state.board[c] == stone for c in QUORUM_CENTRE)
-            count = state.board.count(stone)
-            near = sum(
-                3.5 - max(abs(c % 8 - 3.5), abs(c // 8 - 3.5))
-                for c, s in enumerate(state.board)
-                if s == stone
-            )
-            values[player] = held * held * 0.5 + count * 0.3 + near * 0.1
+            held = sum(board[c] == stone for c in QUORUM_CENTRE)
+            near = sum(QUORUM_CLOSENESS[c] for c, s in enumerate(board) if s == stone)
+            values[player] = board.count(stone) + held * held * QUORUM_HELD + near * QUORUM_NEAR
         return _lead(values, seat)
 
 
@@ -191,10 +215,30 @@ class QuorumEvaluator(_Base):
 RAZZLE_WIDTH, RAZZLE_HEIGHT = 7, 8
 RAZZLE_BALL = {1: "X", 2: "O"}
 RAZZLE_PIECES = {1: "xX", 2: "oO"}
+RAZZLE_GOAL = {1: RAZZLE_HEIGHT - 1, 2: 0}
+RAZZLE_RECEIVER = 0.8  # a piece on the far row: a pass to it wins
+
+
+def _razzle_progress(cell: int, player: int) -> int:
+    rank = cell // RAZZLE_WIDTH
+    return rank if player == 1 else RAZZLE_HEIGHT - 1 - rank
 
 
 class RazzleEvaluator(_Base):
+    """How far the ball and the pieces have come, and the receivers waiting on the far row."""
+
     scale = 1.5
+
+    def priority(self, state: Any, move: Any) -> float:
+        """Passes by how far they carry the ball; knight moves by the ground they gain."""
+        seat = state.turn
+        if isinstance(move, Chain):
+            gain = _razzle_progress(move.path[-1], seat) - _razzle_progress(move.path[0], seat)
+            return 1.0 + gain / RAZZLE_HEIGHT
+        if not isinstance(move, Knight):
+            return 0.0  # the pass, the only move then
+        gain = _razzle_progress(move.target, seat) - _razzle_progress(move.origin, seat)
+        return gain / (2 * RAZZLE_HEIGHT)
 
     def score(self, state: Any, seat: int) -> float:
         values = {}
@@ -202,9 +246,13 @@ class RazzleEvaluator(_Base):
             values[player] = 0.0
             for cell, item in enumerate(state.board):
                 if item in RAZZLE_PIECES[player]:
-                    rank = cell // RAZZLE_WIDTH
-                    progress = rank if player == 1 else RAZZLE_HEIGHT - 1 - rank
-                    values[player] += progress * (0.6 if item == RAZZLE_BALL[player] else 0.15)
+                    progress = _razzle_progress(cell, player)
+                    if item == RAZZLE_BALL[player]:
+                        values[player] += progress * 0.6
+                    else:
+                        values[player] += progress * 0.15
+                        if cell // RAZZLE_WIDTH == RAZZLE_GOAL[player]:
+                            values[player] += RAZZLE_RECEIVER
         return _lead(values, seat)
 
 

@@ -1,6 +1,8 @@
 """AI strength: level against level, and against the one-ply reference player, in every game.
 
 Seats alternate between games; a draw scores half, a game past PLY_CAP plies is a draw.
+Searches stop on CPU time only (no wall-time stop), so a busy machine slows the benchmark
+but does not weaken either side.
 Prints each pairing's score with a 95% Wilson interval, and the CPU and wall seconds per
 move of each side. The default pairings are the targets of docs/ai.md: level 3 against the
 reference (ai/reference.py), level 3 against level 2, level 2 against level 1.
@@ -70,10 +72,18 @@ def make_player(side: str, seconds: dict[int, float], nodes: dict[int, int]) -> 
             get_game(name).legal_moves(state)
         )
     if side == "ref":
-        return lambda name, state, seed: ai.reference(name, state, seed=seed).move
+        return lambda name, state, seed: ai.reference(name, state, seed=seed, cpu_only=True).move
     level = int(side)
-    return lambda name, state, seed: ai.choose_move(
-        name, state, level=level, seconds=seconds.get(level), seed=seed, nodes=nodes.get(level)
+    return lambda name, state, seed: (
+        ai.choose(
+            name,
+            state,
+            level=level,
+            seconds=seconds.get(level),
+            seed=seed,
+            nodes=nodes.get(level),
+            cpu_only=True,
+        ).move
     )
 
 
