@@ -14,7 +14,7 @@ from rules.core import Game, Outcome
 # CPU time is what a search controls on a shared machine; wall time may run this much further
 # before the search stops anyway with the move it has, so a process starved of CPU still
 # answers well before the pool gives up on it (bot/ai_pool.py waits 4x the budget).
-WALL_SLACK = 2.5
+WALL_SLACK = 3.5
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ so a freshly spawned worker imports the rules and the AI only, not discord.py.""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from typing import Any
@@ -26,9 +27,13 @@ def search_dump(
     seed: int | None,
     nodes: int | None = None,
 ) -> Choice:
-    """The worker's job: load the position and search it."""
+    """The worker's job: load the position and search it; `info` gains the CPU seconds the
+    whole job took ("cpu")."""
+    start = time.process_time()
     state = get_game(game_name).load(dump)
-    return ai.choose(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes)
+    choice = ai.choose(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes)
+    choice.info["cpu"] = time.process_time() - start
+    return choice
 
 
 def fallback_dump(game_name: str, dump: Mapping[str, Any], seed: int | None) -> Choice:

@@ -27,7 +27,7 @@ from ai.worker import Search, fallback_dump, search_dump, serve
 
 log = logging.getLogger(__name__)
 
-# A search stops itself at its CPU budget, or at ai.base.WALL_SLACK (2.5) times it in wall
+# A search stops itself at its CPU budget, or at ai.base.WALL_SLACK (3.5) times it in wall
 # time when starved; the pool waits this many times the budget, plus GRACE for loading the
 # dump and pickling the answer, before it takes the worker for hung.
 DEADLINE_SHARE = 4.0
