@@ -13,27 +13,102 @@ a move is always ready. Boost has its own faster version of this search (ai/boos
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
-from ai.base import Budget, Choice, Evaluator, Limit, OutOfBudget, judged, logistic, seat_chances
-from ai.reference import listed_moves
+from ai.base import (
+    WIN,
+    Budget,
+    Choice,
+    Evaluator,
+    Limit,
+    OutOfBudget,
+    seat_chances,
+    value_chance,
+)
+from ai.reference import forced, listed_moves
 from rules.core import Game
-from rules.playout import random_move
 
-WIN = 1_000_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
 # Ordering: the table's move, then the evaluator's guess (units of PRIORITY), killers, history.
 FIRST, PRIORITY, KILLER = 1e12, 1e9, 1e8
 
 
-def value_chance(value: float, scale: float) -> float:
-    """A search value as the root seat's win probability: certain for a found win or loss."""
-    if value >= WIN / 2:
-        return 1.0
-    if value <= -WIN / 2:
-        return 0.0
-    return logistic(value, scale)
+# One iteration: (root moves in order, depth) -> (best move or None, value, complete).
+Iteration = Callable[[list[Any], int], tuple[Any, float, bool]]
+
+
+def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any, float, int]:
+    """Iterative deepening: the best move, its value and the last depth searched completely.
+    Each iteration tries the previous best first, so an unfinished one that got past it can
+    only have found better: the move ready when the budget ends is never worse."""
+    best, value, depth = moves[0], 0.0, 0
+    for target in range(1, max_depth + 1):
+        try:
+            found, found_value, complete = iteration(moves, target)
+        except OutOfBudget:
+            break
+        if found is not None:
+            best, value = found, found_value
+            depth = target if complete else depth
+        if not complete or abs(value) >= WIN / 2:
+            break
+        moves.remove(best)
+        moves.insert(0, best)
+    return best, value, depth
+
+
+class Window:
+    """A node's alpha-beta window and its best move so far, from the root seat's view: the
+    root seat maximises, every other seat minimises (paranoid)."""
+
+    def __init__(self, alpha: float, beta: float, maximising: bool) -> None:
+        self.alpha, self.beta, self.maximising = alpha, beta, maximising
+        self.start = (alpha, beta)
+        self.value = -WIN * 2 if maximising else WIN * 2
+        self.move: Any = None
+
+    def offer(self, value: float, move: Any) -> bool:
+        """Take a child's value; True when the window closes (a cut-off)."""
+        if self.maximising and value > self.value:
+            self.value, self.move = value, move
+            self.alpha = max(self.alpha, value)
+        elif not self.maximising and value < self.value:
+            self.value, self.move = value, move
+            self.beta = min(self.beta, value)
+        return self.alpha >= self.beta
+
+
+class Table:
+    """The transposition table: per position, the depth searched, the value, whether it is
+    exact or a bound, and the best move (searched first when the position comes again)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Hashable, tuple[int, float, int, Any]] = {}
+
+    def probe(self, key: Hashable, depth: int, alpha: float, beta: float) -> tuple[Any, Any]:
+        """(a stored value good enough to return, or None; the stored best move, or None)."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None, None
+        stored_depth, stored, flag, hint = entry
+        if stored_depth >= depth and (
+            flag == EXACT
+            or (flag == LOWER and stored >= beta)
+            or (flag == UPPER and stored <= alpha)
+        ):
+            return stored, hint
+        return None, hint
+
+    def store(self, key: Hashable, depth: int, window: Window) -> None:
+        alpha, beta = window.start
+        if window.value <= alpha:
+            flag = UPPER
+        elif window.value >= beta:
+            flag = LOWER
+        else:
+            flag = EXACT
+        self.entries[key] = (depth, window.value, flag, window.move)
 
 
 class CutMemory:
@@ -67,23 +142,14 @@ class AlphaBeta:
         budget = Budget(limit)
         players = game.players(state)
         moves = listed_moves(game, state, budget)
-        if len(moves) <= 1:  # one move, or the time ran out before the lazy tree yielded one
-            move = moves[0] if moves else random_move(game, state, rng)
-            chances = judged(self.evaluator, state, players)
-            return Choice(move, {"nodes": 0, "depth": 0, "chances": chances})
+        if len(moves) <= 1:
+            return forced(game, state, moves, self.evaluator, rng)
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
         moves.sort(key=lambda m: -self.evaluator.priority(state, m))
         search = _Search(game, self.evaluator, game.to_move(state), budget)
-        best, value, depth = moves[0], 0.0, 0
-        for target in range(1, self.max_depth + 1):
-            found, found_value, complete = search.root(state, moves, target)
-            if found is not None:
-                best, value = found, found_value
-                depth = target if complete else depth
-            if not complete or abs(value) >= WIN / 2:
-                break
-            moves.remove(best)
-            moves.insert(0, best)
+        best, value, depth = deepen(
+            lambda ordered, target: search.root(state, ordered, target), moves, self.max_depth
+        )
         chances = seat_chances(
             game.to_move(state), value_chance(value, self.evaluator.scale), players
         )
@@ -97,7 +163,7 @@ class _Search:
         self.evaluator = evaluator
         self.seat = seat
         self.budget = budget
-        self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
+        self.table = Table()
         self.cuts = CutMemory()
 
     def root(self, state: Any, moves: list[Any], depth: int) -> tuple[Any, float, bool]:
@@ -127,44 +193,22 @@ class _Search:
         if depth <= 0:
             return self.evaluator.score(state, self.seat)
         key = self.evaluator.key(state)
-        entry = self.table.get(key)
-        hint = None
-        if entry is not None:
-            stored_depth, stored, flag, hint = entry
-            if stored_depth >= depth and (
-                flag == EXACT
-                or (flag == LOWER and stored >= beta)
-                or (flag == UPPER and stored <= alpha)
-            ):
-                return stored
+        stored, hint = self.table.probe(key, depth, alpha, beta)
+        if stored is not None:
+            return float(stored)
         moves = listed_moves(game, state, budget)
         if budget.exhausted():  # a cut listing would misjudge this node
             raise OutOfBudget
-        maximising = game.to_move(state) == self.seat
-        start_alpha, start_beta = alpha, beta
-        best_value = -WIN * 2 if maximising else WIN * 2
-        best_move = None
+        window = Window(alpha, beta, game.to_move(state) == self.seat)
         for move in self._ordered(state, moves, hint, ply):
-            value = self._value(
-                game.apply(state, move, check=False), depth - 1, ply + 1, alpha, beta
-            )
-            if maximising and value > best_value:
-                best_value, best_move = value, move
-                alpha = max(alpha, value)
-            elif not maximising and value < best_value:
-                best_value, best_move = value, move
-                beta = min(beta, value)
-            if alpha >= beta:
+            child = game.apply(state, move, check=False)
+            if window.offer(
+                self._value(child, depth - 1, ply + 1, window.alpha, window.beta), move
+            ):
                 self.cuts.remember(move, ply, depth)
                 break
-        if best_value <= start_alpha:
-            flag = UPPER
-        elif best_value >= start_beta:
-            flag = LOWER
-        else:
-            flag = EXACT
-        self.table[key] = (depth, best_value, flag, best_move)
-        return best_value
+        self.table.store(key, depth, window)
+        return window.value
 
     def _ordered(self, state: Any, moves: list[Any], hint: Any, ply: int) -> list[Any]:
         """The moves in the order to search them, guessed without applying any."""

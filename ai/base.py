@@ -15,6 +15,8 @@ from rules.core import Game, Outcome
 # before the search stops anyway with the move it has, so a process starved of CPU still
 # answers well before the pool gives up on it (bot/ai_pool.py waits 4x the budget).
 WALL_SLACK = 3.5
+# A won position's value for the searches that count in evaluation units (lost: -WIN).
+WIN = 1_000_000.0
 
 
 @dataclass(frozen=True)
@@ -151,3 +153,23 @@ def seat_chances(seat: int, chance: float, players: int) -> tuple[float, ...]:
 def judged(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:
     """Each seat's win probability by the static evaluation alone (no search)."""
     return normalised(estimate(evaluator, state, players))
+
+
+def value_chance(value: float, scale: float) -> float:
+    """A search value as the root seat's win probability: certain for a found win or loss."""
+    if value >= WIN / 2:
+        return 1.0
+    if value <= -WIN / 2:
+        return 0.0
+    return logistic(value, scale)
+
+
+def static_value(game: Game[Any, Any], evaluator: Evaluator, state: Any, seat: int) -> float:
+    """A position's value for `seat` without searching: WIN or -WIN when the game is over
+    (a win shared with others counts as won), 0 for a draw, else the evaluation."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return evaluator.score(state, seat)
+    if outcome.is_draw:
+        return 0.0
+    return WIN if seat in outcome.winners else -WIN

@@ -20,9 +20,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.alphabeta import WIN, CutMemory, value_chance
-from ai.base import Budget, Choice, Limit, OutOfBudget, judged, seat_chances
+from ai.alphabeta import CutMemory, Table, Window, deepen
+from ai.base import WIN, Budget, Choice, Limit, OutOfBudget, seat_chances, value_chance
 from ai.heuristics import BoostEvaluator, boost_values
+from ai.reference import forced
 from rules.boost.board import (
     BUILD_CODE,
     DRAGONS,
@@ -47,7 +48,6 @@ from rules.boost.board import (
 from rules.boost.state import BoostState, alive_seats, following
 from rules.core import Game
 
-EXACT, LOWER, UPPER = 0, 1, 2
 PASS_KEY = -1
 MAX_DEPTH = 64
 # Move-ordering guesses, higher first; the killer moves (ai.alphabeta.KILLER) and the
@@ -67,24 +67,12 @@ class BoostSearch:
         players = state.players
         moves = list(game.legal_moves(state))
         if len(moves) == 1:
-            return Choice(
-                moves[0],
-                {"nodes": 0, "depth": 0, "chances": judged(self.evaluator, state, players)},
-            )
+            return forced(game, state, moves, self.evaluator, rng)
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
         search = _Search(state, Budget(limit))
         keys = [_key(move) for move in moves]
         keys.sort(key=lambda k: -search.guess(state.masks, state.turn, k, 0))
-        best, value, depth = keys[0], 0.0, 0
-        for target in range(1, MAX_DEPTH + 1):
-            found, found_value, complete = search.root(keys, target)
-            if found is not None:
-                best, value = found, found_value
-                depth = target if complete else depth
-            if not complete or abs(value) >= WIN / 2:
-                break
-            keys.remove(best)
-            keys.insert(0, best)
+        best, value, depth = deepen(search.root, keys, MAX_DEPTH)
         move = next(m for m in moves if _key(m) == best)
         chances = seat_chances(state.turn, value_chance(value, self.evaluator.scale), players)
         info = {"nodes": search.budget.nodes, "depth": depth, "value": value, "chances": chances}
@@ -114,7 +102,7 @@ class _Search:
         self.alive = alive_seats(state.masks, state.players, state.resigned)
         self.root_seen = frozenset(map(zobrist, state.history))
         self.seen = set(self.root_seen)
-        self.table: dict[tuple[int, int], tuple[int, float, int, int]] = {}
+        self.table = Table()
         self.cuts = CutMemory()
 
     # -- ordering --------------------------------------------------------------------------
@@ -197,71 +185,54 @@ class _Search:
             return ended - ply if ended > 0 else ended + ply if ended < 0 else 0.0
         if depth <= 0:
             return boost_values(self.geo, masks, self.players, alive, self.seat)
-        entry = self.table.get((zkey, turn))
-        hint = PASS_KEY - 1
-        if entry is not None:
-            stored_depth, stored, flag, hint = entry
-            if stored_depth >= depth and (
-                flag == EXACT
-                or (flag == LOWER and stored >= beta)
-                or (flag == UPPER and stored <= alpha)
-            ):
-                return stored
+        stored, hint = self.table.probe((zkey, turn), depth, alpha, beta)
+        if stored is not None:
+            return float(stored)
         keys = action_keys(self.geo, masks, turn)
         if not keys:
             if not any(action_keys(self.geo, masks, s) for s in alive if s != turn):
                 return 0.0  # nobody can move: a draw
             keys = [PASS_KEY]
-        maximising = turn == self.seat
         ordered = sorted(
             keys,
             key=lambda k: -(FIRST if k == hint else self.guess(masks, turn, k, ply)),
         )
-        seen = self.seen
-        seen.add(zkey)
-        start_alpha, start_beta = alpha, beta
-        best_value = -WIN * 2 if maximising else WIN * 2
-        best_key = PASS_KEY
-        searched = 0
+        window = Window(alpha, beta, turn == self.seat)
+        position = (masks, zkey, turn, alive)
+        self.seen.add(zkey)
         try:
-            for key in ordered:
-                child = self._child(masks, zkey, turn, alive, key)
-                if child[1] in seen and key != PASS_KEY:
-                    continue
-                searched += 1
-                value = self._value(*child, depth - 1, ply + 1, alpha, beta)
-                if maximising and value > best_value:
-                    best_value, best_key = value, key
-                    alpha = max(alpha, value)
-                elif not maximising and value < best_value:
-                    best_value, best_key = value, key
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    self.cuts.remember(key, ply, depth)
-                    break
-            if not searched:  # every move repeats: then any is allowed (rule 7)
-                for key in ordered:
-                    child = self._child(masks, zkey, turn, alive, key)
-                    value = self._value(*child, depth - 1, ply + 1, alpha, beta)
-                    if maximising and value > best_value:
-                        best_value, best_key = value, key
-                        alpha = max(alpha, value)
-                    elif not maximising and value < best_value:
-                        best_value, best_key = value, key
-                        beta = min(beta, value)
-                    if alpha >= beta:
-                        break
+            if not self._children(position, ordered, window, depth, ply, fresh=True):
+                # every move repeats an arrangement: then any is allowed (rule 7)
+                self._children(position, ordered, window, depth, ply, fresh=False)
         finally:
             if zkey not in self.root_seen:
-                seen.discard(zkey)
-        if best_value <= start_alpha:
-            flag = UPPER
-        elif best_value >= start_beta:
-            flag = LOWER
-        else:
-            flag = EXACT
-        self.table[zkey, turn] = (depth, best_value, flag, best_key)
-        return best_value
+                self.seen.discard(zkey)
+        self.table.store((zkey, turn), depth, window)
+        return window.value
+
+    def _children(
+        self,
+        position: tuple[Masks, int, int, tuple[int, ...]],
+        ordered: list[int],
+        window: Window,
+        depth: int,
+        ply: int,
+        *,
+        fresh: bool,
+    ) -> int:
+        """Search the children in order until the window closes; with `fresh`, skip those
+        that recreate an arrangement of the line. Returns how many were searched."""
+        searched = 0
+        for key in ordered:
+            child = self._child(*position, key)
+            if fresh and key != PASS_KEY and child[1] in self.seen:
+                continue
+            searched += 1
+            value = self._value(*child, depth - 1, ply + 1, window.alpha, window.beta)
+            if window.offer(value, key):
+                self.cuts.remember(key, ply, depth)
+                break
+        return searched
 
     def _ended(self, masks: Masks, alive: tuple[int, ...]) -> float | None:
         """WIN, -WIN or 0 (a draw) once the game is over, else None (rule 9)."""

@@ -15,14 +15,26 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from ai.base import Budget, Choice, Evaluator, Limit, judged, logistic, seat_chances
+from ai.base import (
+    WIN,
+    Budget,
+    Choice,
+    Evaluator,
+    Limit,
+    judged,
+    seat_chances,
+    static_value,
+    value_chance,
+)
 from rules.core import Game
 from rules.playout import random_move
 
 # Of the time left, what listing one position's moves may take (the rest is for scoring).
 LISTING_SHARE = 0.5
-# Scores of a finished game: a win shared with others (Boost, 3-4 seats) and a loss.
-SHARED_WIN, LOSS = 500.0, -1000.0
+# Each move's (value for the mover, move, position after), best first.
+Scored = list[tuple[float, Any, Any]]
+# What a second look after the one-ply scores settles on: value, move, depth looked.
+Verdict = tuple[float, Any, int]
 
 
 def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
@@ -52,8 +64,39 @@ def hands_over_a_win(game: Game[Any, Any], after: Any, budget: Budget) -> bool:
     )
 
 
+def forced(
+    game: Game[Any, Any], state: Any, moves: list[Any], evaluator: Evaluator, rng: random.Random
+) -> Choice:
+    """The choice when there is nothing to search: the only move, or, when the time ran out
+    before the lazy move tree yielded one, a random walk down it (the one random move any
+    search plays, and only when not one move could be listed in time)."""
+    move = moves[0] if moves else random_move(game, state, rng)
+    chances = judged(evaluator, state, game.players(state))
+    return Choice(move, {"nodes": 0, "depth": 0, "chances": chances})
+
+
+def scored_moves(
+    game: Game[Any, Any], state: Any, moves: list[Any], evaluator: Evaluator, budget: Budget
+) -> Scored:
+    """(value for the mover, move, position after) of each move, best first, as many as the
+    budget allows (one at least); a win in one ends the list's making and comes first."""
+    seat = game.to_move(state)
+    scored: Scored = []
+    for move in moves:
+        if scored and budget.exhausted():
+            break
+        budget.spend()
+        after = game.apply(state, move, check=False)
+        scored.append((static_value(game, evaluator, after, seat), move, after))
+        if scored[-1][0] >= WIN / 2:
+            break
+    scored.sort(key=lambda entry: -entry[0])  # stable: ties keep the shuffled order
+    return scored
+
+
 class Reference:
-    """The Bot that looks one move ahead (see the module docstring)."""
+    """The Bot that looks one move ahead (see the module docstring). Subclasses keep its
+    first look (every move scored, a win in one played) and replace the second."""
 
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
@@ -62,37 +105,23 @@ class Reference:
         budget = Budget(limit)
         seat, players = game.to_move(state), game.players(state)
         moves = listed_moves(game, state, budget)
-        if not moves:  # the time ran out before the lazy tree yielded one
-            move = random_move(game, state, rng)
-            return Choice(move, {"nodes": 0, "chances": judged(self.evaluator, state, players)})
+        if len(moves) <= 1:
+            return forced(game, state, moves, self.evaluator, rng)
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
-        scored: list[tuple[float, int, Any, Any]] = []
-        for index, move in enumerate(moves):
-            if scored and budget.exhausted():
-                break
-            budget.spend()
-            after = game.apply(state, move, check=False)
-            outcome = game.outcome(after)
-            if outcome is not None and outcome.winners == (seat,):
-                chances = seat_chances(seat, 1.0, players)
-                return Choice(move, {"nodes": budget.nodes, "chances": chances})
-            score = self._score(after, seat, outcome)
-            scored.append((score, index, move, after))
-        scored.sort(key=lambda entry: (-entry[0], entry[1]))
-        chosen = scored[0]
-        for entry in scored:
-            if budget.exhausted():
-                break
-            if not hands_over_a_win(game, entry[3], budget):
-                chosen = entry
-                break
-        score, _, move, _ = chosen
-        chances = seat_chances(seat, logistic(score, self.evaluator.scale), players)
-        return Choice(move, {"nodes": budget.nodes, "value": score, "chances": chances})
+        moves.sort(key=lambda m: -self.evaluator.priority(state, m))
+        scored = scored_moves(game, state, moves, self.evaluator, budget)
+        value, move, depth = scored[0][0], scored[0][1], 1
+        if value < WIN / 2:  # no win in one
+            value, move, depth = self.second_look(game, seat, scored, budget)
+        chances = seat_chances(seat, value_chance(value, self.evaluator.scale), players)
+        info = {"nodes": budget.nodes, "depth": depth, "value": value, "chances": chances}
+        return Choice(move, info)
 
-    def _score(self, after: Any, seat: int, outcome: Any) -> float:
-        if outcome is None:
-            return self.evaluator.score(after, seat)
-        if outcome.is_draw:
-            return 0.0
-        return SHARED_WIN if seat in outcome.winners else LOSS
+    def second_look(self, game: Game[Any, Any], seat: int, scored: Scored, b: Budget) -> Verdict:
+        """The best-scored move that hands no win in one over (the best one if all do)."""
+        for value, move, after in scored:
+            if b.exhausted():
+                break
+            if not hands_over_a_win(game, after, b):
+                return value, move, 1
+        return scored[0][0], scored[0][1], 1

@@ -19,9 +19,10 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,17 +132,14 @@ def pairing_line(
     jobs: int,
 ) -> str:
     """One line of the table."""
+    results = []
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(
-            pool.map(
-                one_game,
-                [name] * games,
-                [pairing] * games,
-                range(games),
-                [seconds] * games,
-                [nodes] * games,
-            )
-        )
+        futures = [
+            pool.submit(one_game, name, pairing, index, seconds, nodes) for index in range(games)
+        ]
+        for future in as_completed(futures):  # each game to stderr as it ends: runs are long
+            results.append(future.result())
+            print(f"{name} {pairing}: {results[-1][0]}", file=sys.stderr, flush=True)
     score = sum(result[0] for result in results)
     wins = sum(result[0] == 1.0 for result in results)
     draws = sum(result[0] == 0.5 for result in results)
