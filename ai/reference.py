@@ -38,12 +38,14 @@ Verdict = tuple[float, Any, int]
 
 
 def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
-    """Every legal move, except where a position may have too many to list in time (Kyo);
-    there, those the lazy move tree yields in part of the time left."""
-    left = budget.seconds_left()
-    if not game.may_list_slowly or left is None:
+    """Every legal move, except where a position may have too many to list in time (Kyo):
+    there, the lazy move tree's moves, those it yields in part of the time left when searching
+    by time, all of them (in the same order) when searching by nodes, so that a node-budget
+    search repeats what a timed one that reached as many nodes played."""
+    if not game.may_list_slowly:
         return list(game.legal_moves(state))
-    return list(game.move_tree(state).moves(left * LISTING_SHARE))
+    left = budget.seconds_left()
+    return list(game.move_tree(state).moves(None if left is None else left * LISTING_SHARE))
 
 
 def winning_move(game: Game[Any, Any], state: Any, moves: Iterable[Any]) -> Any | None:
