@@ -23,6 +23,12 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def who(seat: SeatRow) -> str:
+    """A seat in a post: a person is mentioned, the computer named by its side
+    ("Computer (Red)"), so its seats are told apart and the bot never pings itself."""
+    return mention(seat.user_id) if seat.engine is None else shown(seat.name)
+
+
 def shown(name: str) -> str:
     """A member's display name as it may appear in a message: mentions and markdown in it
     are shown as typed, not acted on."""
@@ -43,7 +49,7 @@ def challenge_text(match: Match) -> str:
     """The challenge post: who challenges whom to what, and who still has to answer."""
     challenger = match.at(1)
     invited = match.seats[1:]
-    names = ", ".join(mention(s.user_id) for s in invited)
+    names = ", ".join(who(s) for s in invited)
     lines = [
         f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
         f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
@@ -83,7 +89,8 @@ def challenge_unanswered(match: Match) -> str:
 
 def match_begins(match: Match) -> str:
     players = " vs ".join(
-        f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        who(s) if s.engine is not None else f"{who(s)} ({match.game.seat_name(s.seat)})"
+        for s in match.seats
     )
     return f"**{match.title}** ({match.row.variant}) begins: {players}."
 
@@ -122,7 +129,7 @@ def status_line(match: Match) -> str:
         return ""
     side = match.game.seat_name(mover.seat)
     if mover.engine is not None:
-        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
+        return f"{shown(mover.name)} is thinking (level {mover.engine})."
     return f"{mention(mover.user_id)}, your move ({side})."
 
 
