@@ -95,9 +95,10 @@ def match_begins(match: Match) -> str:
     return f"**{match.title}** ({match.row.variant}) begins: {players}."
 
 
-def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
+def describe_turns(match: Match, turns: Sequence[Turn], verb: str = "played") -> list[str]:
     """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
-    passed.', 'carol resigned.': each move in the words its rules give."""
+    passed.', 'carol resigned.': each move in the words its rules give (`verb` "replied" for
+    the computer's answer posted with the move it answers)."""
     lines = []
     for turn in turns:
         name = shown(match.at(turn.seat).name)
@@ -108,7 +109,7 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         elif turn.automatic:
             lines.append(f"{name} had no legal move and passed.")
         else:
-            lines.append(f"{name} played {_bold_notation(turn)}.")
+            lines.append(f"{name} {verb} {_bold_notation(turn)}.")
     return lines
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url
 from bot.store.copy import copy_database, differences
 from bot.store.migrations import pending
-from tests.ai.searches import crashing_search
+from tests.ai.searches import crashing_search, late_search
 from tests.bot.support import START, execute_raw, new_bot, private, public, resign
 
 NODES = 40  # level 1's own cap: quick and deterministic
@@ -58,9 +59,13 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
             match = await h.bot.service.cache.get(match_id)
             boards = [s for s in public(sent) if s.pngs]
             if match.outcome is None:
-                assert len(boards) == 2, "alice's board, then the bot's"
-                assert "Computer (Black) played" in boards[1].content
-                assert f"<@{alice.id}>, your move" in boards[1].content
+                assert len(boards) == 1, "one board for alice's move and the bot's reply"
+                (board,) = boards
+                assert board.content.startswith(f"alice played **{text}")
+                assert "Computer (Black) replied" in board.content
+                assert f"<@{alice.id}>, your move" in board.content
+                assert any(s.kind == "typing" for s in sent), "the bot types while it thinks"
+                assert not private(sent), "no private note: the thread says it"
         assert match.outcome is not None and match.status == Status.FINISHED
         log = await h.bot.store.moves(match_id)
         assert {m.seat for m in log} == {1, 2}
@@ -158,6 +163,25 @@ def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     asyncio.run(main())
 
 
+def test_a_slow_reply_follows_the_persons_board(database: str) -> None:
+    """A reply slower than the wait: alice's board first, then the bot's."""
+
+    async def main() -> None:
+        bot = create_bot(Settings(token="offline", database_url=database), search=late_search)
+        async with OfflineDiscord(bot) as h:
+            h.bot.computer.reply_wait = 0.1  # the search takes a second (late_search)
+            match_id, alice = await challenge_bot(h, "boku", level=1)
+            sent = await h.command(alice, "move", move="e5")
+            boards = [s for s in public(sent) if s.pngs]
+            assert len(boards) == 2
+            assert boards[0].content.startswith("alice played **e5**")
+            assert "Computer (Light) is thinking" in boards[0].content
+            assert "Computer (Light) played" in boards[1].content
+            assert [m.seat for m in await h.bot.store.moves(match_id)] == [1, 2]
+
+    asyncio.run(main())
+
+
 def test_a_crashing_search_worker_still_gets_the_bot_a_legal_move(
     database: str, caplog: Any
 ) -> None:
@@ -168,7 +192,9 @@ def test_a_crashing_search_worker_still_gets_the_bot_a_legal_move(
             sent = await h.command(alice, "move", move="e5")
             log = await h.bot.store.moves(match_id)
             assert [m.seat for m in log] == [1, 2]
-            assert "Computer (Light) played" in public(sent)[-1].content
+            # replacing the crashed worker may take longer than the reply wait: then alice's
+            # board comes first and the reply follows
+            assert re.search(r"Computer \(Light\) (replied|played)", public(sent)[-1].content)
 
     asyncio.run(main())
     assert "the search worker crashed" in caplog.text
@@ -195,7 +221,7 @@ def test_an_offline_script_waits_for_the_bots_reply(tmp_path: Path) -> None:
         outputs.append(out.getvalue())
     first = outputs[0]
     assert "begins: @alice (White) vs Computer (Black)" in first
-    reply = first.index("Computer (Black) played")
+    reply = first.index("Computer (Black) replied")
     assert first.index("alice: /move move:a1e3") < reply < first.index("End of input")
     assert outputs[0] == outputs[1], "the same script plays the same way"
 
