@@ -22,7 +22,6 @@ from ai.heuristics import (
     RazzleEvaluator,
 )
 from ai.kyo import SelectiveTwoPly
-from ai.mcts import MCTS
 from ai.reference import Reference
 from rules import get_game
 from rules.core import IllegalMove
@@ -60,7 +59,7 @@ BOTS: dict[str, Bot] = {
     "kyo": SelectiveTwoPly(EVALUATORS["kyo"]),
     "quorum": AlphaBeta(EVALUATORS["quorum"]),
     "razzle": AlphaBeta(EVALUATORS["razzle"]),
-    "boku": MCTS(EVALUATORS["boku"], playout_plies=200),
+    "boku": AlphaBeta(EVALUATORS["boku"]),
 }
 
 

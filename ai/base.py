@@ -1,4 +1,4 @@
-"""What every search shares: limits, the budget clock, choices, evaluators and seat returns."""
+"""What every search shares: limits, the budget clock, choices, evaluators and chances."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rules.core import Game, Outcome
+from rules.core import Game
 
 # CPU time is what a search controls on a shared machine; wall time may run this much further
 # before the search stops anyway with the move it has, so a process starved of CPU still
@@ -113,14 +113,6 @@ class Bot(Protocol):
     def choose(
         self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random
     ) -> Choice: ...
-
-
-def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
-    """Each seat's reward for a finished game: winners share 1, a draw shares it among all."""
-    if outcome.is_draw:
-        return (1.0 / players,) * players
-    share = 1.0 / len(outcome.winners)
-    return tuple(share if seat in outcome.winners else 0.0 for seat in range(1, players + 1))
 
 
 def estimate(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...]:

@@ -1,7 +1,7 @@
 """Each game's evaluation: what a position is worth to a seat when the search stops early.
 
 Scores are in rough "piece" units, positive good for the seat asked about; `scale` turns them
-into a win chance for MCTS (`ai.base.estimate`). docs/ai.md explains every term.
+into a win chance (`ai.base.estimate`). docs/ai.md explains every term.
 """
 
 from __future__ import annotations
@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from rules.boku import LAYOUT as BOKU_LAYOUT
+from rules.boku import NEIGHBOURS as BOKU_NEIGHBOURS
+from rules.boku import WIN_LENGTH as BOKU_LENGTH
+from rules.boku import Place as BokuPlace
 from rules.boost.board import (
     DRAGONS,
     GEOMETRIES,
@@ -258,11 +262,42 @@ class RazzleEvaluator(_Base):
 
 # --- Boku ---------------------------------------------------------------------------------
 
+# Every stretch of five cells along a line, as slices of the layout string (rules.boku).
+BOKU_FIVES = tuple(
+    slice(at, at + BOKU_LENGTH)
+    for at in range(len(BOKU_LAYOUT) - BOKU_LENGTH + 1)
+    if min(BOKU_LAYOUT[at : at + BOKU_LENGTH]) >= 0
+)
+# A stretch of five holding only one side's marbles, by how many: the rows in the making.
+BOKU_ROW = (0.0, 0.05, 0.3, 1.5, 8.0, 0.0)
+BOKU_MARBLE = 1.0  # a marble on the board (captures take them off)
+
 
 class BokuEvaluator(_Base):
-    """Playouts fill the board, so this only judges the rare cut-off game: marbles held."""
+    """Rows in the making (each stretch of five holding one side's marbles only, weighted
+    steeply by how many) and marbles on the board (captures)."""
 
     scale = 3.0
 
+    def priority(self, state: Any, move: Any) -> float:
+        """Captures first, then cells next to many marbles (where rows grow or are blocked)."""
+        if not isinstance(move, BokuPlace):
+            return 0.0
+        board: str = state.board
+        near = sum(board[cell] != "." for cell in BOKU_NEIGHBOURS[move.cell])
+        return near + (3.0 if move.removed is not None else 0.0)
+
     def score(self, state: Any, seat: int) -> float:
-        return float(state.board.count(str(seat)) - state.board.count(str(3 - seat)))
+        lines: str = state.lines
+        rows = {"1": 0.0, "2": 0.0}
+        for stretch in BOKU_FIVES:
+            five = lines[stretch]
+            ones, twos = five.count("1"), five.count("2")
+            if ones and not twos:
+                rows["1"] += BOKU_ROW[ones]
+            elif twos and not ones:
+                rows["2"] += BOKU_ROW[twos]
+        board: str = state.board
+        mine, theirs = str(seat), str(3 - seat)
+        marbles = board.count(mine) - board.count(theirs)
+        return rows[mine] - rows[theirs] + BOKU_MARBLE * marbles
