@@ -21,7 +21,7 @@ import importlib
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import ai
 from benchmarks.ai_ladder import wilson
@@ -119,23 +119,22 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4, help="the original's search depth")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args()
-    games = range(args.games)
+    results = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(
-            pool.map(
-                play_one,
-                [args.original] * args.games,
-                [args.depth] * args.games,
-                [args.plies] * args.games,
-                games,
+        futures = {
+            pool.submit(play_one, args.original, args.depth, args.plies, index): index
+            for index in range(args.games)
+        }
+        for future in as_completed(futures):  # each game as it ends: they are long
+            index = futures[future]
+            score, how, mine, theirs = future.result()
+            results.append(score)
+            print(
+                f"game {index} (ours seat {1 + index % 2}): {score:.1f}  {how};"
+                f" CPU s/move ours {mine:.2f}, original {theirs:.2f}",
+                flush=True,
             )
-        )
-    for index, (score, how, mine, theirs) in enumerate(results):
-        print(
-            f"game {index} (ours seat {1 + index % 2}): {score:.1f}  {how};"
-            f" CPU s/move ours {mine:.2f}, original {theirs:.2f}"
-        )
-    total = sum(result[0] for result in results)
+    total = sum(results)
     low, high = wilson(total, args.games)
     print(f"level 3 vs original depth {args.depth}: {total}/{args.games}  [{low:.0%}, {high:.0%}]")
 
