@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from bot.ai_pool import AIPool
 from bot.notifications import Announcer
 from bot.service import Match, MatchService, ServiceError, Turn
+from bot.store import Shards
 
 log = logging.getLogger(__name__)
 
@@ -104,9 +105,10 @@ class Computer:
             self._tasks.pop(match.id, None)
         self.wake(result.match)  # its next seat, in a 3-4 player Boost game
 
-    async def resume(self) -> None:
-        """Wake every match in progress where the computer holds a seat."""
-        for match_id in await self.service.store.matches_with_engines():
+    async def resume(self, shards: Shards | None = None) -> None:
+        """Wake every match in progress, on these shards' servers, where the computer holds
+        a seat."""
+        for match_id in await self.service.store.matches_with_engines(shards):
             try:
                 self.wake(await self.service.cache.get(match_id))
             except ServiceError as error:
