@@ -14,7 +14,7 @@ from discord.ext import commands
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
-from bot.computer import Computer
+from bot.computer import REPLY_WAIT, Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.reminders import JobHandler
@@ -132,8 +132,15 @@ class BoardBot(commands.AutoShardedBot):
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
+        nodes = self.settings.ai_nodes
         self.computer = Computer(
-            self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
+            self.service,
+            self.announcer,
+            self.ai_pool,
+            nodes=nodes,
+            # searching by nodes (tests, offline scripts) plays the same on every run: so does
+            # the board of a turn pair, whatever the machine's load
+            reply_wait=REPLY_WAIT if nodes is None else None,
         )
         self.announcer.watchers.append(self.computer.wake)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

@@ -38,7 +38,7 @@ class Computer:
         pool: AIPool,
         *,
         nodes: int | None = None,
-        reply_wait: float = REPLY_WAIT,
+        reply_wait: float | None = REPLY_WAIT,
     ) -> None:
         self.service = service
         self.announcer = announcer
@@ -64,7 +64,8 @@ class Computer:
     async def reply(self, match: Match, turns: Sequence[Turn]) -> None:
         """A person's `turns` (saved, not yet shown) left the computer to move: think with the
         typing indicator on, then post one board for both; if thinking takes longer than
-        `reply_wait`, post the person's board first and the reply when it comes. Returns
+        `reply_wait` (None: wait for it), post the person's board first and the reply when
+        it comes. Returns
         once the person's move is on the board; the computer plays on in its task."""
         shown: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         task = asyncio.create_task(
