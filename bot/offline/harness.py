@@ -9,6 +9,7 @@ import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
+import discord
 from discord import app_commands
 from discord.webhook.async_ import async_context
 
@@ -22,8 +23,15 @@ from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
 from bot.startup import TASK_NAME as CATCH_UP_TASK
 
-INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
-# The bot's work for an interaction, and the computer's turns that follow it.
+# The bot's work for an interaction: its command or component, and the listeners of the events
+# it raises (`on_interaction`, `on_app_command_completion`).
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord.py: on_",
+)
+# ... and the computer's turns that follow it.
 DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
 
 
@@ -78,6 +86,28 @@ class OfflineDiscord(DiscordState):
         await self.bot.login("offline-token")
         await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done
 
+    def guild_create(self, *, joined: bool = False, withheld: tuple[str, ...] = ()) -> None:
+        """The gateway's GUILD_CREATE for the offline server, as at a start (`joined`: as
+        when the bot is added to it), the bot's role granting all but `withheld` there."""
+        granted = discord.Permissions.all()
+        for name in ("administrator", *withheld):  # an administrator has every permission
+            setattr(granted, name, False)
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "position": 0, "color": 0}
+        everyone |= {"hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        payload: dict[str, Any] = {
+            "id": str(self.guild_id),
+            "name": self.server,
+            "owner_id": str(self.user("owner").id),
+            "roles": [{**everyone, "permissions": str(granted.value)}],
+            "members": [{**self.bot_user.member(), "roles": []}],
+            "channels": [self.channels[self.channel_id]],
+            "threads": [],
+            "member_count": 2,
+        }
+        if not joined:
+            payload["unavailable"] = False
+        self.bot._connection.parse_guild_create(payload)
+
     # -- interactions ----------------------------------------------------------------------
 
     def dispatch(self, payload: dict[str, Any], user: User, message_id: int | None = None) -> None:
@@ -107,7 +137,8 @@ class OfflineDiscord(DiscordState):
 
     async def settle(self, names: tuple[str, ...] = DISPATCH_TASKS) -> None:
         """Wait until every handler the bot started for an interaction has finished, and the
-        computer's turns that followed (`names=INTERACTION_TASKS` leaves those running)."""
+        computer's turns and the jobs due now (a finished match's replay) that followed
+        (`names=INTERACTION_TASKS` leaves those running)."""
         me = asyncio.current_task()
         while True:
             running = [
@@ -115,9 +146,16 @@ class OfflineDiscord(DiscordState):
                 for t in asyncio.all_tasks()
                 if t is not me and not t.done() and t.get_name().startswith(names)
             ]
-            if not running:
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
+            elif names != DISPATCH_TASKS or not await self._jobs_due():
                 return
-            await asyncio.gather(*running, return_exceptions=True)
+
+    async def _jobs_due(self) -> bool:
+        """Run the scheduler's jobs due by now (after any run it began itself); whether
+        there were any."""
+        scheduler = getattr(self.bot, "scheduler", None)
+        return scheduler is not None and await scheduler.run_due() > 0
 
     def command_payload(
         self, user: User, name: str, channel_id: int | None = None, /, **options: Any

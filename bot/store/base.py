@@ -45,6 +45,8 @@ class JobKind(StrEnum):
     """The deadline passed: the player to move loses on time."""
     EXPIRY = "expiry"
     """A challenge went unanswered too long: close it."""
+    REPLAY = "replay"
+    """The match ended: make its replay GIF in a worker and post it after the result."""
 
 
 # The statuses as the schema's CHECK constraint lists them.
@@ -378,6 +380,12 @@ class Store(Protocol):
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
         """A player's standings in every game rated on a server, most games first."""
         ...
+
+    async def registered_hash(self, scope: str) -> str | None:
+        """The hash of the command payload last registered with Discord for this scope."""
+        ...
+
+    async def set_registered_hash(self, scope: str, payload_hash: str) -> None: ...
 
     async def schema_version(self) -> int: ...
 
