@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.alphabeta import AlphaBeta
-from ai.base import Bot, Choice, Limit
+from ai.base import WALL_SLACK, Bot, Choice, Evaluator, Limit
+from ai.boost import BoostSearch
 from ai.heuristics import (
     BokuEvaluator,
     BoostEvaluator,
@@ -20,7 +21,8 @@ from ai.heuristics import (
     QuorumEvaluator,
     RazzleEvaluator,
 )
-from ai.mcts import MCTS
+from ai.kyo import SelectiveTwoPly
+from ai.reference import Reference
 from rules import get_game
 from rules.core import IllegalMove
 
@@ -41,28 +43,70 @@ LEVELS = {
     3: Level("hard", seconds=2.0),
 }
 
-BOTS: dict[str, Bot] = {
-    "boost": AlphaBeta(BoostEvaluator()),
-    "kyo": AlphaBeta(KyoEvaluator()),
-    "quorum": MCTS(QuorumEvaluator(), playout_plies=40),
-    "razzle": MCTS(RazzleEvaluator(), playout_plies=40),
-    "boku": MCTS(BokuEvaluator(), playout_plies=200),
+# The reference player's time when none is given: enough to look at every move of a position.
+UNHURRIED = 600.0
+
+BOOST = BoostEvaluator()
+EVALUATORS: dict[str, Evaluator] = {
+    "boost": BOOST,
+    "kyo": KyoEvaluator(),
+    "quorum": QuorumEvaluator(),
+    "razzle": RazzleEvaluator(),
+    "boku": BokuEvaluator(),
 }
+BOTS: dict[str, Bot] = {
+    "boost": BoostSearch(BOOST),
+    "kyo": SelectiveTwoPly(EVALUATORS["kyo"]),
+    "quorum": AlphaBeta(EVALUATORS["quorum"]),
+    "razzle": AlphaBeta(EVALUATORS["razzle"]),
+    "boku": AlphaBeta(EVALUATORS["boku"]),
+}
+
+
+REFERENCES: dict[str, Bot] = {name: Reference(e) for name, e in EVALUATORS.items()}
 
 
 def get_bot(game_name: str) -> Bot:
     return BOTS[get_game(game_name).name]
 
 
-def level_limit(level: int, seconds: float | None = None, nodes: int | None = None) -> Limit:
+def reference(
+    game_name: str,
+    state: Any,
+    *,
+    seconds: float | None = None,
+    seed: int | None = None,
+    cpu_only: bool = False,
+) -> Choice:
+    """The one-ply reference player's move (ai/reference.py): the ladder's yardstick and the
+    bot's fallback. `seconds` caps its CPU time; without it, it looks at every move."""
+    game = get_game(game_name)
+    if game.outcome(state) is not None:
+        raise IllegalMove("the game is over")
+    limit = Limit(
+        seconds=UNHURRIED if seconds is None else seconds,
+        wall_slack=None if cpu_only else WALL_SLACK,
+    )
+    rng = random.Random(f"{secrets.randbits(64) if seed is None else seed}:{game.ply(state)}")
+    return REFERENCES[game.name].choose(game, state, limit, rng)
+
+
+def level_limit(
+    level: int, seconds: float | None = None, nodes: int | None = None, cpu_only: bool = False
+) -> Limit:
     """The budget of one move: an explicit node budget searches by nodes only (deterministic);
-    otherwise the level's time, or `seconds` if given, with the level's node cap."""
+    otherwise the level's time, or `seconds` if given, with the level's node cap. `cpu_only`
+    drops the wall-time stop, for benchmarks that hold CPU time equal on a busy machine."""
     if level not in LEVELS:
         raise ValueError(f"there is no level {level}; choose 1 (easy), 2 (medium) or 3 (hard)")
     if nodes is not None:
         return Limit(nodes=nodes)
     chosen = LEVELS[level]
-    return Limit(nodes=chosen.nodes, seconds=chosen.seconds if seconds is None else seconds)
+    return Limit(
+        nodes=chosen.nodes,
+        seconds=chosen.seconds if seconds is None else seconds,
+        wall_slack=None if cpu_only else WALL_SLACK,
+    )
 
 
 def choose(
@@ -73,12 +117,14 @@ def choose(
     seconds: float | None = None,
     seed: int | None = None,
     nodes: int | None = None,
+    cpu_only: bool = False,
 ) -> Choice:
-    """`choose_move` with what the search learned (nodes, depth, value) in `info`."""
+    """`choose_move` with what the search learned (nodes, depth, value, each seat's chances)
+    in `info`; `cpu_only` as in `level_limit`."""
     game = get_game(game_name)
     if game.outcome(state) is not None:
         raise IllegalMove("the game is over")
-    limit = level_limit(level, seconds, nodes)
+    limit = level_limit(level, seconds, nodes, cpu_only)
     if seed is None:
         seed = secrets.randbits(64)
     rng = random.Random(f"{seed}:{game.ply(state)}")
@@ -100,4 +146,14 @@ def choose_move(
     return choose(game_name, state, level=level, seconds=seconds, seed=seed, nodes=nodes).move
 
 
-__all__ = ["BOTS", "LEVELS", "Choice", "Level", "Limit", "choose", "choose_move", "get_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Choice",
+    "Level",
+    "Limit",
+    "choose",
+    "choose_move",
+    "get_bot",
+    "reference",
+]

@@ -1,37 +1,134 @@
-"""Alpha-beta for games whose playouts are too slow or too noisy (Boost, Kyo).
+"""Alpha-beta over the rules' own API, for games with few moves a position (Quorum, Razzle).
 
 Paranoid search: the seat at the root maximises its evaluation, every other seat minimises
 it, which turns any number of players into a two-sided search that alpha-beta can prune.
-Iterative deepening with a transposition table: each iteration tries the previous best move
-first, the rest ordered by the evaluator's cheap guess and, deeper in the tree, by the static
-score of the position each leads to. When time runs out inside an iteration, its best move
-is kept only if the previous best had been searched (it goes first), so it is never worse.
+Iterative deepening with a transposition table; a node's children are ordered without being
+applied (the table's best move, then the evaluator's cheap guess, the killer moves of the
+ply and the history of cut-offs) and each is applied only when its turn to be searched comes,
+so what a cut-off skips costs nothing. When time runs out inside an iteration, its best move
+is kept only if the previous best had been searched (it goes first), so it is never worse:
+a move is always ready. Boost has its own faster version of this search (ai/boost.py).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 from typing import Any
 
-from ai.base import Budget, Choice, Evaluator, Limit, OutOfBudget
+from ai.base import (
+    WIN,
+    Budget,
+    Choice,
+    Evaluator,
+    Limit,
+    OutOfBudget,
+    seat_chances,
+    value_chance,
+)
+from ai.reference import forced, listed_moves
 from rules.core import Game
-from rules.playout import random_move
 
-WIN = 1_000_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
+# Ordering: the table's move, then the evaluator's guess (units of PRIORITY), killers, history.
+FIRST, PRIORITY, KILLER = 1e12, 1e9, 1e8
 
 
-# Of the time left, what listing one node's moves may take: the rest is for searching them.
-LISTING_SHARE = 0.5
+# One iteration: (root moves in order, depth) -> (best move or None, value, complete).
+Iteration = Callable[[list[Any], int], tuple[Any, float, bool]]
 
 
-def searched_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
-    """The moves to search: every legal move, except where a position may have too many to
-    list in time (Kyo); there, those the lazy move tree yields in the time left."""
-    left = budget.seconds_left()
-    if not game.may_list_slowly or left is None:
-        return list(game.legal_moves(state))
-    return list(game.move_tree(state).moves(left * LISTING_SHARE))
+def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any, float, int]:
+    """Iterative deepening: the best move, its value and the last depth searched completely.
+    Each iteration tries the previous best first, so an unfinished one that got past it can
+    only have found better: the move ready when the budget ends is never worse."""
+    best, value, depth = moves[0], 0.0, 0
+    for target in range(1, max_depth + 1):
+        try:
+            found, found_value, complete = iteration(moves, target)
+        except OutOfBudget:
+            break
+        if found is not None:
+            best, value = found, found_value
+            depth = target if complete else depth
+        if not complete or abs(value) >= WIN / 2:
+            break
+        moves.remove(best)
+        moves.insert(0, best)
+    return best, value, depth
+
+
+class Window:
+    """A node's alpha-beta window and its best move so far, from the root seat's view: the
+    root seat maximises, every other seat minimises (paranoid)."""
+
+    def __init__(self, alpha: float, beta: float, maximising: bool) -> None:
+        self.alpha, self.beta, self.maximising = alpha, beta, maximising
+        self.start = (alpha, beta)
+        self.value = -WIN * 2 if maximising else WIN * 2
+        self.move: Any = None
+
+    def offer(self, value: float, move: Any) -> bool:
+        """Take a child's value; True when the window closes (a cut-off)."""
+        if self.maximising and value > self.value:
+            self.value, self.move = value, move
+            self.alpha = max(self.alpha, value)
+        elif not self.maximising and value < self.value:
+            self.value, self.move = value, move
+            self.beta = min(self.beta, value)
+        return self.alpha >= self.beta
+
+
+class Table:
+    """The transposition table: per position, the depth searched, the value, whether it is
+    exact or a bound, and the best move (searched first when the position comes again)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Hashable, tuple[int, float, int, Any]] = {}
+
+    def probe(self, key: Hashable, depth: int, alpha: float, beta: float) -> tuple[Any, Any]:
+        """(a stored value good enough to return, or None; the stored best move, or None)."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None, None
+        stored_depth, stored, flag, hint = entry
+        if stored_depth >= depth and (
+            flag == EXACT
+            or (flag == LOWER and stored >= beta)
+            or (flag == UPPER and stored <= alpha)
+        ):
+            return stored, hint
+        return None, hint
+
+    def store(self, key: Hashable, depth: int, window: Window) -> None:
+        alpha, beta = window.start
+        if window.value <= alpha:
+            flag = UPPER
+        elif window.value >= beta:
+            flag = LOWER
+        else:
+            flag = EXACT
+        self.entries[key] = (depth, window.value, flag, window.move)
+
+
+class CutMemory:
+    """The moves that caused cut-offs: two killers a ply, and a history over the search."""
+
+    def __init__(self) -> None:
+        self.killers: dict[int, list[Hashable]] = {}
+        self.history: dict[Hashable, int] = {}
+
+    def bonus(self, move: Hashable, ply: int) -> float:
+        """KILLER for a killer of this ply, plus the move's history."""
+        killer = KILLER if move in self.killers.get(ply, ()) else 0.0
+        return killer + self.history.get(move, 0)
+
+    def remember(self, move: Hashable, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
 
 
 class AlphaBeta:
@@ -43,24 +140,21 @@ class AlphaBeta:
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
         budget = Budget(limit)
-        moves = searched_moves(game, state, budget)
-        if not moves:  # the time ran out before the lazy tree yielded one
-            return Choice(random_move(game, state, rng), {"nodes": 0, "depth": 0})
-        if len(moves) == 1:
-            return Choice(moves[0], {"nodes": 0, "depth": 0})
+        players = game.players(state)
+        moves = listed_moves(game, state, budget)
+        if len(moves) <= 1:
+            return forced(game, state, moves, self.evaluator, rng)
         rng.shuffle(moves)  # ties go to a random move, not to the first generated
         moves.sort(key=lambda m: -self.evaluator.priority(state, m))
         search = _Search(game, self.evaluator, game.to_move(state), budget)
-        best, value, depth = moves[0], 0.0, 0
-        for target in range(1, self.max_depth + 1):
-            found, found_value, complete, values = search.root(state, moves, target)
-            if found is not None:
-                best, value = found, found_value
-                depth = target if complete else depth
-            if not complete or abs(value) >= WIN / 2:
-                break
-            moves.sort(key=lambda m: -values[m])  # stable: the best first, ties kept
-        return Choice(best, {"nodes": search.budget.nodes, "depth": depth, "value": value})
+        best, value, depth = deepen(
+            lambda ordered, target: search.root(state, ordered, target), moves, self.max_depth
+        )
+        chances = seat_chances(
+            game.to_move(state), value_chance(value, self.evaluator.scale), players
+        )
+        info = {"nodes": budget.nodes, "depth": depth, "value": value, "chances": chances}
+        return Choice(best, info)
 
 
 class _Search:
@@ -69,32 +163,29 @@ class _Search:
         self.evaluator = evaluator
         self.seat = seat
         self.budget = budget
-        self.table: dict[Any, tuple[int, float, int, Any]] = {}
+        self.table = Table()
+        self.cuts = CutMemory()
 
-    def root(
-        self, state: Any, moves: list[Any], depth: int
-    ) -> tuple[Any, float, bool, dict[Any, float]]:
-        """The best root move at `depth`, its value, whether every move was searched, and each
-        searched move's value (a bound for those that could not beat the best)."""
+    def root(self, state: Any, moves: list[Any], depth: int) -> tuple[Any, float, bool]:
+        """The best root move at `depth`, its value, and whether every move was searched."""
         best, best_value = None, -WIN * 2
-        values: dict[Any, float] = {}
         for move in moves:
-            child = self.game.apply(state, move, check=False)
             try:
+                child = self.game.apply(state, move, check=False)
                 value = self._value(child, depth - 1, 1, best_value, WIN * 2)
             except OutOfBudget:
-                return best, best_value, False, values
-            values[move] = value
+                return best, best_value, False
             if value > best_value:
                 best, best_value = move, value
-        return best, best_value, True, values
+        return best, best_value, True
 
     def _value(self, state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The root seat's value of `state`, searched `depth` plies further."""
-        if self.budget.exhausted():
+        game, budget = self.game, self.budget
+        if budget.exhausted():
             raise OutOfBudget
-        self.budget.spend()
-        outcome = self.game.outcome(state)
+        budget.spend()
+        outcome = game.outcome(state)
         if outcome is not None:
             if outcome.is_draw:
                 return 0.0
@@ -102,73 +193,30 @@ class _Search:
         if depth <= 0:
             return self.evaluator.score(state, self.seat)
         key = self.evaluator.key(state)
-        entry = self.table.get(key)
-        hint = None
-        if entry is not None:
-            stored_depth, stored, flag, hint = entry
-            if stored_depth >= depth and (
-                flag == EXACT
-                or (flag == LOWER and stored >= beta)
-                or (flag == UPPER and stored <= alpha)
-            ):
-                return stored
-        maximising = self.game.to_move(state) == self.seat
-        children = self._ordered(state, hint, depth, maximising)
-        start_alpha, start_beta = alpha, beta
-        best_value = -WIN * 2 if maximising else WIN * 2
-        best_move = None
-        for move, child in children:
-            value = self._value(child, depth - 1, ply + 1, alpha, beta)
-            if maximising and value > best_value:
-                best_value, best_move = value, move
-                alpha = max(alpha, value)
-            elif not maximising and value < best_value:
-                best_value, best_move = value, move
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        if best_value <= start_alpha:
-            flag = UPPER
-        elif best_value >= start_beta:
-            flag = LOWER
-        else:
-            flag = EXACT
-        self.table[key] = (depth, best_value, flag, best_move)
-        return best_value
-
-    def _ordered(
-        self, state: Any, hint: Any, depth: int, maximising: bool
-    ) -> list[tuple[Any, Any]]:
-        """Children, the stored best move first; deeper than one ply, best-looking next."""
-        game, evaluator = self.game, self.evaluator
-        found = searched_moves(game, state, self.budget)
-        if self.budget.exhausted():  # a cut listing would misjudge this node
+        stored, hint = self.table.probe(key, depth, alpha, beta)
+        if stored is not None:
+            return float(stored)
+        moves = listed_moves(game, state, budget)
+        if budget.exhausted():  # a cut listing would misjudge this node
             raise OutOfBudget
-        moves = sorted(found, key=lambda m: -evaluator.priority(state, m))
-        children = []
-        for move in moves:  # a Kyo node can have thousands: keep an eye on the clock
-            if self.budget.exhausted():
-                raise OutOfBudget
-            children.append((move, game.apply(state, move, check=False)))
-        if depth >= 2:
-            sign = -1.0 if maximising else 1.0
-            scores = {}
-            for move, child in children:  # one evaluation each, the clock watched
-                if self.budget.exhausted():
-                    raise OutOfBudget
-                scores[move] = sign * self._static(child)
-            children.sort(key=lambda mc: scores[mc[0]])
-        if hint is not None:
-            for index, (move, _) in enumerate(children):
-                if move == hint:
-                    children.insert(0, children.pop(index))
-                    break
-        return children
+        window = Window(alpha, beta, game.to_move(state) == self.seat)
+        for move in self._ordered(state, moves, hint, ply):
+            child = game.apply(state, move, check=False)
+            if window.offer(
+                self._value(child, depth - 1, ply + 1, window.alpha, window.beta), move
+            ):
+                self.cuts.remember(move, ply, depth)
+                break
+        self.table.store(key, depth, window)
+        return window.value
 
-    def _static(self, state: Any) -> float:
-        outcome = self.game.outcome(state)
-        if outcome is None:
-            return self.evaluator.score(state, self.seat)
-        if outcome.is_draw:
-            return 0.0
-        return WIN if self.seat in outcome.winners else -WIN
+    def _ordered(self, state: Any, moves: list[Any], hint: Any, ply: int) -> list[Any]:
+        """The moves in the order to search them, guessed without applying any."""
+        priority, bonus = self.evaluator.priority, self.cuts.bonus
+
+        def guess(move: Any) -> float:
+            if move == hint:
+                return FIRST
+            return PRIORITY * priority(state, move) + bonus(move, ply)
+
+        return sorted(moves, key=lambda m: -guess(m))

@@ -1,9 +1,16 @@
-"""AI strength: level against level (or a uniformly random player) in every game.
+"""AI strength: level against level, and against the one-ply reference player, in every game.
 
-Seats alternate between games; a draw scores half. Prints each pairing's score with a 95%
-Wilson interval and the CPU time per AI move (median and max).
+Seats alternate between games; a draw scores half, a game past PLY_CAP plies is a draw.
+Searches stop on CPU time only (no wall-time stop), so a busy machine slows the benchmark
+but does not weaken either side.
+Prints each pairing's score with a 95% Wilson interval, and the CPU and wall seconds per
+move of each side. The default pairings are the targets of docs/ai.md: level 3 against the
+reference (ai/reference.py), level 3 against level 2, level 2 against level 1.
 
-Run: python -m benchmarks.ai_ladder [--games N] [--seconds 3=2.0 2=0.5] [--game boku ...]
+Run: python -m benchmarks.ai_ladder [--games 20] [--game boost ...] [--pairing 3:ref 3:2]
+     [--seconds 3=2.0 2=0.5] [--nodes 3=4000] [--jobs 2]
+A side is a level (1-3), `ref` (the reference player) or `random`. `--seconds` overrides a
+level's CPU time, `--nodes` makes a level search by a node budget instead (deterministic).
 """
 
 from __future__ import annotations
@@ -12,14 +19,41 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
 
 import ai
 from rules import GAMES, get_game
 
-RANDOM = 0  # the uniformly random player, as a level
-PAIRINGS = ((3, RANDOM), (3, 1), (2, RANDOM))
+PAIRINGS = ("3:ref", "3:2", "2:1")
 PLY_CAP = 300  # a game still going after this many plies counts as a draw
+
+# (game name, state, seed) -> move
+Player = Callable[[str, Any, int], Any]
+
+
+@dataclass
+class Times:
+    """CPU and wall seconds of each move of one side."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def add(self, other: Times) -> None:
+        self.cpu += other.cpu
+        self.wall += other.wall
+
+    def text(self) -> str:
+        if not self.cpu:
+            return "      -"
+        return (
+            f"{statistics.median(self.cpu):6.2f}/{max(self.cpu):5.2f}"
+            f" {statistics.median(self.wall):6.2f}"
+        )
 
 
 def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -32,22 +66,39 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(
-    name: str, levels: dict[int, int], seconds: dict[int, float], seed: int, times: list[float]
-) -> float:
-    """One game (seat -> level); returns seat 1's score. The AI's CPU times go to `times`."""
+def make_player(side: str, seconds: dict[int, float], nodes: dict[int, int]) -> Player:
+    """The mover for one side of a pairing (see the module docstring)."""
+    if side == "random":
+        return lambda name, state, seed: random.Random(seed).choice(
+            get_game(name).legal_moves(state)
+        )
+    if side == "ref":
+        return lambda name, state, seed: ai.reference(name, state, seed=seed, cpu_only=True).move
+    level = int(side)
+    return lambda name, state, seed: (
+        ai.choose(
+            name,
+            state,
+            level=level,
+            seconds=seconds.get(level),
+            seed=seed,
+            nodes=nodes.get(level),
+            cpu_only=True,
+        ).move
+    )
+
+
+def play(name: str, players: dict[int, Player], seed: int, times: dict[int, Times]) -> float:
+    """One 2-player game (seat -> player); returns seat 1's score, each seat's times in
+    `times`."""
     game = get_game(name)
-    rng = random.Random(seed)
     state = game.new(seed=seed)
     while game.outcome(state) is None and game.ply(state) < PLY_CAP:
         seat = game.to_move(state)
-        level = levels[seat]
-        if level == RANDOM:
-            move = rng.choice(game.legal_moves(state))
-        else:
-            start = time.process_time()
-            move = ai.choose_move(name, state, level=level, seconds=seconds.get(level), seed=seed)
-            times.append(time.process_time() - start)
+        cpu, wall = time.process_time(), time.perf_counter()
+        move = players[seat](name, state, seed * 1000 + game.ply(state))
+        times[seat].cpu.append(time.process_time() - cpu)
+        times[seat].wall.append(time.perf_counter() - wall)
         state = game.apply(state, move, check=False)
     outcome = game.outcome(state)
     if outcome is None or outcome.is_draw:
@@ -55,43 +106,73 @@ def play(
     return 1.0 if outcome.winners == (1,) else 0.0
 
 
-def pairing(name: str, strong: int, weak: int, games: int, seconds: dict[int, float]) -> str:
-    """One line of the table; the times are of both AI sides' moves."""
-    score, wins, draws = 0.0, 0, 0
-    times: list[float] = []
-    for index in range(games):
-        strong_seat = 1 + index % 2
-        levels = {strong_seat: strong, 3 - strong_seat: weak}
-        seat_one = play(name, levels, seconds, seed=index, times=times)
-        result = seat_one if strong_seat == 1 else 1.0 - seat_one
-        score += result
-        wins += result == 1.0
-        draws += result == 0.5
+def one_game(
+    name: str, pairing: str, index: int, seconds: dict[int, float], nodes: dict[int, int]
+) -> tuple[float, Times, Times]:
+    """Game `index` of a pairing, the first side's seat alternating: its score and both
+    sides' times (first side, second side)."""
+    first, second = pairing.split(":")
+    first_seat = 1 + index % 2
+    players = {
+        first_seat: make_player(first, seconds, nodes),
+        3 - first_seat: make_player(second, seconds, nodes),
+    }
+    times = {1: Times(), 2: Times()}
+    seat_one = play(name, players, index, times)
+    score = seat_one if first_seat == 1 else 1.0 - seat_one
+    return score, times[first_seat], times[3 - first_seat]
+
+
+def pairing_line(
+    name: str,
+    pairing: str,
+    games: int,
+    seconds: dict[int, float],
+    nodes: dict[int, int],
+    jobs: int,
+) -> str:
+    """One line of the table."""
+    results = []
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [
+            pool.submit(one_game, name, pairing, index, seconds, nodes) for index in range(games)
+        ]
+        for future in as_completed(futures):  # each game to stderr as it ends: runs are long
+            results.append(future.result())
+            print(f"{name} {pairing}: {results[-1][0]}", file=sys.stderr, flush=True)
+    score = sum(result[0] for result in results)
+    wins = sum(result[0] == 1.0 for result in results)
+    draws = sum(result[0] == 0.5 for result in results)
+    first, second = Times(), Times()
+    for _, one, two in results:
+        first.add(one)
+        second.add(two)
     low, high = wilson(score, games)
-    label = f"L{strong} vs {'random' if weak == RANDOM else f'L{weak}'}"
-    median = statistics.median(times) if times else 0.0
+    label = pairing.replace(":", " vs ")
     return (
-        f"{name:7} {label:13} {games:5} {wins:4} {draws:5} {score / games:6.0%}"
-        f"  [{low:4.0%}, {high:4.0%}]  {median:7.3f} {max(times, default=0.0):7.3f}"
+        f"{name:7} {label:10} {games:5} {wins:4} {draws:5} {score / games:6.0%}"
+        f"  [{low:4.0%}, {high:4.0%}]  {first.text()}  {second.text()}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=40, help="games per pairing")
+    parser.add_argument("--games", type=int, default=20, help="games per pairing")
     parser.add_argument("--game", action="append", choices=list(GAMES), help="default: all")
-    parser.add_argument(
-        "--seconds", nargs="*", default=[], help="level=seconds overrides, e.g. 3=0.5 2=0.2"
-    )
+    parser.add_argument("--pairing", nargs="*", default=list(PAIRINGS), help="e.g. 3:ref 3:2")
+    parser.add_argument("--seconds", nargs="*", default=[], help="level=seconds, e.g. 3=0.5")
+    parser.add_argument("--nodes", nargs="*", default=[], help="level=nodes, e.g. 3=4000")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args()
     seconds = {int(k): float(v) for k, v in (item.split("=") for item in args.seconds)}
+    nodes = {int(k): int(v) for k, v in (item.split("=") for item in args.nodes)}
     print(
-        f"{'game':7} {'pairing':13} {'games':>5} {'wins':>4} {'draws':>5} {'score':>6}"
-        f"  {'95% CI':12}  {'med s':>7} {'max s':>7}"
+        f"{'game':7} {'pairing':10} {'games':>5} {'wins':>4} {'draws':>5} {'score':>6}"
+        f"  {'95% CI':12}  {'first: cpu med/max, wall med':28}  second"
     )
     for name in args.game or list(GAMES):
-        for strong, weak in PAIRINGS:
-            print(pairing(name, strong, weak, args.games, seconds), flush=True)
+        for pairing in args.pairing:
+            print(pairing_line(name, pairing, args.games, seconds, nodes, args.jobs), flush=True)
 
 
 if __name__ == "__main__":

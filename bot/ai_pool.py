@@ -1,9 +1,13 @@
 """AI searches in worker processes, so the bot's event loop never waits on one.
 
 Each worker is a process with a pipe, fed a game's dump; at most `AI_WORKERS` (default 1)
-searches run at once and the rest queue. A worker that crashes or misses its deadline is
-killed and replaced, and the caller still gets a legal move: a random one, worked out in a
-thread (Kyo's move listing can itself be slow), and logged.
+searches run at once and the rest queue. A search's budget is CPU time and it always has a
+move ready, which it returns when the time is up; on a busy machine that takes longer in wall
+time, so the pool waits DEADLINE_SHARE times the budget (plus a grace for loading the
+position) and takes any move a worker returns. Only a worker that crashes or hangs past that
+is killed and replaced, and then the caller gets the one-ply reference player's move
+(ai/reference.py), worked out in a thread of this process, never a random move; each such
+fallback is logged with its reason.
 """
 
 from __future__ import annotations
@@ -12,19 +16,22 @@ import asyncio
 import logging
 import multiprocessing
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 import ai
-from ai.worker import Search, random_legal_move, search_dump, serve
+from ai.base import Choice
+from ai.worker import Search, fallback_dump, search_dump, serve
 
 log = logging.getLogger(__name__)
 
-# Past the search's own time the worker gets this share more before it counts as overrun
-# (loading the dump, pickling the answer): the search stops itself well before.
-DEADLINE_SHARE = 1.25
+# A search stops itself at its CPU budget, or at ai.base.WALL_SLACK (3.5) times it in wall
+# time when starved; the pool waits this many times the budget, plus GRACE for loading the
+# dump and pickling the answer, before it takes the worker for hung.
+DEADLINE_SHARE = 4.0
+GRACE = 2.0
 # A search by node budget (tests, reproducible offline scripts) has no time of its own; this
 # is its deadline unless `seconds` is given.
 NODE_SEARCH_SECONDS = 30.0
@@ -32,9 +39,11 @@ NODE_SEARCH_SECONDS = 30.0
 
 @dataclass(frozen=True)
 class PoolAnswer:
-    """A move for the bot to play; `fallback` says the search failed and why."""
+    """A move for the bot to play and what the search said of it (`info`, see ai.Choice);
+    `fallback` says the search failed, why, and that the reference player chose instead."""
 
     move: Any
+    info: dict[str, Any] = field(default_factory=dict)
     fallback: str | None = None
 
 
@@ -87,9 +96,9 @@ class AIPool:
         request = (game_name, dict(dump), level, seconds, seed, nodes)
         worker = await self._idle.get()
         try:
-            move = await self._ask(worker, request, budget)
+            choice = await self._ask(worker, request, budget)
         except TimeoutError:  # before OSError, of which it is a subclass
-            problem = f"the search overran its {budget:.2f} s"
+            problem = f"the search worker hung ({budget * DEADLINE_SHARE + GRACE:.1f} s passed)"
         except (EOFError, OSError) as error:
             problem = f"the search worker crashed ({error.__class__.__name__})"
         except asyncio.CancelledError:
@@ -97,22 +106,24 @@ class AIPool:
             raise
         else:
             self._idle.put_nowait(worker)
-            return PoolAnswer(move)
+            return PoolAnswer(choice.move, choice.info)
         self._idle.put_nowait(self._replace(worker))
-        move = await asyncio.to_thread(random_legal_move, game_name, dump, seed)
-        log.warning("AI fallback in %s: %s; playing a random legal move", game_name, problem)
-        return PoolAnswer(move, fallback=problem)
+        fallback = await asyncio.to_thread(fallback_dump, game_name, dump, seed)
+        log.warning("AI fallback in %s: %s; playing the one-ply reference move", game_name, problem)
+        return PoolAnswer(fallback.move, fallback.info, fallback=problem)
 
-    async def _ask(self, worker: _Worker, request: tuple[Any, ...], budget: float) -> Any:
+    async def _ask(self, worker: _Worker, request: tuple[Any, ...], budget: float) -> Choice:
         """The worker's answer, or TimeoutError once the deadline passes (which starts after
         a fresh worker's imports, not before)."""
         if not worker.started:
             await asyncio.to_thread(worker.connection.recv)
             worker.started = True
         worker.connection.send(request)
-        if not await asyncio.to_thread(worker.connection.poll, budget * DEADLINE_SHARE):
+        deadline = budget * DEADLINE_SHARE + GRACE
+        if not await asyncio.to_thread(worker.connection.poll, deadline):
             raise TimeoutError
-        return await asyncio.to_thread(worker.connection.recv)
+        answer: Choice = await asyncio.to_thread(worker.connection.recv)
+        return answer
 
     def _replace(self, worker: _Worker) -> _Worker:
         """Kill a failed worker and start a fresh one in its place."""

@@ -15,7 +15,7 @@ from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
 from bot.commands_sync import register_commands
-from bot.computer import Computer
+from bot.computer import REPLY_WAIT, Computer
 from bot.interface import apologise, options_offered
 from bot.launch import open_database
 from bot.notifications import Announcer, Renderer
@@ -148,8 +148,15 @@ class BoardBot(commands.AutoShardedBot):
         self.service.deadlines.scheduled = self.scheduler.wake
         self.service.vacations.scheduled = self.scheduler.wake
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
+        nodes = self.settings.ai_nodes
         self.computer = Computer(
-            self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
+            self.service,
+            self.announcer,
+            self.ai_pool,
+            nodes=nodes,
+            # searching by nodes (tests, offline scripts) plays the same on every run: so does
+            # the board of a turn pair, whatever the machine's load
+            reply_wait=REPLY_WAIT if nodes is None else None,
         )
         self.announcer.watchers.append(self.computer.wake)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

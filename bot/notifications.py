@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal, Protocol
 
 import discord
+from discord.context_managers import Typing
 from discord.utils import MISSING
 
 from bot import limits
@@ -235,6 +236,19 @@ class Announcer:
 
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
+
+    async def after_reply(
+        self, match: Match, turns: Sequence[Turn], replies: Sequence[Turn]
+    ) -> discord.Message:
+        """One board for a person's move and the computer's reply ("alice played e5.
+        Computer (Black) replied h3."), mentioning the person who moved."""
+        lines = [*describe_turns(match, turns), *describe_turns(match, replies, "replied")]
+        return await self.post_board(match, lines, ping=[turns[0].user_id])
+
+    def typing(self, match: Match) -> Typing:
+        """The typing indicator in the match's place while the computer thinks (an async
+        context manager)."""
+        return self._channel(match).typing()
 
     async def post_board(
         self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()

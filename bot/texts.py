@@ -24,6 +24,12 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def who(seat: SeatRow) -> str:
+    """A seat in a post: a person is mentioned, the computer named by its side
+    ("Computer (Red)"), so its seats are told apart and the bot never pings itself."""
+    return mention(seat.user_id) if seat.engine is None else shown(seat.name)
+
+
 def shown(name: str) -> str:
     """A member's display name as it may appear in a message: mentions and markdown in it
     are shown as typed, not acted on."""
@@ -46,7 +52,7 @@ def challenge_text(match: Match) -> str:
     challenger = match.challenger
     invited = [s for s in match.seats if s.seat != challenger.seat]
     free = sum(s.free for s in invited)
-    names = ", ".join(mention(s.user_id) for s in invited if not s.free)
+    names = ", ".join(who(s) for s in invited if not s.free)
     whom = "anyone here" if free else names
     lines = [
         f"{mention(challenger.user_id)} challenges {whom} to **{match.game.title}** "
@@ -93,14 +99,16 @@ def challenge_unanswered(match: Match) -> str:
 
 def match_begins(match: Match) -> str:
     players = " vs ".join(
-        f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+        who(s) if s.engine is not None else f"{who(s)} ({match.game.seat_name(s.seat)})"
+        for s in match.seats
     )
     return f"**{match.title}** ({match.row.variant}) begins: {players}."
 
 
-def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
+def describe_turns(match: Match, turns: Sequence[Turn], verb: str = "played") -> list[str]:
     """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
-    passed.', 'carol resigned.': each move in the words its rules give."""
+    passed.', 'carol resigned.': each move in the words its rules give (`verb` "replied" for
+    the computer's answer posted with the move it answers)."""
     lines = []
     for turn in turns:
         name = shown(match.at(turn.seat).name)
@@ -113,7 +121,7 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         elif turn.premove:
             lines.append(f"{name} played {_bold_notation(turn)} (played by premove).")
         else:
-            lines.append(f"{name} played {_bold_notation(turn)}.")
+            lines.append(f"{name} {verb} {_bold_notation(turn)}.")
     return lines
 
 
@@ -134,7 +142,7 @@ def status_line(match: Match) -> str:
         return ""
     side = match.game.seat_name(mover.seat)
     if mover.engine is not None:
-        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
+        return f"{shown(mover.name)} is thinking (level {mover.engine})."
     return f"{mention(mover.user_id)}, your move ({side})."
 
 

@@ -9,9 +9,9 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import limits
-from bot.interface import Interaction, answering, explain, match_choices, resolve, tell, turns_text
+from bot.interface import Interaction, answering, explain, match_choices, resolve, turns_text
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
-from bot.texts import jump_url, on_vacation, shown
+from bot.texts import on_vacation, shown
 from bot.views import board_view, picker_message
 
 if TYPE_CHECKING:
@@ -37,7 +37,8 @@ class Moves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            await tell(interaction, await self._play(interaction, found.id, move))
+            await self._play(found.id, interaction.user.id, move)
+            await interaction.delete_original_response()  # the thread says it: no private note
 
     @move.autocomplete("move")
     async def move_choices(
@@ -129,8 +130,8 @@ class Moves(commands.Cog):
                 return
             if step.move is None:
                 raise ServiceError("that choice is not a whole move", "pick the next square")
-            done = await self._play(interaction, match_id, step.move)
-            await interaction.edit_original_response(content=done, view=None)
+            await self._play(match_id, interaction.user.id, step.move)
+            await interaction.delete_original_response()  # the thread says it: the picker goes
 
     async def _refresh_picker(
         self, interaction: Interaction, match_id: int, stale: OutOfDate
@@ -149,16 +150,17 @@ class Moves(commands.Cog):
         )
         await interaction.edit_original_response(content=text, view=view)
 
-    async def _play(self, interaction: Interaction, match_id: int, text: str) -> str:
-        """Play, post the new board, and say so (with a link when the board is elsewhere)."""
+    async def _play(self, match_id: int, user_id: int, text: str) -> None:
+        """Play and post the new board: with the computer's reply when it is to answer (one
+        board for the pair)."""
         async with self.service.cache.lock(match_id):
-            result = await self.service.turns.move(match_id, interaction.user.id, text)
-            board = await self.bot.announcer.after_turns(result.match, result.turns)
-        found = result.match
-        done = f"You played **{result.turns[0].notation}** in {found.title}."
-        if interaction.channel_id != found.channel_id:
-            done += f" Board: {jump_url(found.row.guild_id, found.channel_id, board.id)}"
-        return done
+            result = await self.service.turns.move(match_id, user_id, text)
+            mover = result.match.to_move
+            answered = mover is not None and mover.engine is not None
+            if not answered:
+                await self.bot.announcer.after_turns(result.match, result.turns)
+        if answered:
+            await self.bot.computer.reply(result.match, result.turns)
 
 
 def _heading(step: PickerStep) -> str:

@@ -35,7 +35,7 @@ WITHHOLDABLE = (
 class Sent:
     """One thing the bot did that a user could see: a message, an edit, a thread, ..."""
 
-    kind: str  # "defer", "message", "edit", "delete", "thread", "archive"
+    kind: str  # "defer", "message", "edit", "delete", "thread", "archive", "typing"
     channel_id: int
     message_id: int | None = None
     content: str = ""

@@ -130,6 +130,15 @@ def open_dm(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -
     return state.channels[state.dm(user)]
 
 
+def typing(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    """The typing indicator: shown for a few seconds, recorded as a "typing" event."""
+    channel_id = int(ids["channel_id"])
+    if channel_id not in state.channels:
+        raise http_error(404, "Unknown Channel")
+    state.sent.append(Sent("typing", channel_id))
+    return None
+
+
 ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("GET", "/users/@me"): me,
     ("GET", "/oauth2/applications/@me"): application,
@@ -141,4 +150,5 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("GET", "/channels/{channel_id}"): channel,
     ("PATCH", "/channels/{channel_id}"): edit_channel,
     ("POST", "/users/@me/channels"): open_dm,
+    ("POST", "/channels/{channel_id}/typing"): typing,
 }

@@ -153,7 +153,7 @@ class Challenges:
             seed=seed,
             snapshot=json.dumps(game.dump(state)),
             seats=[
-                (p.user_id, p.name, n == request.challenger, p.engine)
+                (p.user_id, seat_name(game, n, p), n == request.challenger, p.engine)
                 for n, p in enumerate(request.players, 1)
             ],
             days_per_move=request.days,
@@ -298,3 +298,14 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
     if count in game.variants[game.default_variant].player_counts:
         return game.default_variant
     return next(v.name for v in game.variants.values() if count in v.player_counts)
+
+
+COMPUTER = "Computer ({side})"
+
+
+def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
+    """The name a seat goes by: the member's, or for the computer its side's colour, so that
+    several computer seats are told apart as people are ("Computer (Red)")."""
+    if player.engine is None:
+        return player.name
+    return COMPUTER.format(side=game.seat_name(seat))

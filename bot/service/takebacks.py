@@ -6,21 +6,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, runtime_checkable
 
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.service.queries import Queries
-from bot.service.turns import _playing_seat
+from bot.service.turns import KnowsWhoIsOut, _playing_seat
 from bot.store import SeatRow, Status
 from rules import PASS
-
-
-@runtime_checkable
-class KnowsWhoIsOut(Protocol):
-    """Games where a player can leave while the others play on (3-4 player Boost)."""
-
-    def defeated(self, state: Any) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True)

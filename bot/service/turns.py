@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from bot import limits
 from bot.service.cache import MatchCache
@@ -15,7 +15,7 @@ from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
 from rules import PASS, Outcome, RulesError
-from rules.core import outcome_to_json
+from rules.core import Reason, outcome_to_json
 
 
 @dataclass(frozen=True)
@@ -216,6 +216,13 @@ class Turns:
             await self.finished(match)
 
 
+@runtime_checkable
+class KnowsWhoIsOut(Protocol):
+    """Games where a player can leave while the others play on (3-4 player Boost)."""
+
+    def defeated(self, state: Any) -> tuple[int, ...]: ...
+
+
 def require_turn(match: Match, user_id: int) -> Match:
     """The match, if it is this user's turn in it; otherwise why not."""
     seat = _playing_seat(match, user_id)
@@ -246,10 +253,27 @@ def _plan_move(
 
 def _plan(match: Match, state: Any, played: tuple[Turn, ...], draw_offer: int | None) -> Plan:
     """The automatic passes after `played` and the columns to save (run in a worker)."""
+    state = _unattended(match, state, played)
     passes = _automatic_passes(match, state)
     final = passes[-1][1] if passes else state
     turns = (*played, *(turn for turn, _ in passes))
     return Plan(final, turns, _state_fields(match, final, draw_offer))
+
+
+def _unattended(match: Match, state: Any, played: tuple[Turn, ...]) -> Any:
+    """No game without a person: once every person has left a game the others play on
+    (resigned, timed out or beaten on the board in 3-4 player Boost), it ends at once and the
+    computer seats still in share the win, instead of playing itself out."""
+    game = match.game
+    if game.outcome(state) is not None or not isinstance(game, KnowsWhoIsOut):
+        return state
+    out = game.defeated(state)
+    if any(s.engine is None and s.seat not in out for s in match.seats):
+        return state
+    how = played[-1].notation.split()[0] if played else ""
+    reason = {"resign": Reason.RESIGNATION, "timeout": Reason.TIMEOUT}.get(how, Reason.CAPTURE)
+    staying = tuple(s.seat for s in match.seats if s.seat not in out)
+    return game.end(state, Outcome(staying, reason))
 
 
 def _playing_seat(match: Match, user_id: int) -> int:

@@ -1,13 +1,16 @@
-"""Broken searches for the pool tests, in a module a spawned worker imports without discord."""
+"""Broken searches for the pool tests, in a module a spawned worker imports without discord.
+Each takes the pool's request: (game name, dump, level, seconds, seed, nodes)."""
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
 from typing import Any
 
+from ai.base import Choice
 from ai.worker import search_dump
+
+SEED = 4  # the request's seed, by position
 
 
 def crashing_search(*request: Any) -> Any:
@@ -19,15 +22,14 @@ def endless_search(*request: Any) -> Any:
         time.sleep(1)
 
 
-def first_call_crashes(
-    game_name: str,
-    dump: Mapping[str, Any],
-    level: int,
-    seconds: float | None,
-    seed: int | None,
-    nodes: int | None = None,
-) -> Any:
+def late_search(*request: Any) -> Choice:
+    """Answers a second late, as a search starved of CPU would: the pool must wait for it."""
+    time.sleep(1.0)
+    return search_dump(*request)
+
+
+def first_call_crashes(*request: Any) -> Choice:
     """Crashes on seed 0, searches otherwise: shows the replacement worker serves."""
-    if seed == 0:
+    if request[SEED] == 0:
         os._exit(3)
-    return search_dump(game_name, dump, level, seconds, seed, nodes)
+    return search_dump(*request)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import ai
-from ai.base import Limit, returns
-from rules import GAMES, IllegalMove, Outcome, get_game
+from ai.base import Limit
+from rules import GAMES, IllegalMove, get_game
 from rules.playout import random_states
 
 SETUPS = [
@@ -91,8 +91,3 @@ def test_unknown_level_is_refused() -> None:
 def test_a_limit_needs_a_budget() -> None:
     with pytest.raises(ValueError):
         Limit()
-
-
-def test_returns_share_the_win() -> None:
-    assert returns(Outcome((2,), "capture"), 3) == (0.0, 1.0, 0.0)
-    assert returns(Outcome((), "no-moves"), 4) == (0.25,) * 4

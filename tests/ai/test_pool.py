@@ -1,14 +1,16 @@
-"""The worker pool answers with the search's move, and with a legal fallback when a worker
-crashes or overruns; a failed worker is replaced."""
+"""The worker pool answers with the search's move, waits for a late one, and answers with the
+reference player's move when a worker crashes or hangs; a failed worker is replaced."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from bot.ai_pool import AIPool
 from rules import get_game
-from tests.ai.searches import crashing_search, endless_search, first_call_crashes
+from rules.playout import random_states
+from tests.ai.searches import crashing_search, endless_search, first_call_crashes, late_search
 
 
 def run(coroutine: Any) -> Any:
@@ -47,7 +49,39 @@ def test_a_crashed_worker_gives_a_legal_fallback_and_is_replaced(caplog: Any) ->
     assert "AI fallback" in caplog.text
 
 
-def test_an_overrunning_worker_gives_a_legal_fallback() -> None:
+def test_a_late_answer_is_played_not_thrown_away() -> None:
+    game = get_game("boku")
+    dump = game.dump(game.new())
+
+    async def play() -> Any:
+        async with AIPool(1, search=late_search) as pool:
+            return await pool.choose("boku", dump, level=1, seconds=0.1, seed=5)
+
+    answer = run(play())
+    assert answer.fallback is None and "chances" in answer.info
+
+
+def test_the_fallback_takes_a_win_in_one() -> None:
+    """A hung worker's fallback is the reference player, which never misses a win in one."""
+    game = get_game("quorum")
+    rng = random.Random(4)
+    while True:
+        *_, before, final = random_states(game, rng)
+        outcome = game.outcome(final)
+        if outcome is not None and outcome.winners == (game.to_move(before),):
+            break
+
+    async def play() -> Any:
+        async with AIPool(1, search=crashing_search) as pool:
+            return await pool.choose("quorum", game.dump(before), level=1, seconds=0.1, seed=2)
+
+    answer = run(play())
+    assert answer.fallback is not None
+    after = game.outcome(game.apply(before, answer.move))
+    assert after is not None and after.winners == outcome.winners
+
+
+def test_a_hung_worker_gives_a_legal_fallback() -> None:
     game = get_game("quorum")
     state = game.new()
 
@@ -56,7 +90,7 @@ def test_an_overrunning_worker_gives_a_legal_fallback() -> None:
             return await pool.choose("quorum", game.dump(state), level=1, seconds=0.1, seed=2)
 
     answer = run(play())
-    assert answer.fallback is not None and "overran" in answer.fallback
+    assert answer.fallback is not None and "hung" in answer.fallback
     assert answer.move in game.legal_moves(state)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,8 @@ from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url
 from bot.store.copy import copy_database, differences
 from bot.store.migrations import pending
-from tests.ai.searches import crashing_search
-from tests.bot.support import START, execute_raw, new_bot, private, public
+from tests.ai.searches import crashing_search, late_search
+from tests.bot.support import START, execute_raw, new_bot, private, public, resign
 
 NODES = 40  # level 1's own cap: quick and deterministic
 ENGINE_SEATS = 5  # the migration that gave seats their engine column
@@ -58,9 +59,13 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
             match = await h.bot.service.cache.get(match_id)
             boards = [s for s in public(sent) if s.pngs]
             if match.outcome is None:
-                assert len(boards) == 2, "alice's board, then the bot's"
-                assert "Board Games played" in boards[1].content
-                assert f"<@{alice.id}>, your move" in boards[1].content
+                assert len(boards) == 1, "one board for alice's move and the bot's reply"
+                (board,) = boards
+                assert board.content.startswith(f"alice played **{text}")
+                assert "Computer (Black) replied" in board.content
+                assert f"<@{alice.id}>, your move" in board.content
+                assert any(s.kind == "typing" for s in sent), "the bot types while it thinks"
+                assert not private(sent), "no private note: the thread says it"
         assert match.outcome is not None and match.status == Status.FINISHED
         log = await h.bot.store.moves(match_id)
         assert {m.seat for m in log} == {1, 2}
@@ -99,6 +104,47 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
     offline(scenario, ai_nodes=NODES)
 
 
+def test_a_boost_game_without_a_person_ends_at_once(offline: Any) -> None:
+    """alice against three computer seats: when she resigns the match ends with one result
+    post, the computer seats sharing the win, instead of playing itself out."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(
+            alice,
+            "challenge",
+            game="boost",
+            opponent=h.bot_user,
+            opponent2=h.bot_user,
+            opponent3=h.bot_user,
+            level=1,
+        )
+        match_id = max(await h.bot.store.match_ids())
+        match = await h.bot.service.cache.get(match_id)
+        assert [s.name for s in match.seats] == [
+            "alice",
+            "Computer (Red)",
+            "Computer (Green)",
+            "Computer (Yellow)",
+        ]
+        text = match.game.format_move(match.state, match.game.legal_moves(match.state)[0])
+        await h.command(alice, "move", move=text)
+        before = len(await h.bot.store.moves(match_id))
+        start = len(h.sent)
+        await resign(h, alice)
+        await h.settle()
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == Status.FINISHED and match.outcome is not None
+        assert match.outcome.winners == (2, 3, 4)
+        assert len(await h.bot.store.moves(match_id)) == before + 1, "no computer move after"
+        posted = public(h.sent[start:])
+        results = [s for s in posted if "Game over" in s.content]
+        assert len(results) == 1 and not any("played" in s.content for s in posted)
+        assert "Computer (Red) and Computer (Green) and Computer (Yellow) win" in results[0].content
+
+    offline(scenario, ai_nodes=NODES)
+
+
 @pytest.mark.both_backends
 def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     async def main() -> None:
@@ -112,7 +158,26 @@ def test_a_restart_resumes_the_bots_turn(database: str) -> None:
             log = await h.bot.store.moves(match_id)
             assert [m.seat for m in log] == [1, 2]
             board = public(h.sent)[-1]
-            assert board.pngs and "Board Games played" in board.content
+            assert board.pngs and "Computer (Black) played" in board.content
+
+    asyncio.run(main())
+
+
+def test_a_slow_reply_follows_the_persons_board(database: str) -> None:
+    """A reply slower than the wait: alice's board first, then the bot's."""
+
+    async def main() -> None:
+        bot = create_bot(Settings(token="offline", database_url=database), search=late_search)
+        async with OfflineDiscord(bot) as h:
+            h.bot.computer.reply_wait = 0.1  # the search takes a second (late_search)
+            match_id, alice = await challenge_bot(h, "boku", level=1)
+            sent = await h.command(alice, "move", move="e5")
+            boards = [s for s in public(sent) if s.pngs]
+            assert len(boards) == 2
+            assert boards[0].content.startswith("alice played **e5**")
+            assert "Computer (Light) is thinking" in boards[0].content
+            assert "Computer (Light) played" in boards[1].content
+            assert [m.seat for m in await h.bot.store.moves(match_id)] == [1, 2]
 
     asyncio.run(main())
 
@@ -127,7 +192,9 @@ def test_a_crashing_search_worker_still_gets_the_bot_a_legal_move(
             sent = await h.command(alice, "move", move="e5")
             log = await h.bot.store.moves(match_id)
             assert [m.seat for m in log] == [1, 2]
-            assert "Board Games played" in public(sent)[-1].content
+            # replacing the crashed worker may take longer than the reply wait: then alice's
+            # board comes first and the reply follows
+            assert re.search(r"Computer \(Light\) (replied|played)", public(sent)[-1].content)
 
     asyncio.run(main())
     assert "the search worker crashed" in caplog.text
@@ -153,8 +220,8 @@ def test_an_offline_script_waits_for_the_bots_reply(tmp_path: Path) -> None:
         asyncio.run(run_offline(settings, io.StringIO(script), out))
         outputs.append(out.getvalue())
     first = outputs[0]
-    assert "begins: @alice (White) vs @Board Games (Black)" in first
-    reply = first.index("Board Games played")
+    assert "begins: @alice (White) vs Computer (Black)" in first
+    reply = first.index("Computer (Black) replied")
     assert first.index("alice: /move move:a1e3") < reply < first.index("End of input")
     assert outputs[0] == outputs[1], "the same script plays the same way"
 

@@ -31,8 +31,8 @@ def test_a_missing_option_is_named_in_one_line(tmp_path: Path) -> None:
 def test_at_bot_is_the_bot_itself(tmp_path: Path) -> None:
     """`@bot` names the bot itself, which then plays the computer's seat."""
     out = session(tmp_path, "alice: /challenge game:quorum opponent:@bot\n")
-    assert "@alice challenges @Board Games to Quorum" in out
-    assert "begins: @alice (White) vs @Board Games (Black)" in out
+    assert "@alice challenges Computer (Black) to Quorum" in out
+    assert "begins: @alice (White) vs Computer (Black)" in out
 
 
 def test_complete_prints_the_autocomplete_suggestions(tmp_path: Path) -> None:
