@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image
 
 from renderers.canvas import encode_png, quantize
+from renderers.graph import side_by_side
 from renderers.replay import COLOURS, MAX_BYTES, animate
 from rules import Highlight, get_game
 
@@ -73,3 +74,24 @@ def render_replay(
         return quantize(image, module.__name__, module.reference, COLOURS)
 
     return animate(frames, len(states), to_palette, max_bytes=max_bytes)
+
+
+def render_comparison(
+    game_name: str,
+    played: Any,
+    better: Any,
+    *,
+    title: str,
+    captions: tuple[str, str],
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """The position after the move played beside the position after the better move, each
+    with its own last-move marks, for an analysis's blunders (renderers/graph.py)."""
+    module = _module(game_name)
+    boards = [
+        module.render(state, last_move=None, perspective=perspective, names=names)
+        for state in (played, better)
+    ]
+    image = side_by_side(boards, title=title, captions=captions)
+    return encode_png(image, module.__name__, module.reference)
