@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from ai.alphabeta import WIN
+from ai import BOTS
+from ai.alphabeta import WIN, AlphaBeta
 from ai.analysis import (
     Judgement,
     Mark,
@@ -125,7 +126,7 @@ def test_a_finished_position_reads_as_its_result() -> None:
 
 
 def test_an_alpha_beta_score_becomes_chances_and_a_found_win_a_certainty() -> None:
-    game = get_game("boost")
+    game = get_game(next(name for name, bot in BOTS.items() if isinstance(bot, AlphaBeta)))
     state = game.new()
     move = game.legal_moves(state)[0]
     assert chances_from_search(game, state, Choice(move, {"value": WIN - 3})) == (1.0, 0.0)
