@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import Settings, create_bot  # noqa: E402
 from bot.computer import TASK_PREFIX  # noqa: E402
-from bot.harness import INTERACTION_TASKS, OfflineDiscord, Sent  # noqa: E402
+from bot.offline import INTERACTION_TASKS, OfflineDiscord, Sent  # noqa: E402
 from bot.service import MatchService, Player  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from rules import PASS, get_game  # noqa: E402
@@ -52,7 +52,7 @@ async def latency(moves: int, folder: Path) -> tuple[list[float], list[float]]:
     async with OfflineDiscord(bot) as h:
         match_id = await start(h, "alice", "bob")
         while len(first) < moves:
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             if match.outcome is not None:
                 match_id = await start(h, "alice", "bob")
                 continue
@@ -100,7 +100,7 @@ async def watch_loop(seen: DuringSearch, stop: asyncio.Event) -> None:
 
 async def timed_move(h: OfflineDiscord, match_id: int, rng: random.Random) -> tuple[float, float]:
     """One random /move by whoever is to move: dispatch -> defer, dispatch -> board (ms)."""
-    match = await h.bot.service.get(match_id)
+    match = await h.bot.service.cache.get(match_id)
     game, state = match.game, match.state
     text = game.format_move(state, rng.choice(game.legal_moves(state)))
     user = h.user(match.at(game.to_move(state)).name)
@@ -128,7 +128,7 @@ async def latency_during_search(searches: int, folder: Path) -> DuringSearch:
         watcher = asyncio.create_task(watch_loop(seen, stop))
         against_bot = 0
         for number in range(searches):
-            if against_bot == 0 or (await h.bot.service.get(against_bot)).outcome is not None:
+            if against_bot == 0 or (await h.bot.service.cache.get(against_bot)).outcome is not None:
                 await h.command(
                     alice, "challenge", game=BOT_GAME, opponent=h.bot_user, level=BOT_LEVEL
                 )
@@ -141,7 +141,7 @@ async def latency_during_search(searches: int, folder: Path) -> DuringSearch:
                 continue
             seen.recording = seen.busy_stalls
             while thinking():
-                if (await h.bot.service.get(people)).outcome is not None:
+                if (await h.bot.service.cache.get(people)).outcome is not None:
                     people = await start(h, "carol", "dave")
                 defer, posted = await timed_move(h, people, rng)
                 seen.first.append(defer)
@@ -171,17 +171,17 @@ async def throughput(games: int, folder: Path) -> tuple[int, float]:
         alice, bob = Player(1, "alice"), Player(2, "bob")
         ids = []
         for _ in scripts:
-            request = service.prepare_challenge(
+            request = service.challenges.prepare(
                 guild_id=1, channel_id=1, challenger=alice, game=GAME, opponents=[bob]
             )
-            match = await service.challenge(request)
-            await service.accept(match.id, bob.user_id)
+            match = await service.challenges.open(request)
+            await service.challenges.accept(match.id, bob.user_id)
             ids.append(match.id)
         total = sum(len(s) for s in scripts)
         began = time.perf_counter()
         for match_id, script in zip(ids, scripts, strict=True):
             for seat, text in script:
-                await service.move(match_id, (alice, bob)[seat - 1].user_id, text)
+                await service.turns.move(match_id, (alice, bob)[seat - 1].user_id, text)
         elapsed = time.perf_counter() - began
     finally:
         await store.close()

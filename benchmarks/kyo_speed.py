@@ -20,62 +20,16 @@ from typing import Any
 
 from rules.core import PASS, MoveTree
 from rules.kyo import Kyo, KyoState
+from tests.positions import diagram
 
-# Found by play from the start: a queen on a field of her mana, and towers on a mana road.
-QUEEN_FIELD = """
-10  dddh  ddlh  dllh  h     SSSk  dlq   ll    llh   ddldh ddd
- 9  .     .     .     lllS  S     S     .     lh    .     h
- 8  p     .     S     t     .     .     .     .     .     p
- 7  .     p     p     p     t     .     p     p     .     p
- 6  .     .     .     .     S     .     .     .     .     .
- 5  .     .     .     P     .     .     .     .     .     .
- 4  P     H     P     .     S     .     P     P     P     P
- 3  .     DLD   P     H     LH    T     SS    .     .     .
- 2  .     L     L     D     .     T     .     LLL   .     .
- 1  D     D     D     LLH   SSSK  DLSQ  H     DLLH  DDLH  DDDH
-"""
-TOWER_ROAD = """
-10  dddd  .     h     lh    t     lllS  h     l     h     d
- 9  dh    ld    l     t     .     l     dS    Slk   ddl   dh
- 8  .     lh    p     S     S     l     .     .     h     d
- 7  p     .     p     p     .     S     p     p     p     ldq
- 6  .     .     .     .     .     .     .     .     .     .
- 5  .     .     P     .     H     T     P     .     p     P
- 4  P     P     P     L     .     .     .     P     P     .
- 3  H     .     .     D     S     S     LH    DH    DQ    .
- 2  L     DDDH  L     SLLLL D     D     LS    S     LH    .
- 1  D     H     D     H     SSK   LT    L     LD    D     D
-"""
-
-
-def field(centre: str, size: int, chips: str) -> str:
-    """A pawn stack on a square field of single mana chips (alternating as given), kings aside."""
-    rows = []
-    for rank in range(10, 0, -1):
-        cells = []
-        for file in range(10):
-            cells.append(
-                "DK"
-                if (file, rank) == (9, 1)
-                else "dk"
-                if (file, rank) == (9, 10)
-                else centre
-                if (file, rank) == (2, 3)
-                else chips[(file + rank) % len(chips)]
-                if file < size and rank <= size
-                else "."
-            )
-        rows.append(f"{rank:>2}  " + " ".join(cells))
-    return "\n".join(rows) + "\n"
-
-
-WORST = {
-    "queen field": QUEEN_FIELD,
-    "tower road": TOWER_ROAD,
-    "queen in a 5x5 mana field": field("DLDLQ", 5, "DL"),
-    "tower DSST in a 6x6 field": field("DSST", 6, "DL"),
-    "heavy with one chip, 8x8 field": field("DH", 8, "DL"),
-}
+# The busiest positions we know (tests/positions/kyo.json says where each comes from).
+WORST = (
+    "queen field",
+    "tower road",
+    "queen in a 5x5 mana field",
+    "tower DSST in a 6x6 field",
+    "heavy with one chip, 8x8 field",
+)
 
 
 def cpu(call: Callable[[], Any]) -> float:
@@ -148,8 +102,8 @@ def main() -> None:
             state = game.apply(state, measure(played, state, rng), check=False)
     report(f"{args.games} random games of up to {args.plies} plies", played)
     worst = fresh()
-    for text in WORST.values():
-        state = game.parse_diagram(text)
+    for name in WORST:
+        state = game.parse_diagram(diagram("kyo", name))
         for _ in range(20):
             measure(worst, state, rng, stop=0.1)
     report(f"worst positions ({', '.join(WORST)}), 20 long turns each", worst)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from bot import Settings, create_bot
-from bot.harness import OfflineDiscord, OfflineError
+from bot.offline import OfflineDiscord, OfflineError
 from rules import GAMES, PASS, get_game
 
 PLY_BOUND = 60  # then the player to move resigns, so each match ends
@@ -53,10 +53,10 @@ async def play_one(h: OfflineDiscord, rng: random.Random, number: int) -> int:
     for user in users[1:]:
         await h.click(user, challenge.message_id or 0, "Accept")
     match_id = max(await h.bot.store.match_ids())
-    thread = (await h.bot.service.get(match_id)).channel_id
+    thread = (await h.bot.service.cache.get(match_id)).channel_id
     turns = 0
     while True:
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         mover = match.to_move
         if mover is None:
             return turns
@@ -73,7 +73,7 @@ async def play_one(h: OfflineDiscord, rng: random.Random, number: int) -> int:
 def forget_discord_side(h: OfflineDiscord) -> None:
     """Drop what the fake Discord keeps of finished matches: Discord's memory is not the
     bot's, and the soak measures the bot's."""
-    for kept in (h.sent, h.requests, h.messages, h.autocompleted, h._interactions):
+    for kept in (h.sent, h.requests, h.messages, h.autocompleted, h.interactions):
         kept.clear()
 
 

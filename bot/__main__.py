@@ -133,7 +133,7 @@ async def check_db(settings: Settings) -> int:
     try:
         async with opened(settings.database) as store:
             checked = len(await store.match_ids())
-            problems = await MatchService(store).check()
+            problems = await MatchService(store).audit.check()
     except Unopenable as error:
         print(error, file=sys.stderr)
         return 2
@@ -150,8 +150,8 @@ async def copy_db(source_url: str, target_url: str) -> int:
         async with opened(source_url) as source, opened(target_url, must_exist=False) as target:
             copied = await copy_database(source, target)
             problems = await differences(source, target)
-            replayed = await MatchService(target).check()
-            if replayed != await MatchService(source).check():
+            replayed = await MatchService(target).audit.check()
+            if replayed != await MatchService(source).audit.check():
                 problems.append("replaying the move logs gives other results on the copy")
     except Unopenable as error:
         print(error, file=sys.stderr)

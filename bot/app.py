@@ -103,7 +103,7 @@ class BoardBot(commands.AutoShardedBot):
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
         await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
-        handler = JobHandler(self, self.service, self.announcer)
+        handler = JobHandler(self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner)
         self.service.deadlines.scheduled = self.scheduler.wake

@@ -56,7 +56,7 @@ class Computer:
         """Wake every match in progress where the computer holds a seat."""
         for match_id in await self.service.store.matches_with_engines():
             try:
-                self.wake(await self.service.get(match_id))
+                self.wake(await self.service.cache.get(match_id))
             except ServiceError as error:
                 log.warning("match #%s cannot be resumed: %s", match_id, error.message)
 
@@ -65,7 +65,7 @@ class Computer:
         try:
             while True:
                 self._again.discard(match_id)
-                match = await self.service.get(match_id)
+                match = await self.service.cache.get(match_id)
                 mover = match.to_move
                 if mover is None or mover.engine is None:
                     if match_id in self._again:
@@ -85,8 +85,8 @@ class Computer:
             game.name, game.dump(state), level, seed=match.row.seed, nodes=self.nodes
         )
         text = game.format_move(state, answer.move)
-        async with self.service.lock(match.id):
-            result = await self.service.engine_move(match.id, match.row.ply, text)
+        async with self.service.cache.lock(match.id):
+            result = await self.service.turns.engine_move(match.id, match.row.ply, text)
             await self.announcer.after_turns(result.match, result.turns)
 
     async def close(self) -> None:

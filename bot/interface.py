@@ -96,14 +96,16 @@ def turns_text(match: Match) -> str:
 async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:
     """The match a command means (see Queries.resolve; `recent` for commands that only look)."""
     channel_id = interaction.channel_id or 0
-    return await service_of(interaction).resolve(
+    return await service_of(interaction).queries.resolve(
         interaction.user.id, interaction.guild_id, channel_id, ref, recent=recent
     )
 
 
 async def match_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The user's open matches in this server whose description contains what was typed."""
-    listing = await service_of(interaction).listing(interaction.user.id, interaction.guild_id)
+    listing = await service_of(interaction).queries.listing(
+        interaction.user.id, interaction.guild_id
+    )
     typed = current.strip().lower().lstrip("#")
     return limits.choices(
         app_commands.Choice(name=m.describe(), value=str(m.id))

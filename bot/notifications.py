@@ -17,7 +17,22 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
-from bot.service import Match, MatchService, ServiceError, Turn
+from bot.service import Match, MatchService, Reminder, ServiceError, Turn
+from bot.texts import (
+    POSTED_LATE,
+    challenge_expired,
+    challenge_unanswered,
+    deadline_line,
+    describe_turns,
+    dms_closed,
+    jump_url,
+    match_begins,
+    mention,
+    reminder_direct,
+    reminder_in_place,
+    status_line,
+    your_move,
+)
 from bot.views import board_view
 from renderers import render_replay
 
@@ -36,12 +51,6 @@ def pinging(*user_ids: int) -> discord.AllowedMentions:
         users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
         replied_user=False,
     )
-
-
-def shown(name: str) -> str:
-    """A member's display name as it may appear in a message: mentions and markdown in it
-    are shown as typed, not acted on."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 NOTHING_LOST = "nothing is lost, and /board shows the match"
@@ -96,53 +105,6 @@ class ReplayRenderer(Protocol):
     def __call__(
         self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
     ) -> bytes: ...
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return f"{where}/{message_id}" if message_id else where
-
-
-def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
-    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
-    passed.', 'carol resigned.': each move in the words its rules give."""
-    lines = []
-    for turn in turns:
-        name = shown(match.at(turn.seat).name)
-        if turn.notation.startswith("resign"):
-            lines.append(f"{name} resigned.")
-        elif turn.notation.startswith("timeout"):
-            lines.append(f"{name} ran out of time.")
-        elif turn.automatic:
-            lines.append(f"{name} had no legal move and passed.")
-        else:
-            lines.append(f"{name} played {_bold_notation(turn)}.")
-    return lines
-
-
-def _bold_notation(turn: Turn) -> str:
-    """The move's words with its notation in bold, so the move itself stands out."""
-    words = turn.description or turn.notation
-    if words.startswith(turn.notation):
-        return f"**{turn.notation}**{words[len(turn.notation) :]}"
-    return words
-
-
-def status_line(match: Match) -> str:
-    """Who is to move (with a mention, unless the computer is), or the result."""
-    if match.outcome is not None:
-        return f"**Game over: {shown(match.describe_outcome())}.**"
-    mover = match.to_move
-    if mover is None:
-        return ""
-    side = match.game.seat_name(mover.seat)
-    if mover.engine is not None:
-        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
-    return f"{mention(mover.user_id)}, your move ({side})."
 
 
 class Announcer:
@@ -233,12 +195,10 @@ class Announcer:
                 log.warning("match #%s: no thread (%s); playing in the channel", match.id, error)
                 no_thread = error if isinstance(error, Undelivered) else None
             else:
-                match = await self.service.set_messages(match, thread_id=thread.id)
-        players = " vs ".join(
-            f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+                match = await self.service.cache.set_messages(match, thread_id=thread.id)
+        await self.post_board(
+            match, [match_begins(match), *describe_turns(match, turns)], match.people
         )
-        header = f"**{match.title}** ({match.row.variant}) begins: {players}."
-        await self.post_board(match, [header, *describe_turns(match, turns)], match.people)
         if no_thread is not None:
             raise no_thread
         return match
@@ -253,8 +213,8 @@ class Announcer:
         carries the replay of the whole game, and its thread is archived. The player to move
         is pinged (unless it is the computer), and those in `ping`; the deadline is shown in
         each reader's time zone."""
-        deadline = await self.service.deadline(match)
-        due = f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+        deadline = await self.service.deadlines.deadline(match)
+        due = deadline_line(deadline)
         text = limits.content("\n".join([*lines, status_line(match), due]).strip())
         channel = self._channel(match)
         mover = match.to_move
@@ -272,16 +232,16 @@ class Announcer:
                 view=board_view(match.id) if active else MISSING,
             )
         previous = match.row.board_message_id
-        await self.service.set_messages(match, board_message_id=message.id, board_ply=match.row.ply)
+        await self.service.cache.set_messages(
+            match, board_message_id=message.id, board_ply=match.row.ply
+        )
         if previous:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
         if to_ping:
             link = jump_url(match.row.guild_id, match.channel_id, message.id)
-            await self.direct(
-                match, to_ping[0], f"Your move in {shown(match.describe())}. {due}\n{link}"
-            )
+            await self.direct(match, to_ping[0], your_move(match, due, link))
         for watcher in self.watchers:
             watcher(match)
         return message
@@ -290,7 +250,7 @@ class Announcer:
         """Send a member who opted in (`/settings dm`) a direct message with the board;
         False if they did not opt in or Discord refused. The first refusal is remembered
         and said once in the match's channel, and no DM is tried again."""
-        wanted = await self.service.preferences(user_id)
+        wanted = await self.service.store.preferences(user_id)
         if not wanted.dm or wanted.dm_refused:
             return False
         try:
@@ -301,14 +261,8 @@ class Announcer:
             if error.code != DMS_CLOSED:
                 log.warning("could not send a DM to %s: %s", user_id, error)
                 return False
-            if await self.service.refuse_dm(user_id):
-                await self.say(
-                    match,
-                    f"{mention(user_id)}, Discord would not let me send you a direct message "
-                    "(your DMs are closed to me), so I will mention you here instead. "
-                    "Use `/settings dm:on` once they are open again.",
-                    ping=[user_id],
-                )
+            if await self.service.store.refuse_dm(user_id):
+                await self.say(match, dms_closed(user_id), ping=[user_id])
             return False
         return True
 
@@ -318,16 +272,41 @@ class Announcer:
         posted = 0
         for match_id in await self.service.store.unposted_boards():
             try:
-                match = await self.service.get(match_id)
+                match = await self.service.cache.get(match_id)
                 shown_up_to = match.row.board_ply or 0
                 moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
                 turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
-                note = "-# Posted after a restart: this board was not shown when it was played."
-                await self.post_board(match, [*describe_turns(match, turns), note])
+                await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
                 posted += 1
             except (ServiceError, Undelivered, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
         return posted
+
+    async def remind(self, reminder: Reminder) -> None:
+        """A DM for a player who opted in, else a mention in the match's place."""
+        match, user_id = reminder.match, reminder.seat.user_id
+        if not await self.direct(match, user_id, reminder_direct(reminder)):
+            await self.say(match, reminder_in_place(reminder), ping=[user_id])
+
+    async def challenge_expired(self, match: Match) -> None:
+        """The challenge loses its buttons and says why; the challenger is told."""
+        channel = self.client.get_partial_messageable(
+            match.row.channel_id, guild_id=match.row.guild_id
+        )
+        if match.row.challenge_message_id is not None:
+            try:
+                await channel.get_partial_message(match.row.challenge_message_id).edit(
+                    content=challenge_expired(match), view=None
+                )
+            except discord.HTTPException as error:
+                log.info("could not edit the expired challenge #%s: %s", match.id, error)
+        challenger = match.at(1).user_id
+        text = challenge_unanswered(match)
+        if not await self.direct(match, challenger, text, board=False):
+            await channel.send(
+                limits.content(f"{mention(challenger)}, {text}"),
+                allowed_mentions=pinging(challenger),
+            )
 
     async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""

@@ -14,7 +14,7 @@ that does not rely on hue alone, so the picture survives colour blindness and a 
 
 from __future__ import annotations
 
-import random
+import dataclasses
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -181,11 +181,26 @@ def render(
     )
 
 
+# Where 24 random turns (random.Random(3)) lead: written out, as listing Kyo's turns to replay
+# them took seconds of CPU at the first board a process drew.
+REFERENCE = """
+    a       b       c       d       e       f       g       h       i       j
+10  ddh     ddlh    dllh    lh      SSSk    d       l       dll     dh      dh
+ 9  .       d       .       .       Sllt    S       l       dd      d       lSq
+ 8  .       p       .       S       .       t       h       l       lh      .
+ 7  p       p       .       p       S       .       p       p       p       p
+ 6  .       .       .       .       .       .       .       .       .       .
+ 5  .       .       .       .       .       .       .       P       .       .
+ 4  P       P       P       P       .       .       .       P       P       P
+ 3  .       .       S       T       SQ      .       .       .       .       H
+ 2  .       L       S       .       D       S       T       DLLDDDS L       .
+ 1  DDDH    DDLH    DLH     H       SSSLLLK L       LLLH    H       .       DDH
+to move: gold
+"""
+
+
 def reference() -> Image.Image:
     """A mid-game position with every item and mark, to build the palette from."""
-    rng = random.Random(3)
-    state = GAME.new()
-    for _ in range(24):
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    state = dataclasses.replace(GAME.parse_diagram(REFERENCE), ply=24)
     last = Highlight(1, "c3:2-c4:1-d5", ((2, 2), (2, 3), (3, 4)), ((4, 4),), ((5, 5),))
     return render(state, last_move=last, names=["Reference Gold", "Reference Red"])

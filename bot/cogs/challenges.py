@@ -11,9 +11,17 @@ from discord.ext import commands
 import ai
 from bot import limits
 from bot.interface import Interaction, answering, player
-from bot.notifications import mention, pinging, shown
-from bot.service import Match, Player
+from bot.notifications import pinging
+from bot.service import Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.texts import (
+    challenge_begins,
+    challenge_declined,
+    challenge_text,
+    challenge_withdrawn,
+    pace,
+    shown,
+)
 from bot.views import challenge_view
 from rules import GAMES, RulesError, get_game
 
@@ -30,32 +38,9 @@ LEVEL_CHOICES = [
 DEFAULT_LEVEL = 2
 
 
-def pace(days: int) -> str:
-    """`3 days per move`, or `no time limit`."""
-    return f"{days} day{'' if days == 1 else 's'} per move" if days else "no time limit"
-
-
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
 ]
-
-
-def challenge_text(match: Match) -> str:
-    challenger = match.at(1)
-    invited = match.seats[1:]
-    names = ", ".join(mention(s.user_id) for s in invited)
-    lines = [
-        f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
-        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
-        f"· match #{match.id}"
-    ]
-    if match.status == "pending":
-        accepted = [shown(s.name) for s in invited if s.accepted]
-        if accepted:
-            lines.append(f"Accepted so far: {', '.join(accepted)}.")
-        waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
-        lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
-    return limits.content("\n".join(lines))
 
 
 class Challenges(commands.Cog):
@@ -92,7 +77,7 @@ class Challenges(commands.Cog):
         async with answering(interaction):
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
             opponents = [self._opponent(u, level) for u in named]
-            request = self.bot.service.prepare_challenge(
+            request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
                 challenger=player(interaction.user),
@@ -103,13 +88,13 @@ class Challenges(commands.Cog):
                 rated=rated,
             )
             await interaction.response.defer(thinking=True)
-            match = await self.bot.service.challenge(request)
-            async with self.bot.service.lock(match.id):
-                opening = await self.bot.service.accept_engines(match.id)
+            match = await self.bot.service.challenges.open(request)
+            async with self.bot.service.cache.lock(match.id):
+                opening = await self.bot.service.challenges.accept_engines(match.id)
                 match = opening.match
                 if opening.started:
                     await interaction.followup.send(
-                        self._begins(match), allowed_mentions=pinging(*match.people)
+                        challenge_begins(match), allowed_mentions=pinging(*match.people)
                     )
                     # unlike the follow-up, the original response knows its server, so a
                     # thread can open on it
@@ -121,21 +106,19 @@ class Challenges(commands.Cog):
                         allowed_mentions=pinging(*match.people),
                         wait=True,
                     )
-                match = await self.bot.service.set_messages(match, challenge_message_id=message.id)
+                match = await self.bot.service.cache.set_messages(
+                    match, challenge_message_id=message.id
+                )
                 if opening.started:
                     await self.bot.announcer.open_match(match, message, opening.turns)
                 else:
-                    await self.bot.service.expire_later(match)
+                    await self.bot.service.deadlines.expire_later(match)
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""
         if self.bot.user is not None and user.id == self.bot.user.id:
             return Player(user.id, user.display_name, bot=True, engine=level)
         return player(user)
-
-    @staticmethod
-    def _begins(match: Match) -> str:
-        return f"{challenge_text(match)}\nEveryone accepted: the game is on!"
 
     @challenge.autocomplete("variant")
     async def variant_choices(
@@ -155,35 +138,33 @@ class Challenges(commands.Cog):
     async def accept(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
             await interaction.response.defer()
-            async with self.bot.service.lock(match_id):
-                result = await self.bot.service.accept(match_id, interaction.user.id)
+            async with self.bot.service.cache.lock(match_id):
+                result = await self.bot.service.challenges.accept(match_id, interaction.user.id)
                 match = result.match
                 if not result.started:
                     await interaction.edit_original_response(content=challenge_text(match))
                     return
-                await interaction.edit_original_response(content=self._begins(match), view=None)
+                await interaction.edit_original_response(content=challenge_begins(match), view=None)
                 await self.bot.announcer.open_match(match, interaction.message, result.turns)
 
     async def decline(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
             await interaction.response.defer()
-            async with self.bot.service.lock(match_id):
-                match = await self.bot.service.decline(match_id, interaction.user.id)
+            async with self.bot.service.cache.lock(match_id):
+                match = await self.bot.service.challenges.decline(match_id, interaction.user.id)
             me = shown(interaction.user.display_name)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{me} declined.",
-                view=None,
+                content=challenge_declined(match, me), view=None
             )
 
     async def withdraw(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
             await interaction.response.defer()
-            async with self.bot.service.lock(match_id):
-                match = await self.bot.service.withdraw(match_id, interaction.user.id)
+            async with self.bot.service.cache.lock(match_id):
+                match = await self.bot.service.challenges.withdraw(match_id, interaction.user.id)
+            me = shown(interaction.user.display_name)
             await interaction.edit_original_response(
-                content=f"{challenge_text(match)}\n{shown(interaction.user.display_name)} withdrew "
-                "the challenge.",
-                view=None,
+                content=challenge_withdrawn(match, me), view=None
             )
 
 

@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, turns_text
-from bot.notifications import jump_url, shown
 from bot.service import Match
+from bot.texts import jump_url, shown
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -47,7 +47,9 @@ class Matches(commands.Cog):
     async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            listing = await self.bot.service.listing(interaction.user.id, interaction.guild_id)
+            listing = await self.bot.service.queries.listing(
+                interaction.user.id, interaction.guild_id
+            )
             every = [listing_line(m, interaction.user.id) for m in listing.matches]
             pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
             page = min(page, len(pages))
@@ -73,7 +75,7 @@ class Matches(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
-            record = await self.bot.service.record(found.id)
+            record = await self.bot.service.queries.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
             result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(

@@ -10,8 +10,8 @@ from discord.utils import MISSING
 
 from bot import limits
 from bot.interface import Interaction, answering, explain, match_choices, resolve, tell, turns_text
-from bot.notifications import jump_url, shown
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
+from bot.texts import jump_url, shown
 from bot.views import board_view, picker_message
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Moves(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         try:
             found = await resolve(interaction, interaction.namespace.match)
-            offered = await self.service.suggest(found, current)
+            offered = await self.service.queries.suggest(found, current)
         except TooComplex as error:
             # Choosing this sends what was typed, which /move then checks in full.
             why = f"{explain(error)} (choose this to send what you typed)"
@@ -67,7 +67,7 @@ class Moves(commands.Cog):
             if mover is not None:
                 side = found.game.seat_name(mover.seat)
                 lines.append(f"{shown(mover.name)} to move ({side}).")
-                deadline = await self.service.deadline(found)
+                deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(f"Deadline: <t:{deadline}:R>.")
             elif found.outcome is not None:
@@ -86,7 +86,7 @@ class Moves(commands.Cog):
     async def open_picker(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            step = await self.service.picker_step(match_id, interaction.user.id)
+            step = await self.service.picker.step(match_id, interaction.user.id)
             text, view = picker_message(step, _heading(step))
             await interaction.followup.send(text, view=view, ephemeral=True)
 
@@ -102,7 +102,7 @@ class Moves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer()
             try:
-                step = await self.service.picker_step(
+                step = await self.service.picker.step(
                     match_id, interaction.user.id, ply, path, token
                 )
             except OutOfDate as stale:
@@ -118,7 +118,7 @@ class Moves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer()
             try:
-                step = await self.service.picker_step(match_id, interaction.user.id, ply, path)
+                step = await self.service.picker.step(match_id, interaction.user.id, ply, path)
             except OutOfDate as stale:
                 await self._refresh_picker(interaction, match_id, stale)
                 return
@@ -133,7 +133,7 @@ class Moves(commands.Cog):
         """Say the picker is out of date and show a fresh one in its place (or, when it is no
         longer this member's turn, why not)."""
         try:
-            step = await self.service.picker_step(match_id, interaction.user.id)
+            step = await self.service.picker.step(match_id, interaction.user.id)
         except ServiceError as error:
             await interaction.edit_original_response(
                 content=f"{explain(stale)}\n{explain(error)}", view=None
@@ -146,8 +146,8 @@ class Moves(commands.Cog):
 
     async def _play(self, interaction: Interaction, match_id: int, text: str) -> str:
         """Play, post the new board, and say so (with a link when the board is elsewhere)."""
-        async with self.service.lock(match_id):
-            result = await self.service.move(match_id, interaction.user.id, text)
+        async with self.service.cache.lock(match_id):
+            result = await self.service.turns.move(match_id, interaction.user.id, text)
             board = await self.bot.announcer.after_turns(result.match, result.turns)
         found = result.match
         done = f"You played **{result.turns[0].notation}** in {found.title}."

@@ -29,8 +29,8 @@ class Settings(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             user_id = interaction.user.id
             if dm is not None:
-                await self.bot.service.set_dm(user_id, dm == "on")
-            mine = await self.bot.service.preferences(user_id)
+                await self.bot.service.store.set_dm(user_id, dm == "on")
+            mine = await self.bot.service.store.preferences(user_id)
             if not mine.dm:
                 line = "Direct messages: **off**. You are mentioned in the match thread."
             elif mine.dm_refused:

@@ -12,10 +12,10 @@ from discord.ext import commands
 from bot import limits, ratings
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering, match_choices, resolve
-from bot.notifications import describe_turns, jump_url, mention, shown
 from bot.service import Turn
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
+from bot.texts import describe_turns, jump_url, mention, shown
 from bot.views import history_view, replay_view
 from rules import get_game
 

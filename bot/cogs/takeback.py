@@ -7,19 +7,20 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
 from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import mention, pinging, shown
-from bot.service import Takeback
+from bot.notifications import pinging
+from bot.texts import (
+    shown,
+    takeback_accepted,
+    takeback_agreed,
+    takeback_asks,
+    takeback_declined,
+    taken_back,
+)
 from bot.views import takeback_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
-
-
-def waiting_line(request: Takeback) -> str:
-    waiting = ", ".join(mention(s.user_id) for s in request.waiting)
-    return f"{waiting}: press **Accept takeback** or **Decline**."
 
 
 class Takebacks(commands.Cog):
@@ -36,12 +37,12 @@ class Takebacks(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            async with self.bot.service.lock(found.id):
-                request = await self.bot.service.request_takeback(found.id, interaction.user.id)
+            async with self.bot.service.cache.lock(found.id):
+                request = await self.bot.service.takebacks.request(found.id, interaction.user.id)
                 name = shown(interaction.user.display_name)
                 await self.bot.announcer.post(
                     request.match,
-                    f"{name} asks to take back **{request.notation}**.\n{waiting_line(request)}",
+                    takeback_asks(name, request),
                     view=takeback_view(found.id, request.match.row.ply),
                     ping=[s.user_id for s in request.waiting],
                 )
@@ -50,32 +51,26 @@ class Takebacks(commands.Cog):
     async def answer(self, interaction: Interaction, match_id: int, ply: int, accept: bool) -> None:
         async with answering(interaction):
             await interaction.response.defer()
-            async with self.bot.service.lock(match_id):
-                request = await self.bot.service.answer_takeback(
+            async with self.bot.service.cache.lock(match_id):
+                request = await self.bot.service.takebacks.answer(
                     match_id, ply, interaction.user.id, accept
                 )
                 name = shown(interaction.user.display_name)
-                asker = shown(request.match.at(request.seat).name)
-                asked = f"{asker} asked to take back **{request.notation}**."
                 if not accept:
-                    declined = f"{asked}\n{name} declined: the move stands."
                     await interaction.edit_original_response(
-                        content=limits.content(declined), view=None
+                        content=takeback_declined(request, name), view=None
                     )
                     return
                 if not request.done:
-                    accepted = f"{asked}\n{name} accepted. {waiting_line(request)}"
                     await interaction.edit_original_response(
-                        content=limits.content(accepted),
+                        content=takeback_accepted(request, name),
                         allowed_mentions=pinging(*(s.user_id for s in request.waiting)),
                     )
                     return
                 await interaction.edit_original_response(
-                    content=limits.content(f"{asked}\nEveryone accepted."), view=None
+                    content=takeback_agreed(request), view=None
                 )
-                await self.bot.announcer.post_board(
-                    request.match, [f"**{request.notation}** was taken back."]
-                )
+                await self.bot.announcer.post_board(request.match, [taken_back(request)])
 
 
 async def setup(bot: BoardBot) -> None:

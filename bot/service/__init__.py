@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import partial
 
 from bot.clock import Clock, SystemClock
-from bot.service import audit
+from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
@@ -64,9 +63,10 @@ __all__ = [
 
 
 class MatchService:
-    """Wires the concerns to one store and names the operations the cogs call.
+    """Wires the concerns to one store; callers reach each operation through its concern.
 
-    Only wiring belongs here: each name is bound to the concern that owns it.
+    Only wiring belongs here (`service.turns.move`, `service.cache.lock`, ...): a new concern
+    is one more attribute, and no operation gets a second name.
     """
 
     def __init__(
@@ -89,33 +89,4 @@ class MatchService:
         self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
-
-        self.lock = self.cache.lock
-        self.get = self.cache.get
-        self.set_messages = self.cache.set_messages
-        self.prepare_challenge = self.challenges.prepare
-        self.challenge = self.challenges.open
-        self.accept = self.challenges.accept
-        self.accept_engines = self.challenges.accept_engines
-        self.decline = self.challenges.decline
-        self.withdraw = self.challenges.withdraw
-        self.require_turn = self.turns.require_turn
-        self.require_playing = self.turns.require_playing
-        self.move = self.turns.move
-        self.engine_move = self.turns.engine_move
-        self.resign = self.turns.resign
-        self.draw = self.turns.draw
-        self.in_thread = self.queries.in_thread
-        self.listing = self.queries.listing
-        self.resolve = self.queries.resolve
-        self.record = self.queries.record
-        self.suggest = self.queries.suggest
-        self.picker_step = self.picker.step
-        self.check = partial(audit.check, self.cache, self.queries)
-        self.deadline = self.deadlines.deadline
-        self.expire_later = self.deadlines.expire_later
-        self.request_takeback = self.takebacks.request
-        self.answer_takeback = self.takebacks.answer
-        self.preferences = store.preferences
-        self.set_dm = store.set_dm
-        self.refuse_dm = store.refuse_dm
+        self.audit = Audit(self.cache, self.queries)

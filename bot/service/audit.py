@@ -9,22 +9,29 @@ from bot.store import CorruptMatch
 from rules import RulesError
 
 
-async def check(cache: MatchCache, queries: Queries) -> list[str]:
-    """Replay every match's move log; one line per match that does not add up."""
-    problems: list[str] = []
-    for match_id in await cache.store.match_ids():
-        try:
-            row = await cache.store.get_match(match_id)
-            assert row is not None
-            match = cache.load(row)
-            record = await queries.record(match_id)
-            replayed = match.game.dump(record.replay(match.game))
-        except (CorruptMatch, ServiceError, RulesError, KeyError, TypeError) as error:
-            problems.append(f"match #{match_id}: unreadable: {error}")
-            continue
-        if replayed != match.game.dump(match.state):
-            problems.append(
-                f"match #{match_id}: the snapshot differs from the replayed move log "
-                f"({len(record.turns)} turns)"
-            )
-    return problems
+class Audit:
+    """Checks stored matches against their logs, through the cache's loading and the record."""
+
+    def __init__(self, cache: MatchCache, queries: Queries) -> None:
+        self.cache = cache
+        self.queries = queries
+
+    async def check(self) -> list[str]:
+        """Replay every match's move log; one line per match that does not add up."""
+        problems: list[str] = []
+        for match_id in await self.cache.store.match_ids():
+            try:
+                row = await self.cache.store.get_match(match_id)
+                assert row is not None
+                match = self.cache.load(row)
+                record = await self.queries.record(match_id)
+                replayed = match.game.dump(record.replay(match.game))
+            except (CorruptMatch, ServiceError, RulesError, KeyError, TypeError) as error:
+                problems.append(f"match #{match_id}: unreadable: {error}")
+                continue
+            if replayed != match.game.dump(match.state):
+                problems.append(
+                    f"match #{match_id}: the snapshot differs from the replayed move log "
+                    f"({len(record.turns)} turns)"
+                )
+        return problems

@@ -50,32 +50,9 @@ class JobKind(StrEnum):
 # The statuses as the schema's CHECK constraint lists them.
 STATUSES = tuple(map(str, Status))
 
-# Matches that should have jobs and have none: one query, the same on both backends.
-UNSCHEDULED_MATCHES = """
-    SELECT id FROM matches m
-    WHERE (m.status = 'active' AND m.days_per_move > 0 AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply AND j.kind = 'timeout'
-    )) OR (m.status = 'pending' AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
-    ))
-    ORDER BY id
-"""
-
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
-)
-
-# Started matches whose latest turn was saved but not shown: the same SQL on both backends.
-UNPOSTED = (
-    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
-    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
-)
-
-# Matches in progress where the computer holds a seat: the same SQL on both backends.
-WITH_ENGINES = (
-    "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
-    "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
 )
 
 
@@ -386,9 +363,10 @@ def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Row(Protocol):
-    """A result row read by column name: sqlite3.Row and asyncpg's Record both are."""
+    """A result row read by column name or position: sqlite3.Row and asyncpg's Record both
+    are."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
 
 def match_row(row: Row) -> MatchRow:
@@ -443,11 +421,8 @@ def rating_row(row: Row) -> RatingRow:
     )
 
 
-RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
-
-
 def rating_values(standing: RatingRow) -> tuple[Any, ...]:
-    """A standing's values in RATING_COLUMNS order."""
+    """A standing's values in the order of RATING_COLUMNS (bot/store/sql.py)."""
     return (
         standing.game,
         standing.user_id,
@@ -459,9 +434,6 @@ def rating_values(standing: RatingRow) -> tuple[Any, ...]:
         standing.losses,
         standing.streak,
     )
-
-
-ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
 
 
 def _status(stored: Any) -> Status:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import logging
 import os
@@ -12,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from bot.store.throwaway import PostgresMissing, ThrowawayPostgres
 from tests.bot.spec import check_request
 from tests.bot.support import new_bot
@@ -39,10 +40,21 @@ def postgres() -> Iterator[ThrowawayPostgres]:
         yield server
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Both backends where they can differ: tests of the store itself (they ask for
+    `database_url`) and tests marked `both_backends` (races, restarts, queries whose SQL
+    semantics matter). The rest of the bot's behaviour runs on SQLite only."""
+    if "database_url" not in metafunc.fixturenames:
+        return
+    store_test = "database_url" in inspect.signature(metafunc.function).parameters
+    if store_test or metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("database_url", BACKENDS, indirect=True)
+
+
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of a fresh, empty database, once per backend."""
-    if request.param == "sqlite":
+    """The URL of a fresh, empty database: SQLite unless the test runs on both backends."""
+    if getattr(request, "param", "sqlite") == "sqlite":
         return f"sqlite:///{tmp_path / 'bot.sqlite3'}"
     server: ThrowawayPostgres = request.getfixturevalue("postgres")
     return asyncio.run(server.create_schema(f"test_{next(_databases)}"))
@@ -50,7 +62,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def database(database_url: str) -> str:
-    """The bot's database: every offline test runs on both backends."""
+    """The bot's database (see `pytest_generate_tests` for which backends)."""
     return database_url
 
 

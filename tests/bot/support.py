@@ -9,7 +9,7 @@ import asyncpg
 
 from bot import BoardBot, Settings, create_bot
 from bot.clock import ManualClock
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.store import parse_url
 
 START = 1_800_000_000.0  # tests start at a fixed moment, on a clock only they move

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, start_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -29,7 +31,7 @@ def test_challenge_accept_opens_a_thread_with_the_first_board(offline: Any) -> N
         assert board.pngs and board.pngs[0].startswith(PNG)
         assert board.buttons == ["Move"]
         assert f"<@{alice.id}>, your move" in board.content
-        match = await h.bot.service.get(1)
+        match = await h.bot.service.cache.get(1)
         assert match.status == "active" and match.row.thread_id == thread.message_id
 
     offline(scenario)
@@ -52,12 +54,13 @@ def test_a_stranger_or_the_challenger_cannot_answer(offline: Any) -> None:
             assert refusal.for_user == who.id and reason in refusal.content
         sent = await h.click(mallory, challenge.message_id or 0, "Withdraw")
         assert "Only alice, who made this challenge" in private(sent)[0].content
-        match = await h.bot.service.get(1)
+        match = await h.bot.service.cache.get(1)
         assert match.status == "pending" and [s.accepted for s in match.seats] == [True, False]
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_declined_challenge_is_closed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
@@ -66,7 +69,7 @@ def test_declined_challenge_is_closed(offline: Any) -> None:
         sent = await h.click(bob, challenge.message_id or 0, "Decline")
         (edit,) = [s for s in sent if s.kind == "edit"]
         assert "bob declined" in edit.content and edit.buttons == []
-        assert (await h.bot.service.get(1)).status == "declined"
+        assert (await h.bot.service.cache.get(1)).status == "declined"
         assert not h.threads()
         # A client that still shows the old buttons can send a click anyway.
         stale = h.component_payload(bob, challenge.message_id or 0, "bg:accept:1")
@@ -85,7 +88,7 @@ def test_withdrawn_challenge_is_closed(offline: Any) -> None:
         sent = await h.click(alice, challenge.message_id or 0, "Withdraw")
         (edit,) = [s for s in sent if s.kind == "edit"]
         assert "withdrew" in edit.content and edit.buttons == []
-        assert (await h.bot.service.get(1)).status == "withdrawn"
+        assert (await h.bot.service.cache.get(1)).status == "withdrawn"
         sent = await h.command(alice, "move", move="a1e3")
         assert "no match in progress" in private(sent)[0].content.lower()
 
@@ -122,6 +125,6 @@ def test_thread_refused_falls_back_to_the_channel(offline: Any) -> None:
         assert not h.threads()
         sent = await h.command(alice, "move", move="a1e3")
         assert public(sent)[0].channel_id == h.channel_id
-        assert (await h.bot.service.get(match_id)).row.thread_id is None
+        assert (await h.bot.service.cache.get(match_id)).row.thread_id is None
 
     offline(scenario)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
@@ -115,12 +115,13 @@ def test_board_matches_and_record(offline: Any) -> None:
         parsed = Record.from_text(text.decode())
         assert parsed.turns == ("a1e3",) and parsed.tags["Seat1"] == "alice"
         game = get_game("quorum")
-        stored = await h.bot.service.get(match_id)
+        stored = await h.bot.service.cache.get(match_id)
         assert game.dump(parsed.replay(game)) == game.dump(stored.state)
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_draw_offer_and_acceptance(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -131,12 +132,12 @@ def test_draw_offer_and_acceptance(offline: Any) -> None:
         sent = await h.command(bob, "draw")
         assert "Game over: draw (agreement)." in public(sent)[0].content
         assert any(s.kind == "archive" for s in sent)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
             "winners": [],
             "reason": "agreement",
         }
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)
 
@@ -148,7 +149,7 @@ def test_a_move_declines_a_draw_offer(offline: Any) -> None:
         await h.command(alice, "move", move="a1e3")
         sent = await h.command(alice, "draw")
         assert "offers a draw" in public(sent)[0].content  # a new offer, not an acceptance
-        assert (await h.bot.service.get(match_id)).status == "active"
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
 
     offline(scenario)
 
@@ -161,7 +162,7 @@ def test_resign_out_of_turn_ends_the_match(offline: Any) -> None:
         assert "alice wins (resignation)" in public(sent)[0].content
         assert "no match in progress" in private(await h.command(bob, "resign"))[0].content
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["resign 2"]
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)
 
@@ -178,7 +179,7 @@ def test_every_game_challenge_play_resign(offline: Any, name: str) -> None:
         game = get_game(name)
         match_id, users = await start_match(h, name, _seats(game))
         for _ in range(3):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             if match.outcome is not None:
                 break
             mover = users[match.game.to_move(match.state) - 1]
@@ -186,11 +187,11 @@ def test_every_game_challenge_play_resign(offline: Any, name: str) -> None:
             assert suggestions, "no legal move suggested"
             sent = await h.command(mover, "move", move=suggestions[0])
             assert public(sent) and public(sent)[0].pngs
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         if match.outcome is None:
             sent = await resign(h, users[0])
             assert "resigned" in public(sent)[0].content
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)
 
@@ -202,7 +203,7 @@ def test_four_seats_when_a_game_allows_them(offline: Any) -> None:
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, users = await start_match(h, four[0], 4)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "active" and [s.name for s in match.seats] == [u.name for u in users]
         board = h.latest(lambda s: "Move" in s.buttons)
         assert all(f"<@{u.id}>" in board.content for u in users)

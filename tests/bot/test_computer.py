@@ -19,8 +19,7 @@ import pytest
 
 from bot import Settings, create_bot
 from bot.clock import DAY, ManualClock
-from bot.harness import OfflineDiscord, User
-from bot.offline import run_offline
+from bot.offline import OfflineDiscord, User, run_offline
 from bot.service import MatchService, Player
 from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, JobKind, JobRow, Status, open_store, parse_url
@@ -45,7 +44,7 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, alice = await challenge_bot(h, "razzle", level=1)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == Status.ACTIVE, "the bot accepts at once"
         assert not match.row.rated and match.at(2).engine == 1
         assert any(s.kind == "thread" for s in h.sent), "the match gets its thread"
@@ -56,7 +55,7 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
             game, state = match.game, match.state
             text = game.format_move(state, rng.choice(game.legal_moves(state)))
             sent = await h.command(alice, "move", move=text)
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             boards = [s for s in public(sent) if s.pngs]
             if match.outcome is None:
                 assert len(boards) == 2, "alice's board, then the bot's"
@@ -65,7 +64,7 @@ def test_a_whole_game_against_the_bot(offline: Any) -> None:
         assert match.outcome is not None and match.status == Status.FINISHED
         log = await h.bot.store.moves(match_id)
         assert {m.seat for m in log} == {1, 2}
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario, ai_nodes=NODES)
 
@@ -83,13 +82,13 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
             level=3,
         )
         match_id = max(await h.bot.store.match_ids())
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == Status.PENDING and [s.name for s in match.waiting_for] == ["bob"]
         assert [s.engine for s in match.seats] == [None, None, 3, 3]
         challenge = h.latest(lambda s: "Accept" in s.buttons)
         await h.click(bob, challenge.message_id or 0, "Accept")
         for user in (alice, bob):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             game = match.game
             text = game.format_move(match.state, game.legal_moves(match.state)[0])
             sent = await h.command(user, "move", move=text)
@@ -100,13 +99,14 @@ def test_the_bot_takes_two_seats_of_a_boost_game_with_people(offline: Any) -> No
     offline(scenario, ai_nodes=NODES)
 
 
+@pytest.mark.both_backends
 def test_a_restart_resumes_the_bots_turn(database: str) -> None:
     async def main() -> None:
         async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:
             match_id, alice = await challenge_bot(h, "quorum")
             # alice's move lands, but the bot stops before it could think (a crash, say)
             await h.bot.computer.close()
-            await h.bot.service.move(match_id, alice.id, "a1e3")
+            await h.bot.service.turns.move(match_id, alice.id, "a1e3")
             await h.restart(new_bot(database, ai_nodes=NODES))
             await h.settle()
             log = await h.bot.store.moves(match_id)
@@ -224,14 +224,14 @@ def test_copy_db_keeps_the_computers_seats(database_url: str, tmp_path: Path) ->
         source = await open_store(f"sqlite:///{tmp_path / 'source.sqlite3'}")
         service = MatchService(source, seeds=lambda: 5)
         computer = Player(99, "Board Games", bot=True, engine=3)
-        request = service.prepare_challenge(
+        request = service.challenges.prepare(
             guild_id=1,
             channel_id=2,
             challenger=Player(11, "alice"),
             game="boost",
             opponents=[Player(12, "bob"), computer, computer],
         )
-        match = await service.challenge(request)
+        match = await service.challenges.open(request)
         assert not match.row.rated, "a match with the computer seated is stored unrated"
         target = await open_store(database_url)
         try:
@@ -262,7 +262,7 @@ def test_against_the_computer_only_the_person_is_reminded_and_times_out(offline:
         assert len(reminders) == 2 and all(f"<@{alice.id}>, reminder" in r for r in reminders)
         assert "alice ran out of time" in ending
         assert f"<@{h.bot_user.id}>" not in "".join(reminders)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.row.outcome == {"winners": [2], "reason": "timeout"}
 
     offline(scenario, ai_nodes=NODES)
@@ -276,7 +276,7 @@ def test_the_computer_to_move_is_never_reminded_nor_timed_out(database_url: str)
         clock = ManualClock(START)
         service = MatchService(store, clock=clock)
         try:
-            request = service.prepare_challenge(
+            request = service.challenges.prepare(
                 guild_id=1,
                 channel_id=2,
                 challenger=Player(11, "alice"),
@@ -284,18 +284,18 @@ def test_the_computer_to_move_is_never_reminded_nor_timed_out(database_url: str)
                 opponents=[Player(99, "Board Games", bot=True, engine=1)],
                 days=1,
             )
-            match = await service.challenge(request)
-            assert (await service.accept_engines(match.id)).started
-            match = (await service.move(match.id, 11, "a1e3")).match
+            match = await service.challenges.open(request)
+            assert (await service.challenges.accept_engines(match.id)).started
+            match = (await service.turns.move(match.id, 11, "a1e3")).match
             assert match.to_move is not None and match.to_move.engine == 1
-            deadline = await service.deadline(match)
+            deadline = await service.deadlines.deadline(match)
             assert deadline == START + DAY
             clock.advance(2 * DAY)
             for kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
                 job = JobRow(0, match.id, kind, match.row.ply, deadline)
                 assert await service.deadlines.remind(job) is None
             assert await service.deadlines.time_out(match.id, match.row.ply) is None
-            assert (await service.get(match.id)).status == Status.ACTIVE
+            assert (await service.cache.get(match.id)).status == Status.ACTIVE
         finally:
             service.offload.close()
             await store.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import GAMES, PASS, get_game
 from tests.bot.support import private, public, start_match
 
@@ -31,7 +31,7 @@ def test_a_three_player_boost_game_is_played_to_its_end(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, users = await start_match(h, "boost", 3)
         for _ in range(1500):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             if match.outcome is not None:
                 break
             seat = boost.to_move(match.state)
@@ -41,15 +41,15 @@ def test_a_three_player_boost_game_is_played_to_its_end(offline: Any) -> None:
             sent = await h.command(users[seat - 1], "move", move=text)
             board = public(sent)[0]
             assert board.pngs, "every turn posts a board"
-            after = await h.bot.service.get(match_id)
+            after = await h.bot.service.cache.get(match_id)
             if after.outcome is None:
                 next_user = users[boost.to_move(after.state) - 1]
                 assert f"<@{next_user.id}>" in board.content, "the next player is mentioned"
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.outcome is not None and match.status == "finished"
         assert any("Game over" in s.content for s in public(h.sent)), "the result is announced"
         assert any(s.kind == "archive" for s in h.sent)
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)
 
@@ -62,7 +62,7 @@ def test_the_guided_picker_builds_the_longest_turn_of_each_game(offline: Any, na
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, users = await start_match(h, name, min(game.player_counts))
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         state = match.state
 
         def tokens(move: Any) -> int:
@@ -74,7 +74,7 @@ def test_the_guided_picker_builds_the_longest_turn_of_each_game(offline: Any, na
                 break
             mover = users[game.to_move(state) - 1]
             await h.command(mover, "move", move=game.format_move(state, moves[len(moves) // 2]))
-            state = (await h.bot.service.get(match_id)).state
+            state = (await h.bot.service.cache.get(match_id)).state
         longest = max(game.legal_moves(state), key=tokens)
         mover = users[game.to_move(state) - 1]
         board = h.latest(lambda s: "Move" in s.buttons)
@@ -99,7 +99,7 @@ def test_the_kyo_picker_says_each_choice_in_words(offline: Any) -> None:
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, users = await start_match(h, "kyo", 2)
-        state = (await h.bot.service.get(match_id)).state
+        state = (await h.bot.service.cache.get(match_id)).state
         longest = max(kyo.legal_moves(state), key=lambda m: len(kyo.move_tokens(state, m)))
         board = h.latest(lambda s: "Move" in s.buttons)
         (picker,) = private(await h.click(users[0], board.message_id or 0, "Move"))

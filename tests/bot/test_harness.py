@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.http import Route
 
-from bot.harness import OfflineDiscord, OfflineError, Refused
+from bot.offline import OfflineDiscord, OfflineError, Refused
 from tests.bot.spec import check_request
 from tests.bot.support import private, start_match
 
@@ -255,7 +255,7 @@ def test_threads_inherit_what_their_channel_withholds(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         h.withhold(h.channel_id, "attach_files")
         match_id, _ = await start_match(h)
-        thread = (await h.bot.service.get(match_id)).row.thread_id
+        thread = (await h.bot.service.cache.get(match_id)).row.thread_id
         assert thread is not None and "attach_files" in h.lacking(thread)
         assert "send_messages" not in h.lacking(thread)
 

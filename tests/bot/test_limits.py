@@ -10,12 +10,13 @@ import pytest
 from discord import app_commands
 
 from bot import limits
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from bot.service import Match
 from bot.service.picker import _walk
 from bot.store import MatchRow, SeatRow, Status
 from bot.views import picker_message
 from rules import get_game
+from rules.core import MoveTree
 from tests.bot.spec import check_request
 from tests.bot.support import private
 
@@ -74,10 +75,16 @@ def _long_kyo_position() -> tuple[Any, dict[Any, str]]:
     return state, {m: kyo.format_move(state, m) for m in kyo.legal_moves(state)}
 
 
+@functools.cache
+def _picker_tree(state: Any) -> MoveTree:
+    """The picker's choices in `state`, built once: each node keeps the choices it listed."""
+    return get_game("kyo").move_tree(state)
+
+
 def _picker_path(state: Any, move: Any) -> tuple[int, ...]:
     """Where each of the move's tokens sits among the picker's choices at its step."""
     kyo = get_game("kyo")
-    tree, positions = kyo.move_tree(state), []
+    tree, positions = _picker_tree(state), []
     for token in kyo.move_tokens(state, move):
         positions.append(list(tree.children).index(token))
         tree = tree.children[token]

@@ -7,7 +7,9 @@ import random
 from functools import cache
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from bot.service import ServiceError
 from bot.store import StaleWrite
 from rules import get_game
@@ -69,7 +71,7 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
             h.sent[-2].kind == "archive"
             and h.channels[int(thread["id"])]["thread_metadata"]["archived"]
         )
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
             "winners": [1 if winner is users[0] else 2],
             "reason": "quorum",
@@ -113,6 +115,7 @@ def test_wrong_moves_are_answered_privately_and_change_nothing(offline: Any) -> 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_two_moves_sent_at_once_only_one_lands(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -133,6 +136,7 @@ def test_two_moves_sent_at_once_only_one_lands(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_concurrent_writes_at_the_same_ply_land_once(offline: Any) -> None:
     """Below the per-match lock: the service and the store's ply check alone let only one
     of many simultaneous moves land."""
@@ -141,7 +145,7 @@ def test_concurrent_writes_at_the_same_ply_land_once(offline: Any) -> None:
         match_id, (alice, _) = await start_match(h)
         service, store = h.bot.service, h.bot.store
         results = await asyncio.gather(
-            *(service.move(match_id, alice.id, "a1e3") for _ in range(8)),
+            *(service.turns.move(match_id, alice.id, "a1e3") for _ in range(8)),
             return_exceptions=True,
         )
         assert len([r for r in results if not isinstance(r, Exception)]) == 1
@@ -220,6 +224,7 @@ def test_guided_picker_reaches_a_legal_move(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_restart_keeps_buttons_and_matches_working(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
@@ -251,7 +256,7 @@ def test_illegal_move_hint_picks_the_longest_matching_square(offline: Any) -> No
         match_id, (alice, _) = await start_match(h, game="boku")
         service = h.bot.service
         try:
-            await service.move(match_id, alice.id, "e10xe9")
+            await service.turns.move(match_id, alice.id, "e10xe9")
         except ServiceError as error:
             assert error.hint == "legal moves from e10: e10"
         else:

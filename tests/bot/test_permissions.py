@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from tests.bot.support import private, public, resign, start_match
 
 
 async def thread_of(h: OfflineDiscord, match_id: int) -> int:
-    thread = (await h.bot.service.get(match_id)).row.thread_id
+    thread = (await h.bot.service.cache.get(match_id)).row.thread_id
     assert thread is not None
     return thread
 
@@ -59,7 +59,7 @@ def test_the_match_starts_even_when_its_first_board_cannot_be_posted(offline: An
         (told,) = private(await h.click(bob, challenge.message_id or 0, "Accept"))
         assert "I lack the Send Messages permission there" in told.content
         (match_id,) = await h.bot.store.match_ids()
-        assert (await h.bot.service.get(match_id)).status == "active"
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
         await board_is_shown(h, alice, match_id)
 
     offline(scenario)
@@ -101,7 +101,7 @@ def test_without_manage_threads_the_finished_match_is_told_but_not_archived(offl
         (told,) = private(sent)
         assert "archive the match thread" in told.content
         assert "I lack the Manage Threads permission there" in told.content
-        assert (await h.bot.service.get(match_id)).status == "finished"
+        assert (await h.bot.service.cache.get(match_id)).status == "finished"
         assert not any(s.kind == "archive" for s in h.sent)
 
     offline(scenario)

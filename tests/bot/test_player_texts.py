@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import renderers.razzle
-from bot.harness import OfflineDiscord, User
-from bot.notifications import describe_turns
+from bot.offline import OfflineDiscord, User
 from bot.service import Turn
+from bot.texts import describe_turns
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign
 
@@ -55,7 +55,7 @@ def test_each_post_says_in_words_what_the_move_did(offline: Any, game_name: str)
         match_id, users = await start(h, game_name)
         told: list[str] = []
         for _ in range(PLIES[game_name]):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             if match.outcome is not None:
                 break
             game, state = match.game, match.state
@@ -81,7 +81,7 @@ def test_the_move_to_play_is_named_with_its_colour_and_the_name_kept(offline: An
         opening = h.latest(lambda s: "begins" in s.content)
         assert "@ivy (White) vs @bob (Black)" in plain(opening_text(h, opening.content))
         assert f"<@{ivy.id}>, your move (White)." in opening.content
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         sent = await h.command(bob, "move", match.channel_id, move="b8-c6")
         (refusal,) = private(sent)
         assert refusal.content.startswith("It is ivy's turn (White), not yours.")
@@ -131,7 +131,7 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
         match_id, users = await start(h, "razzle")
         forcing = ""
         while not forcing:
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             game, state = match.game, match.state
             moves = game.legal_moves(state)
             move = next(
@@ -143,7 +143,7 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
             sent = await h.command(mover, "move", match.channel_id, move=notation)
             post = plain(public(sent)[0].content)
             forcing = post if "must throw" in post else ""
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         free = replace(match.state, forced=False)
         knight = next(m for m in match.game.legal_moves(free) if isinstance(m, Knight))
         typed = match.game.format_move(free, knight)
@@ -179,7 +179,7 @@ def test_draw_offers_address_who_may_answer_and_an_agreed_draw_is_recorded(
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (ivy, bob) = await start(h, "quorum")
-        thread = (await h.bot.service.get(match_id)).channel_id
+        thread = (await h.bot.service.cache.get(match_id)).channel_id
         sent = await h.command(ivy, "draw", thread)
         assert public(sent)[0].content == (
             f"ivy offers a draw. <@{bob.id}>: accept with /draw at any time; "
@@ -204,7 +204,7 @@ def test_draw_offers_address_who_may_answer_and_an_agreed_draw_is_recorded(
 def test_an_offer_on_the_answerers_turn_is_declined_by_moving(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (ivy, bob) = await start(h, "quorum")
-        thread = (await h.bot.service.get(match_id)).channel_id
+        thread = (await h.bot.service.cache.get(match_id)).channel_id
         await h.command(ivy, "move", thread, move="a1e3")
         sent = await h.command(ivy, "draw", thread)
         assert public(sent)[0].content == (
@@ -217,7 +217,7 @@ def test_an_offer_on_the_answerers_turn_is_declined_by_moving(offline: Any) -> N
 def test_board_and_record_count_the_same_turns_after_a_resignation(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (ivy, bob) = await start(h, "quorum")
-        thread = (await h.bot.service.get(match_id)).channel_id
+        thread = (await h.bot.service.cache.get(match_id)).channel_id
         await h.command(ivy, "move", thread, move="a1e3")
         await resign(h, bob, thread)
         board = private(await h.command(bob, "board", thread))[0].content
@@ -231,7 +231,7 @@ def test_board_and_record_count_the_same_turns_after_a_resignation(offline: Any)
 def test_an_automatic_pass_is_said_in_words(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> list[str]:
         match_id, (_, bob) = await start(h, "quorum")
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         return describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
 
     assert offline(scenario) == ["bob had no legal move and passed."]

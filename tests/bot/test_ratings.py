@@ -59,7 +59,7 @@ def test_a_finished_match_is_rated_once_and_again_after_a_restart_changes_nothin
     async def main() -> None:
         store, service, match_id = await started(database_url)
         service.turns.finished = None  # the process stops between the result and the rating
-        await service.resign(match_id, BOB.user_id)
+        await service.turns.resign(match_id, BOB.user_id)
         assert await store.leaderboard(1, "quorum", 10) == []
         assert await store.unrated_matches() == [match_id]
         await store.close()
@@ -68,7 +68,7 @@ def test_a_finished_match_is_rated_once_and_again_after_a_restart_changes_nothin
         restarted = MatchService(store)
         assert await restarted.ratings.catch_up() == 1
         assert await restarted.ratings.catch_up() == 0
-        assert not await restarted.ratings.rate(await restarted.get(match_id))
+        assert not await restarted.ratings.rate(await restarted.cache.get(match_id))
         board = await store.leaderboard(1, "quorum", 10)
         assert [(r.user_id, r.games, r.wins, r.losses) for r in board] == [
             (ALICE.user_id, 1, 1, 0),
@@ -86,18 +86,18 @@ def test_two_matches_ending_at_once_for_one_player_both_count(database_url: str)
 
     async def main() -> None:
         store, service, first = await started(database_url)
-        request = service.prepare_challenge(
+        request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
         )
-        second = (await service.challenge(request)).id
-        await service.accept(second, CAROL.user_id)
+        second = (await service.challenges.open(request)).id
+        await service.challenges.accept(second, CAROL.user_id)
         service.turns.finished = None
-        await service.resign(first, BOB.user_id)
-        await service.resign(second, CAROL.user_id)
+        await service.turns.resign(first, BOB.user_id)
+        await service.turns.resign(second, CAROL.user_id)
         others = [await open_store(database_url) for _ in range(3)]
         services = [MatchService(s) for s in (store, *others)]
         ids = (first, second, first, second)
-        matches = [await s.get(m) for s, m in zip(services, ids, strict=True)]
+        matches = [await s.cache.get(m) for s, m in zip(services, ids, strict=True)]
         rated = await asyncio.gather(
             *(s.ratings.rate(m) for s, m in zip(services, matches, strict=True))
         )
@@ -115,13 +115,13 @@ def test_unrated_matches_leave_ratings_alone(database_url: str) -> None:
     async def main() -> None:
         store = await open_store(database_url)
         service = MatchService(store)
-        friendly = service.prepare_challenge(
+        friendly = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB], rated=False
         )
-        match = await service.challenge(friendly)
-        await service.accept(match.id, BOB.user_id)
-        await service.resign(match.id, BOB.user_id)
-        assert (await service.get(match.id)).row.rated is False
+        match = await service.challenges.open(friendly)
+        await service.challenges.accept(match.id, BOB.user_id)
+        await service.turns.resign(match.id, BOB.user_id)
+        assert (await service.cache.get(match.id)).row.rated is False
         assert await store.leaderboard(1, "quorum", 10) == []
         assert await store.unrated_matches() == []
         await store.close()
@@ -133,7 +133,7 @@ def test_a_game_with_a_bot_in_a_seat_is_never_rated(database_url: str) -> None:
     async def main() -> None:
         store = await open_store(database_url)
         engine = Player(99, "Board Games", bot=True)
-        request = MatchService(store).prepare_challenge(
+        request = MatchService(store).challenges.prepare(
             guild_id=1, channel_id=2, challenger=engine, game="quorum", opponents=[BOB]
         )
         assert not request.rated

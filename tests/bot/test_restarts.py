@@ -13,11 +13,9 @@ from discord import ui
 
 from bot import views
 from bot.cogs.standings import HISTORY_PAGE
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.store.base import Status
 from tests.bot.support import new_bot, private, public, start_match
-
-SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 Case = Callable[[OfflineDiscord, str], Awaitable[None]]
 CASES: dict[type[Any], Case] = {}
@@ -136,7 +134,7 @@ async def takeback_answers_after_restart(h: OfflineDiscord, database: str) -> No
     await restart(h, database)
     sent = await h.click(bob, again.message_id or 0, "Accept takeback")
     assert "**a1e3** was taken back" in public(sent)[0].content
-    assert (await h.bot.service.get(match_id)).row.ply == 0
+    assert (await h.bot.service.cache.get(match_id)).row.ply == 0
 
 
 @covers(views.ResignButton)
@@ -158,7 +156,7 @@ async def resign_answers_after_restart(h: OfflineDiscord, database: str) -> None
 async def history_pages_after_restart(h: OfflineDiscord, database: str) -> None:
     for _ in range(HISTORY_PAGE + 1):  # two pages
         match_id, (alice, bob) = await start_match(h)
-        await h.bot.service.resign(match_id, bob.id)
+        await h.bot.service.turns.resign(match_id, bob.id)
     (first,) = private(await h.command(alice, "history", game="quorum"))
     await restart(h, database)
     (second,) = edits(await h.click(alice, first.message_id or 0, "▶"))
@@ -189,7 +187,6 @@ def _defined_in_views() -> set[type[Any]]:
     }
 
 
-@SQLITE_ONLY
 def test_every_persistent_item_has_a_case(offline: Any) -> None:
     """The items the running bot routes clicks to, the ones views.py defines and the cases
     here are the same set: a new button needs a restart case."""
@@ -201,7 +198,6 @@ def test_every_persistent_item_has_a_case(offline: Any) -> None:
     assert registered == set(views.PERSISTENT_ITEMS) == _defined_in_views() == set(CASES)
 
 
-@SQLITE_ONLY
 @pytest.mark.parametrize("item", list(CASES), ids=lambda item: item.__name__)
 def test_a_persistent_item_works_after_a_restart(
     offline: Any, database: str, item: type[Any]

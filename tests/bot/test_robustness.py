@@ -16,15 +16,13 @@ from typing import Any
 
 import pytest
 
-from bot.harness import OfflineDiscord
+from bot.offline import OfflineDiscord
 from rules import get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
-SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 LONG = "x" * 3000
 
 
-@SQLITE_ONLY
 @pytest.mark.parametrize(
     ("command", "options"),
     [
@@ -48,7 +46,6 @@ def test_a_long_input_is_quoted_back_short(
     assert "x" * 101 not in reply and "x…" in reply, reply
 
 
-@SQLITE_ONLY
 def test_a_name_written_as_a_mention_pings_nobody_and_is_shown_as_typed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         bystander = h.user("bystander")
@@ -71,7 +68,6 @@ def test_a_name_written_as_a_mention_pings_nobody_and_is_shown_as_typed(offline:
     offline(scenario)
 
 
-@SQLITE_ONLY
 def test_a_slow_position_keeps_others_served_and_gets_a_clear_answer(
     offline: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -123,7 +119,6 @@ async def h_sleep() -> None:
     await asyncio.sleep(0.005)
 
 
-@SQLITE_ONLY
 def test_the_picker_works_across_restarts_and_renews_itself_when_out_of_date(
     offline: Any, database: str
 ) -> None:
@@ -148,11 +143,12 @@ def test_the_picker_works_across_restarts_and_renews_itself_when_out_of_date(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_turn_saved_but_never_posted_is_posted_on_start_up(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
         # The process dies between the turn's write and its board post:
-        await h.bot.service.move(match_id, alice.id, "a1e3")
+        await h.bot.service.turns.move(match_id, alice.id, "a1e3")
         before = len(h.sent)
         await h.restart(new_bot(database))
         (posted,) = public(h.sent[before:])
@@ -231,7 +227,6 @@ ACTIVE = {
 }
 
 
-@SQLITE_ONLY
 @pytest.mark.parametrize(("actor", "action"), [*PENDING, *ACTIVE])
 def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
     """Every action by every kind of member: allowed ones change the match, the others are
@@ -251,7 +246,7 @@ def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
             allowed = PENDING[actor, action]
         else:
             match_id, _ = await start_match(h)
-            thread = (await h.bot.service.get(match_id)).channel_id
+            thread = (await h.bot.service.cache.get(match_id)).channel_id
             options = {"move": "a1e3"} if action == "move" else {}
             allowed = ACTIVE[actor, action]
             if action == "resign" and allowed:
@@ -274,13 +269,14 @@ def test_actor_matrix(offline: Any, actor: str, action: str) -> None:
 RACERS = 50
 
 
+@pytest.mark.both_backends
 def test_fifty_moves_at_once_land_exactly_one(offline: Any) -> None:
     """The player to move sends 50 /moves at once, every legal opening and some twice: one
     lands, the log and the snapshot agree, and every other one is refused in private."""
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         game, setup = match.game, match.state
         legal = [game.format_move(setup, move) for move in game.legal_moves(setup)]
         sent_moves = [legal[n % len(legal)] for n in range(RACERS)]
@@ -296,11 +292,11 @@ def test_fifty_moves_at_once_land_exactly_one(offline: Any) -> None:
         assert len(replies) == RACERS, "every submission is answered"
         refusals = [r for r in replies if "It is bob's turn (Black), not yours." in r.content]
         assert len(refusals) == RACERS - 1, [r.content for r in replies]
-        after = await h.bot.service.get(match_id)
+        after = await h.bot.service.cache.get(match_id)
         assert after.row.ply == 1 and after.to_move is not None
         assert after.to_move.user_id == bob.id
         expected = game.apply(setup, game.parse_move(setup, landed.notation))
         assert game.dump(after.state) == game.dump(expected)
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)

@@ -7,10 +7,11 @@ import random
 from functools import partial
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot import limits
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from renderers import render_replay
 from tests.bot.support import new_bot, private, resign, start_match
 
@@ -27,6 +28,7 @@ async def quick_win(h: OfflineDiscord, loser: int = 1) -> tuple[int, list[Any]]:
     return match_id, users
 
 
+@pytest.mark.both_backends
 def test_the_issue_script_ranks_alice_above_bob_and_the_ending_carries_a_replay(
     offline: Any,
 ) -> None:
@@ -52,6 +54,7 @@ def test_the_issue_script_ranks_alice_above_bob_and_the_ending_carries_a_replay(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_history_pages_with_buttons_that_survive_a_restart(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         for _ in range(12):
@@ -71,6 +74,7 @@ def test_history_pages_with_buttons_that_survive_a_restart(offline: Any, databas
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_replay_steps_back_and_forth_after_a_restart(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -129,7 +133,7 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
         match_id, users = await start_match(h, "boku")
         h.bot.announcer.replay = partial(render_replay, max_bytes=budget)
         for _ in range(200):
-            match = await h.bot.service.get(match_id)
+            match = await h.bot.service.cache.get(match_id)
             game, state = match.game, match.state
             going_on = [
                 m for m in game.legal_moves(state) if not game.outcome(game.apply(state, m))
@@ -139,8 +143,8 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
             move = rng.choice(going_on)
             mover = users[match.game.to_move(match.state) - 1]
             text = match.game.format_move(match.state, move)
-            await h.bot.service.move(match_id, mover.id, text)
-        turns = (await h.bot.service.get(match_id)).row.ply
+            await h.bot.service.turns.move(match_id, mover.id, text)
+        turns = (await h.bot.service.cache.get(match_id)).row.ply
         await resign(h, users[0])
         ending = h.latest(lambda s: "Game over" in s.content)
         (gif,) = [data for name, data in ending.files if name.endswith(".gif")]

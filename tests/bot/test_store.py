@@ -24,6 +24,7 @@ from bot.store import (
     throwaway,
 )
 from bot.store.copy import copy_database, differences
+from bot.store.postgres import numbered
 from bot.store.sqlite import SqliteStore
 from tests.bot.support import execute_raw
 
@@ -44,11 +45,11 @@ def run(coroutine: Any) -> Any:
 async def started(database_url: str) -> tuple[Store, MatchService, int]:
     store = await open_store(database_url)
     service = MatchService(store, seeds=lambda: 5)
-    request = service.prepare_challenge(
+    request = service.challenges.prepare(
         guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
     )
-    match = await service.challenge(request)
-    await service.accept(match.id, BOB.user_id)
+    match = await service.challenges.open(request)
+    await service.challenges.accept(match.id, BOB.user_id)
     return store, service, match.id
 
 
@@ -178,13 +179,13 @@ def test_a_due_job_is_claimed_by_exactly_one_of_many_racers(database_url: str) -
     async def main() -> None:
         first, service, _ = await started(database_url)
         racers = [first, *[await open_store(database_url) for _ in range(RACERS - 1)]]
-        request = service.prepare_challenge(
+        request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
         )
         for due in range(10):
-            match = await service.challenge(request)
+            match = await service.challenges.open(request)
             await first.schedule(match.id, 0, [(JobKind.EXPIRY, 100 + due)])
-        later = await service.challenge(request)
+        later = await service.challenges.open(request)
         await first.schedule(later.id, 0, [(JobKind.EXPIRY, 5000)])  # not due: left unclaimed
 
         async def claim_all(store: Store, owner: str) -> list[tuple[int, str]]:
@@ -213,18 +214,41 @@ def test_a_due_job_is_claimed_by_exactly_one_of_many_racers(database_url: str) -
     run(main())
 
 
+def test_placeholders_become_numbered_outside_quoted_text() -> None:
+    assert numbered("SELECT '?', 'it''s ?' FROM t WHERE a = ? AND b IN (?, ?)") == (
+        "SELECT '?', 'it''s ?' FROM t WHERE a = $1 AND b IN ($2, $3)"
+    )
+
+
+def test_claims_recover_with_no_kind_to_retry(database_url: str) -> None:
+    """An empty list of kinds (an empty IN list, which PostgreSQL refuses as SQL) releases
+    nothing and still drops the lost claims."""
+
+    async def main() -> None:
+        store, _, match_id = await started(database_url)
+        await store.schedule(match_id, 0, [(JobKind.TIMEOUT, 10), (JobKind.REMINDER, 5)])
+        assert await store.claim_job("dead", 20) is not None
+        assert await store.recover_claims([], at=100, lease=60) == 1
+        columns, rows = await store.export_rows("jobs")
+        jobs = sorted((row[columns.index("kind")], row[columns.index("done_at")]) for row in rows)
+        assert jobs == [("reminder", 100), ("timeout", None)]
+        await store.close()
+
+    run(main())
+
+
 def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
     """From an SQLite file into each backend: identical rows, a refusal to copy into a
     database that has rows, and new matches numbered after the copied ones."""
 
     async def main() -> None:
         source, service, match_id = await started(f"sqlite:///{tmp_path / 'source.sqlite3'}")
-        await service.move(match_id, ALICE.user_id, "a1e3")
-        await service.resign(match_id, BOB.user_id)  # rated: the ratings tables get rows
-        request = service.prepare_challenge(
+        await service.turns.move(match_id, ALICE.user_id, "a1e3")
+        await service.turns.resign(match_id, BOB.user_id)  # rated: the ratings tables get rows
+        request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="boku", opponents=[CAROL]
         )
-        pending = await service.challenge(request)
+        pending = await service.challenges.open(request)
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
@@ -236,11 +260,11 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
-        assert await MatchService(target).check() == []
+        assert await MatchService(target).audit.check() == []
         with pytest.raises(StoreError, match="already has rows in matches"):
             await copy_database(source, target)
         copy = MatchService(target, seeds=lambda: 5)
-        assert (await copy.challenge(request)).id == pending.id + 1
+        assert (await copy.challenges.open(request)).id == pending.id + 1
         assert (await differences(source, target))[
             0
         ] == "matches: 2 rows in the source, 3 in the copy"
@@ -255,26 +279,26 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
         store = await open_store(database_url)
         service = MatchService(store, seeds=lambda: 5)
         with pytest.raises(ServiceError, match="cannot be played by 1"):
-            service.prepare_challenge(
+            service.challenges.prepare(
                 guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
             )
-        request = service.prepare_challenge(
+        request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
         )
-        match = await service.challenge(request)
+        match = await service.challenges.open(request)
         assert match.row.seed == 5 and match.status == "pending"
         with pytest.raises(ServiceError, match="has not started"):
-            await service.move(match.id, ALICE.user_id, "a1e3")
+            await service.turns.move(match.id, ALICE.user_id, "a1e3")
         with pytest.raises(ServiceError, match="not you"):
-            await service.accept(match.id, CAROL.user_id)
+            await service.challenges.accept(match.id, CAROL.user_id)
         with pytest.raises(ServiceError, match="only alice"):
-            await service.withdraw(match.id, BOB.user_id)
-        result = await service.accept(match.id, BOB.user_id)
+            await service.challenges.withdraw(match.id, BOB.user_id)
+        result = await service.challenges.accept(match.id, BOB.user_id)
         assert result.started and result.match.status == "active"
         with pytest.raises(ServiceError, match="no longer open"):
-            await service.withdraw(match.id, ALICE.user_id)
+            await service.challenges.withdraw(match.id, ALICE.user_id)
         with pytest.raises(ServiceError, match="already accepted|no longer open"):
-            await service.accept(match.id, BOB.user_id)
+            await service.challenges.accept(match.id, BOB.user_id)
         await store.close()
 
     run(main())
@@ -283,11 +307,11 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
 def test_corrupt_rows_are_reported_and_skipped(database_url: str) -> None:
     async def main() -> None:
         store, service, first = await started(database_url)
-        request = service.prepare_challenge(
+        request = service.challenges.prepare(
             guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[CAROL]
         )
-        second = (await service.challenge(request)).id
-        third = (await service.challenge(request)).id
+        second = (await service.challenges.open(request)).id
+        third = (await service.challenges.open(request)).id
         await store.close()
         await execute_raw(
             database_url,
@@ -296,11 +320,11 @@ def test_corrupt_rows_are_reported_and_skipped(database_url: str) -> None:
         )
         store = await open_store(database_url)
         service = MatchService(store)
-        listing = await service.listing(ALICE.user_id)
+        listing = await service.queries.listing(ALICE.user_id)
         assert [m.id for m in listing.matches] == [first] and listing.unreadable == 2
         with pytest.raises(ServiceError, match="damaged"):
-            await service.get(second)
-        problems = await service.check()
+            await service.cache.get(second)
+        problems = await service.audit.check()
         assert [p.split(":")[0] for p in problems] == [f"match #{second}", f"match #{third}"]
         await store.close()
 
@@ -310,13 +334,13 @@ def test_corrupt_rows_are_reported_and_skipped(database_url: str) -> None:
 def test_check_finds_a_snapshot_that_differs_from_the_log(database_url: str) -> None:
     async def main() -> None:
         store, service, match_id = await started(database_url)
-        await service.move(match_id, ALICE.user_id, "a1e3")
-        await service.move(match_id, BOB.user_id, "h8h4")
-        assert await service.check() == []
+        await service.turns.move(match_id, ALICE.user_id, "a1e3")
+        await service.turns.move(match_id, BOB.user_id, "h8h4")
+        assert await service.audit.check() == []
         await store.close()
         await execute_raw(database_url, "DELETE FROM moves WHERE ply = 2")
         store = await open_store(database_url)
-        (problem,) = await MatchService(store).check()
+        (problem,) = await MatchService(store).audit.check()
         assert problem.startswith(f"match #{match_id}: the snapshot differs")
         await store.close()
 
@@ -339,11 +363,11 @@ to move: white
 def test_a_player_with_no_move_passes_automatically(database_url: str) -> None:
     async def main() -> None:
         store, service, match_id = await started(database_url)
-        game = (await service.get(match_id)).game
+        game = (await service.cache.get(match_id)).game
         position = game.dump(game.parse_diagram(PASS_POSITION))
         await store.update_match(match_id, 0, snapshot=json.dumps(position))
         service = MatchService(store)
-        result = await service.move(match_id, ALICE.user_id, "place")
+        result = await service.turns.move(match_id, ALICE.user_id, "place")
         assert [(t.seat, t.notation, t.automatic) for t in result.turns] == [
             (1, "place", False),
             (2, "pass", True),
@@ -360,15 +384,17 @@ def test_a_closed_challenge_says_what_became_of_it(tmp_path: Path) -> None:
         store, service, started_id = await started(f"sqlite:///{tmp_path / 'db.sqlite3'}")
         try:
             with pytest.raises(ServiceError, match=r"no longer open \(in progress\)"):
-                await service.withdraw(started_id, ALICE.user_id)
-            request = service.prepare_challenge(
+                await service.challenges.withdraw(started_id, ALICE.user_id)
+            request = service.challenges.prepare(
                 guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
             )
-            declined = await service.decline((await service.challenge(request)).id, BOB.user_id)
+            declined = await service.challenges.decline(
+                (await service.challenges.open(request)).id, BOB.user_id
+            )
             with pytest.raises(ServiceError, match=r"no longer open \(declined\)"):
-                await service.withdraw(declined.id, ALICE.user_id)
+                await service.challenges.withdraw(declined.id, ALICE.user_id)
             with pytest.raises(ServiceError, match=r"is over \(declined\)"):
-                await service.move(declined.id, ALICE.user_id, "a1e3")
+                await service.turns.move(declined.id, ALICE.user_id, "a1e3")
         finally:  # an open connection would keep a failing test's process alive
             await store.close()
 
@@ -385,7 +411,7 @@ def test_a_row_with_an_unknown_status_is_reported(tmp_path: Path) -> None:
             db.execute("UPDATE matches SET status = 'paused' WHERE id = ?", (match_id,))
         store = await SqliteStore.open(path)
         try:
-            (problem,) = await MatchService(store).check()
+            (problem,) = await MatchService(store).audit.check()
         finally:
             await store.close()
         assert problem.startswith(f"match #{match_id}: unreadable") and "'paused'" in problem

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.harness import OfflineDiscord
+import pytest
+
+from bot.offline import OfflineDiscord
 from rules import get_game
 from tests.bot.support import new_bot, private, public, start_match
 
@@ -12,11 +14,11 @@ from tests.bot.support import new_bot, private, public, start_match
 def test_a_takeback_in_three_player_boost_needs_both_others(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob, carol) = await start_match(h, "boost", 3)
-        seed = (await h.bot.service.get(match_id)).row.seed
+        seed = (await h.bot.service.cache.get(match_id)).row.seed
         game = get_game("boost")
         state = game.new(players=3, seed=seed)
         opening = game.format_move(state, game.legal_moves(state)[0])
-        before = game.dump((await h.bot.service.get(match_id)).state)
+        before = game.dump((await h.bot.service.cache.get(match_id)).state)
         await h.command(alice, "move", move=opening)
 
         refused = private(await h.command(bob, "takeback"))[0].content
@@ -38,10 +40,10 @@ def test_a_takeback_in_three_player_boost_needs_both_others(offline: Any) -> Non
         (board,) = public(sent)
         assert f"**{opening}** was taken back" in board.content
         assert f"<@{alice.id}>, your move" in board.content and board.pngs
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.row.ply == 0 and await h.bot.store.moves(match_id) == []
         assert match.game.dump(match.state) == before
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
         sent = await h.command(alice, "move", move=opening)  # and play goes on
         assert f"alice played **{opening}**" in public(sent)[0].content
 
@@ -73,7 +75,7 @@ def test_nothing_to_take_back_at_the_start_or_after_the_end(offline: Any) -> Non
         match_id, (alice, bob) = await start_match(h)
         assert "only take back" in private(await h.command(alice, "takeback"))[0].content
         await h.command(alice, "move", move="a1e3")
-        await h.bot.service.resign(match_id, bob.id)
+        await h.bot.service.turns.resign(match_id, bob.id)
         assert (
             "is over" in private(await h.command(alice, "takeback", match=str(match_id)))[0].content
         )
@@ -89,7 +91,7 @@ def test_resign_asks_first_and_cancel_changes_nothing(offline: Any) -> None:
         assert question.buttons == ["Resign", "Cancel"] and question.for_user == bob.id
         sent = await h.click(bob, question.message_id or 0, "Cancel")
         assert [s.content for s in sent if s.kind == "edit"] == ["Cancelled: nothing changed."]
-        assert public(sent) == [] and (await h.bot.service.get(match_id)).status == "active"
+        assert public(sent) == [] and (await h.bot.service.cache.get(match_id)).status == "active"
         (question,) = private(await h.command(bob, "resign"))
         sent = await h.click(bob, question.message_id or 0, "Resign")
         assert "bob resigned" in public(sent)[0].content
@@ -100,6 +102,7 @@ def test_resign_asks_first_and_cancel_changes_nothing(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_resign_and_takeback_buttons_work_after_a_restart(offline: Any, database: str) -> None:
     """Both are persistent: their custom ids carry the match, so a click after a restart
     still answers."""
@@ -112,9 +115,9 @@ def test_resign_and_takeback_buttons_work_after_a_restart(offline: Any, database
         await h.restart(new_bot(database))
         sent = await h.click(bob, asked.message_id or 0, "Accept takeback")
         assert "**a1e3** was taken back" in public(sent)[0].content
-        assert (await h.bot.service.get(match_id)).row.ply == 0
+        assert (await h.bot.service.cache.get(match_id)).row.ply == 0
         sent = await h.click(bob, question.message_id or 0, "Resign")
         assert "bob resigned" in public(sent)[0].content
-        assert (await h.bot.service.get(match_id)).status == "finished"
+        assert (await h.bot.service.cache.get(match_id)).status == "finished"
 
     offline(scenario)

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
-from bot.harness import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from bot.store import JobKind
 from tests.bot.support import START, new_bot, private, public, start_match
@@ -75,10 +75,10 @@ def test_no_limit_means_no_deadline_and_nothing_scheduled(offline: Any) -> None:
         match_id, (alice, bob) = await start_match(h, days=0)
         board = h.latest(lambda s: "Move" in s.buttons)
         assert "Deadline" not in board.content
-        assert (await h.bot.service.get(match_id)).row.days_per_move == 0
+        assert (await h.bot.service.cache.get(match_id)).row.days_per_move == 0
         assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 0) is None
         assert said(await h.advance(30 * DAY)) == []
-        assert (await h.bot.service.get(match_id)).status == "active"
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
 
     offline(scenario)
 
@@ -108,18 +108,19 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
         (ending,) = said(await h.advance(HOUR), channel_id=where)
         assert "bob ran out of time" in ending and "alice wins (timeout)" in ending
         assert h.channels[where]["thread_metadata"]["archived"]
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
             "winners": [1],
             "reason": "timeout",
         }
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3", "timeout 2"]
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
         assert said(await h.advance(10 * DAY)) == []
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline: Any, database: str
 ) -> None:
@@ -143,7 +144,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
             if body and "allowed_mentions" in body
         ]
         assert pinged.count({bob.id}) == 2 and all(users <= {bob.id} for users in pinged)
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         guild = match.row.guild_id
         assert guild is not None
         won = await h.bot.store.rank_of(guild, "quorum", alice.id)
@@ -159,6 +160,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
     offline: Any, database: str
 ) -> None:
@@ -173,11 +175,12 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
         sent = said(await h.advance(5 * HOUR))
         assert len(sent) == 2 and "reminder" in sent[0]  # only the one-hour reminder
         assert "alice wins (timeout)" in sent[1]
-        assert (await h.bot.service.get(match_id)).status == "finished"
+        assert (await h.bot.service.cache.get(match_id)).status == "finished"
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
@@ -193,6 +196,7 @@ def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, data
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline: Any, database: str
 ) -> None:
@@ -218,6 +222,7 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         await start_match(h, days=1)
@@ -231,6 +236,7 @@ def test_the_claim_gives_each_due_job_to_exactly_one_claimer(offline: Any) -> No
     offline(scenario)
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize("move_first", [True, False])
 def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_first: bool) -> None:
     async def scenario(h: OfflineDiscord) -> None:
@@ -238,7 +244,7 @@ def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_fir
         clock_of(h).advance(DAY)  # the deadline is now; no job has run yet
         service = h.bot.service
         # Both read the match at ply 0 and write with that ply: no lock, a true race.
-        move = service.move(match_id, alice.id, "a1e3")
+        move = service.turns.move(match_id, alice.id, "a1e3")
         timeout = service.deadlines.time_out(match_id, 0)
         first, second = (move, timeout) if move_first else (timeout, move)
         results = await asyncio.gather(first, second, return_exceptions=True)
@@ -250,11 +256,12 @@ def test_a_move_racing_its_timeout_has_exactly_one_winner(offline: Any, move_fir
         moved, timed_out = results if move_first else results[::-1]
         assert isinstance(moved, ServiceError) != won_by_move
         assert (timed_out is None) == won_by_move
-        assert await service.check() == []
+        assert await service.audit.check() == []
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_timeout_after_the_move_landed_changes_nothing(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
@@ -262,7 +269,7 @@ def test_a_timeout_after_the_move_landed_changes_nothing(offline: Any) -> None:
         await h.command(alice, "move", move="a1e3")
         assert await h.bot.service.deadlines.time_out(match_id, 0) is None
         assert said(await h.advance(120)) == []
-        assert (await h.bot.service.get(match_id)).status == "active"
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
 
     offline(scenario)
 
@@ -278,14 +285,15 @@ def test_a_timeout_in_three_player_boost_removes_the_player_and_play_goes_on(
         assert "alice ran out of time" in ending and f"<@{bob.id}>, your move" in ending
         assert f"<t:{int(START) + 2 * DAY}:R>" in ending  # bob's clock started
         assert not h.channels[int(thread["id"])]["thread_metadata"]["archived"]
-        match = await h.bot.service.get(match_id)
+        match = await h.bot.service.cache.get(match_id)
         assert match.status == "active" and match.to_move is not None
         assert match.to_move.user_id == bob.id
-        assert await h.bot.service.check() == []
+        assert await h.bot.service.audit.check() == []
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
@@ -304,7 +312,7 @@ def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
         (refusal,) = private(await h.run(payload, bob, challenge.message_id))
         assert "This challenge expired unanswered after 7 days" in refusal.content
         assert "ask alice for a new one" in refusal.content
-        assert (await h.bot.service.get(1)).status == "withdrawn"
+        assert (await h.bot.service.cache.get(1)).status == "withdrawn"
         assert await h.bot.store.claim_job("anyone", int(START) + 30 * DAY) is None
 
     offline(scenario)
@@ -314,11 +322,12 @@ def test_an_answered_challenge_does_not_expire(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, _ = await start_match(h, days=0)
         assert said(await h.advance(8 * DAY)) == []
-        assert (await h.bot.service.get(match_id)).status == "active"
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
 
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_settings_dm_is_stored_and_shown(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         bob = h.user("bob")
@@ -350,6 +359,7 @@ def test_turns_and_reminders_come_by_dm_to_who_opted_in(offline: Any) -> None:
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_refused_dm_falls_back_to_the_mention_and_says_so_once(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")

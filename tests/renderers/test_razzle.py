@@ -8,20 +8,12 @@ from renderers import render, render_png
 from renderers.canvas import HEADER, PATH_COLOUR, VERMILION, YELLOW, Grid
 from rules import Highlight
 from rules.razzle import RazzleDazzle, RazzleState
+from tests.positions import diagram
 
 GAME = RazzleDazzle()
 GRID = Grid(7, 8)
 
-GOAL = """
-8  . o o O o x .
-7  . . . . . . .
-6  . . . . . . .
-5  . . X . . . .
-4  . . . . . . .
-3  . . . . . . .
-2  . . . . . x .
-1  . x . . x . .
-"""
+GOAL = diagram("razzle", "a pass to the back row")
 
 
 def pixel(image: Image.Image, file: float, rank: float, grid: Grid = GRID) -> tuple[int, ...]:
@@ -108,17 +100,7 @@ def test_the_last_knight_move_is_drawn_as_an_arrow() -> None:
 
 
 def test_a_forced_pass_is_announced_in_the_header() -> None:
-    forcing = """
-8  . o o O o o .
-7  . . . . . . .
-6  . . . . . . .
-5  . . . . . . .
-4  . . o . . . .
-3  . . . . . . .
-2  . . . . . . .
-1  . x x X x x .
-to move: 2
-"""
+    forcing = diagram("razzle", "seed: a move beside the ball forces a pass")
     forced = play(GAME.parse_diagram(forcing), "c4-d2")
     assert forced.forced
     relaxed = dataclasses.replace(forced, forced=False)

@@ -1,7 +1,8 @@
 """Perft tables: how many move sequences each position allows at depths 1..N, kept as data.
 
 A table is tests/rules/perft/<game>.json, a list of positions, each either a new game
-(`players`, `variant`, optionally `seed`) or a `diagram`, with a `name` and its `counts`.
+(`players`, `variant`, optionally `seed`) or, without those, the named position of
+tests/positions/<game>.json its `name` gives, with its `counts`.
 The counts cover the whole tree of legal moves, so any change to move generation or to
 `apply` that alters what can be played shows up, whatever line a random test would follow.
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from rules import get_game
 from rules.core import Game
+from tests.positions import diagram
 
 TABLES = Path(__file__).parent / "perft"
 
@@ -47,9 +49,9 @@ def perft(game: Game[Any, Any], state: Any, depth: int) -> list[int]:
 
 
 def position(game: Game[Any, Any], entry: dict[str, Any]) -> Any:
-    """The position a table entry names: its diagram, or a new game."""
-    if "diagram" in entry:
-        return game.parse_diagram(entry["diagram"])
+    """The position a table entry names: a new game, or the named position of that name."""
+    if "players" not in entry:
+        return game.parse_diagram(diagram(game.name, entry["name"]))
     return game.new(
         players=entry.get("players"), variant=entry.get("variant"), seed=entry.get("seed", 0)
     )

@@ -10,6 +10,7 @@ from rules.boost import Boost, BoostState, Build, Promote, Step
 from rules.boost.board import zobrist
 from rules.playout import random_states, random_turns
 from rules.records import Record
+from tests.positions import diagram
 
 REGISTERED = get_game("boost")
 assert isinstance(REGISTERED, Boost)
@@ -370,17 +371,7 @@ def test_knights_stay_knights_when_their_tower_falls() -> None:
     assert counts.count("K") == 1 and "T" not in counts
 
 
-SPREAD = """
-P . P . P . P . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-p . p . p . p . .
-"""
+SPREAD = diagram("boost", "seed: arrangements may not recur (spread pawns)")
 
 
 def test_a_move_may_not_recreate_an_earlier_arrangement() -> None:
@@ -517,19 +508,7 @@ def test_resigning_with_three_players_lets_the_others_play_on() -> None:
     assert GAME.outcome(state) == Outcome((2,), "resignation")
 
 
-FOUR = """
-P2 P2 P2 P2 .  P4 P4 P4 P4
-.  .  .  .  .  .  .  .  .
-P2 .  .  .  .  .  .  .  P4
-P2 .  .  .  .  .  .  .  P4
-.  .  .  .  .  .  .  .  .
-P1 .  .  .  .  .  .  .  .
-P1 .  .  .  .  .  .  .  P3
-.  .  .  .  .  .  .  .  .
-P1 P1 P1 P1 .  .  .  P3 P3
-players: 4
-to move: 3
-"""
+FOUR = diagram("boost", "four players, seat 3 to move")
 
 
 def test_turn_order_skips_defeated_players_in_a_four_player_game() -> None:

@@ -1,11 +1,11 @@
 """Kyo: one diagram test per numbered rule of rules/kyo.md and per example of the seed, then
-notation, the picker, persistence, frozen move counts and random playouts."""
+notation, the picker, persistence and random playouts (its frozen move counts are checked
+with the other games' in test_perft.py)."""
 
 import json
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,6 +26,7 @@ from rules.kyo.notation import join, tokenize
 from rules.kyo.replay import simulate
 from rules.kyo.turns import legal_turns
 from rules.records import Record
+from tests.positions import diagram
 
 GAME: Game[KyoState, KyoMove] = get_game("kyo")
 
@@ -771,55 +772,7 @@ def test_a_record_replays_to_the_same_state() -> None:
     assert Record.from_text(record.to_text()).replay(GAME) == state
 
 
-QUEEN_FIELD = """
-    a     b     c     d     e     f     g     h     i     j
-10  dddh  ddlh  dllh  h     SSSk  dlq   ll    llh   ddldh ddd
- 9  .     .     .     lllS  S     S     .     lh    .     h
- 8  p     .     S     t     .     .     .     .     .     p
- 7  .     p     p     p     t     .     p     p     .     p
- 6  .     .     .     .     S     .     .     .     .     .
- 5  .     .     .     P     .     .     .     .     .     .
- 4  P     H     P     .     S     .     P     P     P     P
- 3  .     DLD   P     H     LH    T     SS    .     .     .
- 2  .     L     L     D     .     T     .     LLL   .     .
- 1  D     D     D     LLH   SSSK  DLSQ  H     DLLH  DDLH  DDDH
-to move: gold
-"""
-
-TOWER_ROAD = """
-    a     b     c     d     e     f     g     h     i     j
-10  dddd  .     h     lh    t     lllS  h     l     h     d
- 9  dh    ld    l     t     .     l     dS    Slk   ddl   dh
- 8  .     lh    p     S     S     l     .     .     h     d
- 7  p     .     p     p     .     S     p     p     p     ldq
- 6  .     .     .     .     .     .     .     .     .     .
- 5  .     .     P     .     H     T     P     .     p     P
- 4  P     P     P     L     .     .     .     P     P     .
- 3  H     .     .     D     S     S     LH    DH    DQ    .
- 2  L     DDDH  L     SLLLL D     D     LS    S     LH    .
- 1  D     H     D     H     SSK   LT    L     LD    D     D
-to move: gold
-"""
-
-
-PERFT = json.loads((Path(__file__).parent / "perft" / "kyo.json").read_text(encoding="utf-8"))
-
-
-def perft(state: KyoState, depth: int) -> int:
-    """Move sequences of `depth` turns: checks `apply` as well as `legal_moves`."""
-    moves = GAME.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(GAME.apply(state, move, check=False), depth - 1) for move in moves)
-
-
-@pytest.mark.parametrize("entry", PERFT, ids=[entry["name"] for entry in PERFT])
-def test_perft(entry: dict[str, Any]) -> None:
-    if "diagram" in entry:
-        state = GAME.parse_diagram(entry["diagram"])
-    else:
-        state = GAME.new(entry["players"], entry["variant"])
-    assert [perft(state, depth) for depth in range(1, len(entry["counts"]) + 1)] == entry["counts"]
+QUEEN_FIELD = diagram("kyo", "queen field")
 
 
 def test_the_start_counts_follow_the_tower_ruling() -> None:

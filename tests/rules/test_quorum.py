@@ -17,6 +17,7 @@ from rules import (
 from rules.playout import random_states, random_turns
 from rules.quorum import Jump, QuorumMove, QuorumState
 from rules.records import Record
+from tests.positions import diagram
 
 GAME: Game[QuorumState, QuorumMove] = get_game("quorum")
 
@@ -215,16 +216,7 @@ def test_holding_the_four_objectives_wins() -> None:
         GAME.parse_move(after, "d4f4")
 
 
-PASS_POSITION = """
-8  · · · · · · · ·
-7  · · · · · · · ·
-6  · · · · · · · ·
-5  · · · · · · · ·
-4  · · · · · · · ·
-3  ● ● ● · · · · ·
-2  ○ ○ ● · · · · ·
-1  ○ ○ ● · · · · ·
-"""
+PASS_POSITION = diagram("quorum", "a player who must pass")
 
 
 def test_a_player_with_no_play_must_pass() -> None:

@@ -10,6 +10,7 @@ from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, 
 from rules.playout import random_states, random_turns
 from rules.razzle import Chain, Knight, RazzleDazzle, RazzleState
 from rules.records import Record
+from tests import positions
 
 GAME = RazzleDazzle()
 
@@ -205,16 +206,7 @@ def test_passes_follow_all_eight_lines_and_stop_at_the_first_piece() -> None:
     assert not any(m.startswith("d4-g1-d1") for m in names(state))
 
 
-INELIGIBLE_EXAMPLE = """
-8  . o o O o o .
-7  . . . . . . .
-6  . . . . . . .
-5  . . . . . . .
-4  . . . . . . .
-3  . . . x . . .
-2  . . . . . . .
-1  . x X . x x .
-"""
+INELIGIBLE_EXAMPLE = positions.diagram("razzle", "seed: ineligible receivers")
 
 
 def test_the_seed_ineligibility_example() -> None:
@@ -263,17 +255,7 @@ def test_no_piece_touches_the_ball_twice_in_one_turn() -> None:
 
 # -- the forced throw ------------------------------------------------------------------------
 
-FORCING = """
-8  . o o O o o .
-7  . . . . . . .
-6  . . . . . . .
-5  . . . . . . .
-4  . . o . . . .
-3  . . . . . . .
-2  . . . . . . .
-1  . x x X x x .
-to move: 2
-"""
+FORCING = positions.diagram("razzle", "seed: a move beside the ball forces a pass")
 
 
 def test_a_knight_move_next_to_the_ball_forces_a_throw() -> None:
@@ -320,16 +302,7 @@ def test_the_last_move_key_of_a_diagram_sets_the_forced_pass() -> None:
 
 # -- winning ---------------------------------------------------------------------------------
 
-GOAL = """
-8  . o o O o x .
-7  . . . . . . .
-6  . . . . . . .
-5  . . X . . . .
-4  . . . . . . .
-3  . . . . . . .
-2  . . . . . x .
-1  . x . . x . .
-"""
+GOAL = positions.diagram("razzle", "a pass to the back row")
 
 
 def test_a_pass_to_a_piece_on_the_back_row_wins() -> None:

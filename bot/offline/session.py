@@ -27,7 +27,8 @@ from typing import Any, TextIO
 
 from bot.app import create_bot
 from bot.clock import ManualClock, describe_duration, parse_duration
-from bot.harness import OfflineDiscord, OfflineError, Sent
+from bot.offline.harness import OfflineDiscord
+from bot.offline.records import OfflineError, Sent
 from bot.settings import Settings
 
 LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")

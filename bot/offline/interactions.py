@@ -1,0 +1,268 @@
+"""The interaction protocol, Discord's side: the payloads an interaction arrives with, and
+the answers to the bot's callbacks, follow-ups and edits through the interaction's token
+(`AsyncWebhookAdapter.request`'s stand-in), one function per endpoint in `ENDPOINTS`.
+
+It refuses what Discord refuses: a second or late answer (after 3 s), a token used before
+the answer or after 15 minutes, on the offline Discord's clock."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot.offline.checks import choice_problems
+from bot.offline.records import (
+    ALREADY_ACKNOWLEDGED,
+    DM,
+    EPHEMERAL,
+    INVALID_FORM_BODY,
+    INVALID_WEBHOOK_TOKEN,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_WEBHOOK,
+    OfflineError,
+    Pending,
+    Sent,
+    User,
+    flat,
+    http_error,
+)
+from bot.offline.routes import Endpoint, Files, answer, json_body
+from bot.offline.state import DiscordState
+
+COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4
+RESPONSE_DEADLINE = 3.0  # seconds to answer an interaction (else 10062)
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used (else 50027)
+
+# -- what an interaction arrives with ---------------------------------------------------------
+
+
+def interaction(
+    state: DiscordState, kind: int, user: User, channel_id: int | None
+) -> dict[str, Any]:
+    """An interaction of this type from `user` in a channel (the text channel by default),
+    without its `data`."""
+    interaction_id = state.next_id()
+    where = channel_id or state.channel_id
+    payload: dict[str, Any] = {
+        "id": str(interaction_id),
+        "application_id": str(state.application_id),
+        "type": kind,
+        "token": f"token-{interaction_id}",
+        "version": 1,
+        "attachment_size_limit": 10 * 1024 * 1024,
+        "channel_id": str(where),
+        "channel": state.channels[where],
+        "locale": "en-US",
+        "app_permissions": str(state.permissions(where).value),
+        "entitlements": [],
+    }
+    if state.channels[where]["type"] == DM:
+        payload["user"] = user.payload()
+        payload["context"] = 1  # the bot's DM
+        payload["authorizing_integration_owners"] = {"0": "0"}
+    else:
+        payload["guild_id"] = str(state.guild_id)
+        payload["guild"] = {"id": str(state.guild_id), "locale": "en-US", "features": []}
+        payload["guild_locale"] = "en-US"
+        payload["member"] = user.member()
+        payload["context"] = 0  # a server
+        payload["authorizing_integration_owners"] = {"0": str(state.guild_id)}
+    return payload
+
+
+def slash_command(
+    tree: app_commands.CommandTree[Any], name: str
+) -> app_commands.Command[Any, ..., Any]:
+    """The slash command of this name in the bot's tree; a script names one that is not."""
+    command = tree.get_command(name)
+    if not isinstance(command, app_commands.Command):
+        raise OfflineError(f"there is no /{name} command")
+    return command
+
+
+def command_data(
+    state: DiscordState, command: app_commands.Command[Any, ..., Any], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A slash command's `data`, its options typed as Discord's client types them."""
+    name = command.name
+    kinds = {p.name: p.type for p in command.parameters}
+    data: dict[str, Any] = {"id": str(state.next_id()), "name": name, "type": 1, "options": []}
+    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+    for key, value in options.items():
+        if key not in kinds:
+            known = ", ".join(kinds) or "none"
+            raise OfflineError(f"/{name} has no option {key!r} (options: {known})")
+        if isinstance(value, User):
+            resolved["users"][str(value.id)] = value.payload()
+            member = value.member()
+            del member["user"]
+            resolved["members"][str(value.id)] = member
+            value = str(value.id)
+        elif kinds[key] is discord.AppCommandOptionType.integer and isinstance(value, str):
+            if not value.strip().isdigit():  # typed in an offline script
+                raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
+            value = int(value)
+        data["options"].append({"name": key, "type": kinds[key].value, "value": value})
+    if resolved["users"]:
+        data["resolved"] = resolved
+    return data
+
+
+def component(state: DiscordState, message_id: int, test: Any, what: str) -> dict[str, Any]:
+    """The first component of a message that passes `test`; `what` names it if none does."""
+    message = state.messages.get(message_id)
+    if message is None:
+        raise OfflineError(f"there is no message {message_id}")
+    for found in flat(message.get("components", [])):
+        if test(found):
+            return found
+    raise OfflineError(f"message {message_id} has no {what}")
+
+
+# -- what the bot answers with ----------------------------------------------------------------
+
+
+class WebhookAdapter(AsyncWebhookAdapter):
+    """Answers interaction callbacks and follow-ups from the offline Discord instead of the
+    network."""
+
+    def __init__(self, state: DiscordState) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.state = state
+
+    async def request(self, route: Route, session: Any, **kwargs: Any) -> Any:
+        body = json_body(kwargs.get("payload"), kwargs.get("multipart"))
+        files = kwargs.get("files")
+        return answer(ENDPOINTS, self.state, route.method, route.path, route.url, body, files)
+
+
+def callback(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    """The interaction's one answer: a message, a deferral, an edit or autocomplete choices."""
+    info = state.interactions[ids["webhook_token"]]
+    if info.responded:
+        raise state.refuse(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged")
+    if state.now() - info.created > RESPONSE_DEADLINE:
+        raise state.refuse(404, UNKNOWN_INTERACTION, "Unknown interaction (answered after 3 s)")
+    kind = body["type"]
+    data = body.get("data") or {}
+    ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
+    resource: dict[str, Any] | None = None
+    message_id: int | None = None
+    if kind == 8:
+        problems = choice_problems(data.get("choices", []))
+        if problems:
+            raise state.refuse(400, INVALID_FORM_BODY, "; ".join(problems))
+        state.autocompleted[info.id] = data.get("choices", [])
+    elif kind in (4, 5):
+        info.ephemeral = ephemeral
+        info.deferred = kind == 5
+        flags = EPHEMERAL if ephemeral else 0
+        message = state.message(info.channel_id, data, files, flags, loading=kind == 5)
+        info.original = message_id = int(message["id"])
+        if kind == 4:
+            state.record("message", message, files, info.user.id)
+        else:
+            state.sent.append(
+                Sent("defer", info.channel_id, message_id, "", ephemeral, for_user=info.user.id)
+            )
+        resource = {"type": kind, "message": message}
+    elif kind == 6:
+        state.sent.append(Sent("defer", info.channel_id, info.message_id, "", False))
+    elif kind == 7:
+        assert info.message_id is not None
+        message = state.apply_edit(info.message_id, data, files)
+        message_id = info.message_id
+        resource = {"type": kind, "message": message}
+    else:
+        raise OfflineError(f"interaction callback type {kind} is not supported offline")
+    info.responded = True
+    return {
+        "interaction": {
+            "id": str(info.id),
+            "type": _reported_type(kind),
+            "response_message_id": str(message_id) if message_id else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": ephemeral,
+        },
+        "resource": resource,
+    }
+
+
+def followup(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    """A follow-up message; the first after a deferred reply fills its "thinking…"."""
+    info = _token_use(state, ids)
+    if info.deferred and info.original is not None:
+        info.deferred = False
+        message = state.messages[info.original]
+        message.update(state.message(info.channel_id, body, files, 0, info.original))
+        message["flags"] = EPHEMERAL if info.ephemeral else 0
+        state.record("message", message, files, info.user.id)
+        return message
+    flags = (body.get("flags") or 0) & EPHEMERAL
+    message = state.message(info.channel_id, body, files, flags)
+    state.record("message", message, files, info.user.id)
+    return message
+
+
+def get_message(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    return state.messages[_target(state, ids)]
+
+
+def edit_message(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    message_id = _target(state, ids)
+    info = state.interactions[ids["webhook_token"]]
+    if info.deferred and message_id == info.original:
+        info.deferred = False
+    return state.apply_edit(message_id, body, files)
+
+
+def delete_message(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
+    message_id = _target(state, ids)
+    message = state.messages.pop(message_id)
+    state.sent.append(Sent("delete", int(message["channel_id"]), message_id))
+
+
+def _token_use(state: DiscordState, ids: dict[str, str]) -> Pending:
+    """The interaction whose token a follow-up or edit uses, if Discord would accept it."""
+    info = state.interactions[ids["webhook_token"]]
+    if not info.responded:
+        raise state.refuse(404, UNKNOWN_WEBHOOK, "Unknown Webhook (used before the response)")
+    if state.now() - info.created > TOKEN_LIFETIME:
+        raise state.refuse(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token (over 15 min)")
+    return info
+
+
+def _target(state: DiscordState, ids: dict[str, str]) -> int:
+    """The message a token's request names: by id, or `@original` (its route has no id)."""
+    info = _token_use(state, ids)
+    if "message_id" in ids:
+        return int(ids["message_id"])
+    target = info.original or info.message_id
+    if target is None:
+        raise http_error(404, "Unknown Message")
+    return target
+
+
+def _reported_type(kind: int) -> int:
+    """The interaction type Discord reports back for a callback type (only 'component' matters
+    to discord.py, and it never reads it)."""
+    return COMPONENT if kind in (6, 7) else COMMAND
+
+
+TOKEN = "/webhooks/{webhook_id}/{webhook_token}"
+MESSAGE, ORIGINAL = TOKEN + "/messages/{message_id}", TOKEN + "/messages/@original"
+ENDPOINTS: dict[tuple[str, str], Endpoint] = {
+    ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"): callback,
+    ("POST", TOKEN): followup,
+    ("GET", MESSAGE): get_message,
+    ("GET", ORIGINAL): get_message,
+    ("PATCH", MESSAGE): edit_message,
+    ("PATCH", ORIGINAL): edit_message,
+    ("DELETE", MESSAGE): delete_message,
+    ("DELETE", ORIGINAL): delete_message,
+}

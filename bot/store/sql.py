@@ -1,0 +1,551 @@
+"""Every query both backends run, written once with `?` placeholders, and the store logic
+around them.
+
+`SqlStore` is the whole `Store` but for what truly differs, which each backend supplies:
+its connections and transactions (`Session`s), the one-statement turn write, the words for
+folding seats into JSON and for skipping locked jobs, the row locks SQLite does not need,
+migrating and copying. PostgreSQL translates `?` to `$n` in one place (its `Session`).
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar, NamedTuple, Protocol, Self
+
+from bot.store.base import (
+    CorruptMatch,
+    JobKind,
+    JobRow,
+    MatchRow,
+    MoveRow,
+    PreferenceRow,
+    RatingRow,
+    RatingUpdate,
+    Row,
+    StaleWrite,
+    encode_fields,
+    match_row,
+    now,
+    rating_row,
+    rating_values,
+)
+
+RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
+
+ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
+
+# Matches that should have jobs and have none.
+UNSCHEDULED_MATCHES = """
+    SELECT id FROM matches m
+    WHERE (m.status = 'active' AND m.days_per_move > 0 AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply AND j.kind = 'timeout'
+    )) OR (m.status = 'pending' AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
+    ))
+    ORDER BY id
+"""
+
+# Started matches whose latest turn was saved but not shown.
+UNPOSTED = (
+    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
+    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
+)
+
+# Matches in progress where the computer holds a seat.
+WITH_ENGINES = (
+    "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+    "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
+)
+
+# Of the unclaimed jobs due by now, the earliest, marked claimed in the same statement;
+# `{lock}` is the backend's CLAIM_LOCK.
+CLAIM_JOB = """
+    UPDATE jobs SET claimed_by = ?, claimed_at = ?
+    WHERE id = (
+        SELECT id FROM jobs WHERE claimed_by IS NULL AND due_at <= ?
+        ORDER BY due_at, id LIMIT 1 {lock}
+    )
+    RETURNING id, match_id, kind, ply, due_at
+"""
+
+NEXT_DUE = """
+    SELECT MIN(CASE WHEN claimed_by IS NULL THEN due_at ELSE claimed_at + ? END)
+    FROM jobs WHERE done_at IS NULL
+"""
+
+# Claims never finished: older than the lease, or this process's own (it restarted).
+LOST_CLAIMS = "claimed_by IS NOT NULL AND done_at IS NULL AND (claimed_at <= ? OR claimed_by = ?)"
+
+UPSERT_RATING = f"""
+    INSERT INTO ratings (guild_id, {RATING_COLUMNS}, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id)
+    DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,
+        wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+        streak = excluded.streak, updated_at = excluded.updated_at
+"""
+
+
+def marks(count: int) -> str:
+    """Placeholders for an IN list of `count` values; NULL, which matches nothing, for none
+    (PostgreSQL refuses an empty `IN ()`)."""
+    return ", ".join(["?"] * count) or "NULL"
+
+
+class Session(Protocol):
+    """A connection as the shared queries use it: `?` placeholders, values in order."""
+
+    async def fetch(self, sql: str, *params: Any) -> Sequence[Row]: ...
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        """Run one statement; how many rows it wrote."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+class TurnWrite(NamedTuple):
+    """Turns to log after `expected_ply` and the match's fields after them, as stored."""
+
+    match_id: int
+    expected_ply: int
+    turns: list[tuple[int, int, str]]  # (ply, seat, notation)
+    snapshot: str
+    status: str
+    outcome: str | None  # JSON
+    draw_offer: int | None
+    played_at: str
+
+
+class SqlStore(ABC):
+    """The `Store` on any SQL backend; see the module's docstring for what a backend adds."""
+
+    backend: str  # "sqlite" or "postgresql", for messages
+    SEATS: ClassVar[str]
+    """An expression: match `m`'s seats as JSON text, `[[seat, user_id, name, accepted,
+    engine], ...]` by seat, so a match loads in one query."""
+    CLAIM_LOCK: ClassVar[str]
+    """Appended to the claim's inner SELECT, so racing claimers take different jobs."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def _migrate(self) -> None:
+        """Bring the database to the newest schema."""
+
+    async def _opened(self) -> Self:
+        """This store, migrated; closed again if that fails, so no connection leaks."""
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    @abstractmethod
+    def _reader(self) -> Session:
+        """Where reads outside a transaction go."""
+
+    @abstractmethod
+    def _writer(self) -> AbstractAsyncContextManager[Session]:
+        """A session for one statement that writes, committed on its own."""
+
+    @abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Session]:
+        """A session whose statements commit together, or not at all if the block raises."""
+
+    @abstractmethod
+    async def _lock_match(self, db: Session, match_id: int) -> None:
+        """Hold the match's row until the transaction ends."""
+
+    @abstractmethod
+    async def _lock_ratings(self, db: Session, guild_id: int, game: str) -> None:
+        """Order the transactions that rewrite a game's standings on a server."""
+
+    @abstractmethod
+    async def _write_turns(self, write: TurnWrite) -> bool:
+        """Log the turns and update the match in one statement, if the match is still at
+        the expected ply; False, and nothing written, if not."""
+
+    async def _value(self, sql: str, *params: Any) -> Any:
+        """The first column of the first row, or None."""
+        rows = await self._reader().fetch(sql, *params)
+        return rows[0][0] if rows else None
+
+    async def _ids(self, sql: str) -> list[int]:
+        return [int(row[0]) for row in await self._reader().fetch(sql)]
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _select_match(self, where: str) -> str:
+        return f"SELECT m.*, {self.SEATS} AS seats FROM matches m {where}"
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        rows = await self._reader().fetch(self._select_match("WHERE m.id = ?"), match_id)
+        return match_row(rows[0]) if rows else None
+
+    async def match_in_thread(self, thread_id: int) -> int | None:
+        found = await self._value(
+            "SELECT id FROM matches WHERE thread_id = ? ORDER BY id DESC LIMIT 1", thread_id
+        )
+        return None if found is None else int(found)
+
+    async def matches_of(
+        self, user_id: int, statuses: Sequence[str], guild_id: int | None = None
+    ) -> tuple[list[MatchRow], list[CorruptMatch]]:
+        where = (
+            "JOIN seats mine ON mine.match_id = m.id "
+            f"WHERE mine.user_id = ? AND m.status IN ({marks(len(statuses))})"
+        )
+        params: list[Any] = [user_id, *statuses]
+        if guild_id is not None:
+            where += " AND m.guild_id = ?"
+            params.append(guild_id)
+        where += " ORDER BY m.updated_at DESC, m.id DESC"
+        found: list[MatchRow] = []
+        broken: list[CorruptMatch] = []
+        for row in await self._reader().fetch(self._select_match(where), *params):
+            try:
+                found.append(match_row(row))
+            except CorruptMatch as error:
+                broken.append(error)
+        return found, broken
+
+    async def match_ids(self) -> list[int]:
+        return await self._ids("SELECT id FROM matches ORDER BY id")
+
+    async def unposted_boards(self) -> list[int]:
+        return await self._ids(UNPOSTED)
+
+    async def matches_with_engines(self) -> list[int]:
+        return await self._ids(WITH_ENGINES)
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        rows = await self._reader().fetch(
+            "SELECT ply, seat, notation, played_at FROM moves WHERE match_id = ? ORDER BY ply",
+            match_id,
+        )
+        return [MoveRow(int(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    # -- writing -------------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        variant: str,
+        seed: int,
+        snapshot: str,
+        seats: Sequence[tuple[int, str, bool, int | None]],
+        days_per_move: int = 0,
+        rated: bool = True,
+    ) -> int:
+        created = now()
+        async with self._transaction() as db:
+            (row,) = await db.fetch(
+                "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
+                "snapshot, created_at, updated_at, days_per_move, rated) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id",
+                guild_id,
+                channel_id,
+                game,
+                variant,
+                seed,
+                snapshot,
+                created,
+                created,
+                days_per_move,
+                int(rated),
+            )
+            match_id = int(row[0])
+            await db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, name, accepted, engine) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, n, user, name, int(ok), engine)
+                    for n, (user, name, ok, engine) in enumerate(seats, 1)
+                ],
+            )
+        return match_id
+
+    async def update_match(
+        self, match_id: int, expected_ply: int, *, expected_status: str | None = None, **fields: Any
+    ) -> None:
+        values = encode_fields(fields)
+        assignments = ", ".join(f"{key} = ?" for key in values)
+        query = f"UPDATE matches SET {assignments} WHERE id = ? AND ply = ?"
+        params: list[Any] = [*values.values(), match_id, expected_ply]
+        if expected_status is not None:
+            query += " AND status = ?"
+            params.append(expected_status)
+        async with self._writer() as db:
+            if await db.execute(query, *params) != 1:
+                raise StaleWrite(f"match #{match_id} changed since it was read")
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[tuple[int, str]],
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        draw_offer: int | None,
+    ) -> str:
+        played = now()
+        write = TurnWrite(
+            match_id,
+            expected_ply,
+            [(ply, seat, notation) for ply, (seat, notation) in enumerate(moves, expected_ply + 1)],
+            snapshot,
+            status,
+            None if outcome is None else json.dumps(outcome),
+            draw_offer,
+            played,
+        )
+        if not await self._write_turns(write):
+            raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+        return played
+
+    async def accept_seat(self, match_id: int, seat: int) -> bool:
+        """The match row is locked first: two last seats accepting at once in two processes
+        would otherwise each see the other's seat unaccepted, and neither would start it."""
+        async with self._transaction() as db:
+            await self._lock_match(db, match_id)
+            answered = await db.execute(
+                "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0 "
+                "AND (SELECT status FROM matches WHERE id = ?) = 'pending'",
+                match_id,
+                seat,
+                match_id,
+            )
+            if answered != 1:
+                raise StaleWrite(f"seat {seat} of match #{match_id} already answered")
+            started = await db.execute(
+                "UPDATE matches SET status = 'active', updated_at = ? WHERE id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM seats WHERE match_id = ? AND accepted = 0)",
+                now(),
+                match_id,
+                match_id,
+            )
+            return started == 1
+
+    async def rewind(
+        self,
+        match_id: int,
+        expected_ply: int,
+        target_ply: int,
+        *,
+        snapshot: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        encoded = None if outcome is None else json.dumps(outcome)
+        async with self._transaction() as db:
+            rewound = await db.execute(
+                "UPDATE matches SET ply = ?, snapshot = ?, status = ?, outcome = ?, "
+                "draw_offer = NULL, updated_at = ? WHERE id = ? AND ply = ?",
+                target_ply,
+                snapshot,
+                status,
+                encoded,
+                now(),
+                match_id,
+                expected_ply,
+            )
+            if rewound != 1:
+                raise StaleWrite(f"match #{match_id} is no longer at ply {expected_ply}")
+            await db.execute(
+                "DELETE FROM moves WHERE match_id = ? AND ply > ?", match_id, target_ply
+            )
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply >= ?", match_id, target_ply
+            )
+            await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", match_id)
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    async def rate_match(
+        self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int], update: RatingUpdate
+    ) -> bool:
+        """The match's key decides who rates it (a second transaction blocks on the insert,
+        then does nothing); `_lock_ratings` keeps the standings `update` reads from changing
+        before its result is written."""
+        stamped = now()
+        async with self._transaction() as db:
+            claimed = await db.execute(
+                "INSERT INTO rated_matches (match_id, rated_at) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING",
+                match_id,
+                stamped,
+            )
+            if claimed != 1:
+                return False
+            await self._lock_ratings(db, guild_id, game)
+            rows = await db.fetch(
+                f"SELECT {RATING_COLUMNS} FROM ratings "
+                f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks(len(user_ids))})",
+                guild_id,
+                game,
+                *user_ids,
+            )
+            current = {standing.user_id: standing for standing in map(rating_row, rows)}
+            await db.executemany(
+                UPSERT_RATING, [(guild_id, *rating_values(r), stamped) for r in update(current)]
+            )
+            return True
+
+    async def unrated_matches(self) -> list[int]:
+        return await self._ids(
+            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 "
+            "AND guild_id IS NOT NULL AND id NOT IN (SELECT match_id FROM rated_matches) "
+            "ORDER BY updated_at, id"
+        )
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+            f"ORDER BY {ORDINAL} DESC, games DESC, user_id LIMIT ?",
+            guild_id,
+            game,
+            limit,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        rows = await self._reader().fetch(
+            f"SELECT {RATING_COLUMNS}, (SELECT count(*) FROM ratings better "
+            "WHERE better.guild_id = mine.guild_id AND better.game = mine.game "
+            "AND (better.mu - 3 * better.sigma) > (mine.mu - 3 * mine.sigma)) AS above "
+            "FROM ratings mine WHERE guild_id = ? AND game = ? AND user_id = ?",
+            guild_id,
+            game,
+            user_id,
+        )
+        return (int(rows[0]["above"]) + 1, rating_row(rows[0])) if rows else None
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._reader().fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY games DESC, game",
+            guild_id,
+            user_id,
+        )
+        return [rating_row(r) for r in rows]
+
+    # -- scheduled jobs --------------------------------------------------------------------
+
+    async def schedule(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM jobs WHERE match_id = ? AND ply < ? AND claimed_by IS NULL",
+                match_id,
+                ply,
+            )
+            await db.executemany(
+                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, kind, ply) DO NOTHING",
+                [(match_id, str(kind), ply, due) for kind, due in jobs],
+            )
+
+    async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
+        due = await self._value(
+            "SELECT due_at FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",
+            match_id,
+            str(kind),
+            ply,
+        )
+        return None if due is None else int(due)
+
+    async def next_due(self, lease: int) -> int | None:
+        due = await self._value(NEXT_DUE, lease)
+        return None if due is None else int(due)
+
+    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+        async with self._writer() as db:
+            rows = await db.fetch(CLAIM_JOB.format(lock=self.CLAIM_LOCK), owner, at, at)
+        if not rows:
+            return None
+        row = rows[0]
+        return JobRow(int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]))
+
+    async def finish_job(self, job_id: int, owner: str, at: int) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE jobs SET done_at = ? WHERE id = ? AND claimed_by = ? AND done_at IS NULL",
+                at,
+                job_id,
+                owner,
+            )
+
+    async def recover_claims(
+        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+    ) -> int:
+        async with self._transaction() as db:
+            released = await db.execute(
+                "UPDATE jobs SET claimed_by = NULL, claimed_at = NULL "
+                f"WHERE {LOST_CLAIMS} AND kind IN ({marks(len(retry))})",
+                at - lease,
+                owner,
+                *map(str, retry),
+            )
+            dropped = await db.execute(
+                f"UPDATE jobs SET done_at = ? WHERE {LOST_CLAIMS}", at, at - lease, owner
+            )
+        return released + dropped
+
+    async def unscheduled(self) -> list[int]:
+        return await self._ids(UNSCHEDULED_MATCHES)
+
+    # -- preferences and takeback votes ----------------------------------------------------
+
+    async def preferences(self, user_id: int) -> PreferenceRow:
+        rows = await self._reader().fetch(
+            "SELECT dm, dm_refused FROM preferences WHERE user_id = ?", user_id
+        )
+        return PreferenceRow(bool(rows[0][0]), bool(rows[0][1])) if rows else PreferenceRow()
+
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, dm, dm_refused, updated_at) "
+                "VALUES (?, ?, 0, ?) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, "
+                "dm_refused = 0, updated_at = excluded.updated_at",
+                user_id,
+                int(wanted),
+                now(),
+            )
+
+    async def refuse_dm(self, user_id: int) -> bool:
+        async with self._writer() as db:
+            refused = await db.execute(
+                "UPDATE preferences SET dm_refused = 1, updated_at = ? "
+                "WHERE user_id = ? AND dm_refused = 0",
+                now(),
+                user_id,
+            )
+        return refused == 1
+
+    async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO takeback_votes (match_id, ply, seat) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id, ply, seat) DO NOTHING",
+                match_id,
+                ply,
+                seat,
+            )
+            rows = await db.fetch(
+                "SELECT seat FROM takeback_votes WHERE match_id = ? AND ply = ?", match_id, ply
+            )
+        return frozenset(int(row[0]) for row in rows)
+
+    async def drop_takeback(self, match_id: int) -> None:
+        async with self._writer() as db:
+            await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", match_id)

@@ -1,0 +1,208 @@
+"""What the bot posts for players to read, in one place: challenges, boards, turns, draw and
+takeback offers, reminders and expiries.
+
+Only words are made here (no Discord calls): the announcer, the cogs and the job handlers
+post them. Answers meant for one member alone stay with the cog that answers, and a refusal's
+sentence with the `ServiceError` that carries it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot import limits
+from bot.clock import DAY
+from bot.service import Match, Reminder, Takeback, Turn
+from bot.service.deadlines import CHALLENGE_LIFETIME
+from bot.store import SeatRow
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def shown(name: str) -> str:
+    """A member's display name as it may appear in a message: mentions and markdown in it
+    are shown as typed, not acted on."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return f"{where}/{message_id}" if message_id else where
+
+
+def pace(days: int) -> str:
+    """`3 days per move`, or `no time limit`."""
+    return f"{days} day{'' if days == 1 else 's'} per move" if days else "no time limit"
+
+
+def challenge_text(match: Match) -> str:
+    """The challenge post: who challenges whom to what, and who still has to answer."""
+    challenger = match.at(1)
+    invited = match.seats[1:]
+    names = ", ".join(mention(s.user_id) for s in invited)
+    lines = [
+        f"{mention(challenger.user_id)} challenges {names} to **{match.game.title}** "
+        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}) "
+        f"· match #{match.id}"
+    ]
+    if match.status == "pending":
+        accepted = [shown(s.name) for s in invited if s.accepted]
+        if accepted:
+            lines.append(f"Accepted so far: {', '.join(accepted)}.")
+        waiting = ", ".join(mention(s.user_id) for s in match.waiting_for)
+        lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
+    return limits.content("\n".join(lines))
+
+
+def challenge_begins(match: Match) -> str:
+    return f"{challenge_text(match)}\nEveryone accepted: the game is on!"
+
+
+def challenge_declined(match: Match, name: str) -> str:
+    return f"{challenge_text(match)}\n{name} declined."
+
+
+def challenge_withdrawn(match: Match, name: str) -> str:
+    return f"{challenge_text(match)}\n{name} withdrew the challenge."
+
+
+def challenge_expired(match: Match) -> str:
+    days = CHALLENGE_LIFETIME // DAY
+    note = f"This challenge expired: it was not answered within {days} days."
+    return limits.content(f"{challenge_text(match)}\n{note}")
+
+
+def challenge_unanswered(match: Match) -> str:
+    """Told to the challenger whose challenge expired (by DM, or after a mention)."""
+    return f"Your challenge {shown(match.describe())} expired unanswered."
+
+
+def match_begins(match: Match) -> str:
+    players = " vs ".join(
+        f"{mention(s.user_id)} ({match.game.seat_name(s.seat)})" for s in match.seats
+    )
+    return f"**{match.title}** ({match.row.variant}) begins: {players}."
+
+
+def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
+    """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
+    passed.', 'carol resigned.': each move in the words its rules give."""
+    lines = []
+    for turn in turns:
+        name = shown(match.at(turn.seat).name)
+        if turn.notation.startswith("resign"):
+            lines.append(f"{name} resigned.")
+        elif turn.notation.startswith("timeout"):
+            lines.append(f"{name} ran out of time.")
+        elif turn.automatic:
+            lines.append(f"{name} had no legal move and passed.")
+        else:
+            lines.append(f"{name} played {_bold_notation(turn)}.")
+    return lines
+
+
+def _bold_notation(turn: Turn) -> str:
+    """The move's words with its notation in bold, so the move itself stands out."""
+    words = turn.description or turn.notation
+    if words.startswith(turn.notation):
+        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    return words
+
+
+def status_line(match: Match) -> str:
+    """Who is to move (with a mention, unless the computer is), or the result."""
+    if match.outcome is not None:
+        return f"**Game over: {shown(match.describe_outcome())}.**"
+    mover = match.to_move
+    if mover is None:
+        return ""
+    side = match.game.seat_name(mover.seat)
+    if mover.engine is not None:
+        return f"{shown(mover.name)} (computer, level {mover.engine}) is thinking ({side})."
+    return f"{mention(mover.user_id)}, your move ({side})."
+
+
+POSTED_LATE = "-# Posted after a restart: this board was not shown when it was played."
+
+
+def deadline_line(deadline: int | None) -> str:
+    """The deadline in each reader's time zone, or nothing when there is none."""
+    return f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+
+
+def your_move(match: Match, due: str, link: str) -> str:
+    """The direct message to the player to move."""
+    return f"Your move in {shown(match.describe())}. {due}\n{link}"
+
+
+def dms_closed(user_id: int) -> str:
+    return (
+        f"{mention(user_id)}, Discord would not let me send you a direct message "
+        "(your DMs are closed to me), so I will mention you here instead. "
+        "Use `/settings dm:on` once they are open again."
+    )
+
+
+def reminder_direct(reminder: Reminder) -> str:
+    match = reminder.match
+    link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
+    return f"Reminder: your move in {shown(match.describe())} is due {_due(reminder)}.\n{link}"
+
+
+def reminder_in_place(reminder: Reminder) -> str:
+    return f"{mention(reminder.seat.user_id)}, reminder: your move is due {_due(reminder)}."
+
+
+def _due(reminder: Reminder) -> str:
+    return f"<t:{reminder.deadline}:R>"
+
+
+def draw_accepted(name: str) -> str:
+    return f"{name} accepted the draw."
+
+
+def draw_offer(match: Match, offering: str, other: SeatRow) -> str:
+    """The offer, addressed to the one player who may answer it, saying when they can: at
+    once if it is their move (moving declines it), else any time before their next move."""
+    mover = match.to_move
+    if mover is not None and mover.seat == other.seat:
+        answer = "accept with /draw, or decline by making your move"
+    else:
+        answer = "accept with /draw at any time; your next move declines it"
+    return f"{offering} offers a draw. {mention(other.user_id)}: {answer}."
+
+
+def takeback_waiting(request: Takeback) -> str:
+    waiting = ", ".join(mention(s.user_id) for s in request.waiting)
+    return f"{waiting}: press **Accept takeback** or **Decline**."
+
+
+def takeback_asks(name: str, request: Takeback) -> str:
+    return f"{name} asks to take back **{request.notation}**.\n{takeback_waiting(request)}"
+
+
+def takeback_asked(request: Takeback) -> str:
+    """The request as it reads once answered: the first line of each answer's post."""
+    asker = shown(request.match.at(request.seat).name)
+    return f"{asker} asked to take back **{request.notation}**."
+
+
+def takeback_declined(request: Takeback, name: str) -> str:
+    return limits.content(f"{takeback_asked(request)}\n{name} declined: the move stands.")
+
+
+def takeback_accepted(request: Takeback, name: str) -> str:
+    asked = takeback_asked(request)
+    return limits.content(f"{asked}\n{name} accepted. {takeback_waiting(request)}")
+
+
+def takeback_agreed(request: Takeback) -> str:
+    return limits.content(f"{takeback_asked(request)}\nEveryone accepted.")
+
+
+def taken_back(request: Takeback) -> str:
+    return f"**{request.notation}** was taken back."
