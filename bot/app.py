@@ -10,8 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.analysis import Reading, read_position
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
+from bot.analysis_worker import AnalysisWorker
+from bot.analyst import Analyst
 from bot.clock import Clock, SystemClock
 from bot.computer import Computer
 from bot.interface import apologise
@@ -35,6 +38,7 @@ COGS = (
     "bot.cogs.settings",
     "bot.cogs.takeback",
     "bot.cogs.standings",
+    "bot.cogs.analysis",
 )
 
 
@@ -63,6 +67,8 @@ class BoardBot(commands.AutoShardedBot):
     scheduler: Scheduler
     ai_pool: AIPool
     computer: Computer
+    analysis_worker: AnalysisWorker
+    analyst: Analyst
 
     def __init__(
         self,
@@ -72,6 +78,7 @@ class BoardBot(commands.AutoShardedBot):
         sync_global: bool = False,
         clock: Clock | None = None,
         search: Search = search_dump,
+        read: Callable[..., Reading] = read_position,
         seeds: Callable[[], int] | None = None,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
@@ -93,6 +100,7 @@ class BoardBot(commands.AutoShardedBot):
         self._render = render
         self.clock: Clock = clock or SystemClock()
         self._search = search
+        self._read = read
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
 
@@ -112,6 +120,12 @@ class BoardBot(commands.AutoShardedBot):
             self.service, self.announcer, self.ai_pool, nodes=self.settings.ai_nodes
         )
         self.announcer.watchers.append(self.computer.wake)
+        self.analysis_worker = AnalysisWorker(self._read)
+        self.analyst = Analyst(self, self.service)
+        analyses = self.service.analyses
+        analyses.read = self.analysis_worker.read
+        analyses.progressed, analyses.finished = self.analyst.progressed, self.analyst.finished
+        analyses.seconds, analyses.nodes = self.settings.analysis_seconds, self.settings.ai_nodes
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
@@ -130,11 +144,16 @@ class BoardBot(commands.AutoShardedBot):
             log.info("synced %d commands globally", len(self.synced))
         if not self.sync_global:  # a one-shot `--sync` run plays no turns
             await self.computer.resume()
+            resumed = await analyses.resume()
+            if resumed:
+                log.info("resumed %d analysis(es) left unfinished by the last run", resumed)
 
     async def close(self) -> None:
         if hasattr(self, "computer"):  # first, while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()
+            await self.service.analyses.close()
+            await self.analysis_worker.close()
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         await super().close()
@@ -151,17 +170,19 @@ def create_bot(
     sync_global: bool = False,
     clock: Clock | None = None,
     search: Search = search_dump,
+    read: Callable[..., Reading] = read_position,
     seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
     """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `clock` is
     the scheduler's time (tests pass a manual one); `search` is what the computer's worker
-    processes run (tests pass broken ones); `seeds` draws each new match's seed (random
-    unless given)."""
+    processes run (tests pass broken ones); `read` what the analysis worker runs per position;
+    `seeds` draws each new match's seed (random unless given)."""
     return BoardBot(
         settings,
         render=render,
         sync_global=sync_global,
         clock=clock,
         search=search,
+        read=read,
         seeds=seeds,
     )

@@ -20,10 +20,11 @@ from bot.offline.checks import RequestCheck
 from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
+from bot.service.analysis import TASK_PREFIX as ANALYSIS_TASKS
 
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
 # The bot's work for an interaction, and the computer's turns that follow it.
-DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
+DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX, ANALYSIS_TASKS)
 
 
 class OfflineDiscord(DiscordState):

@@ -18,6 +18,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    analysis    computer analyses of finished matches: requests, the queue, stored readings
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import random
 from collections.abc import Callable
 
 from bot.clock import Clock, SystemClock
+from bot.service.analysis import Analyses
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
@@ -86,7 +88,9 @@ class MatchService:
         self.challenges = Challenges(
             self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
         )
-        self.deadlines = Deadlines(self.cache, self.turns, clock or SystemClock())
+        clock = clock or SystemClock()
+        self.deadlines = Deadlines(self.cache, self.turns, clock)
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.analyses = Analyses(self.cache, self.ratings, clock)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bot.store.base import (
     STATUSES,
+    AnalysisRow,
     CorruptMatch,
     JobKind,
     JobRow,
@@ -57,6 +58,7 @@ __all__ = [
     "Migration",
     "MoveRow",
     "PostgresStore",
+    "AnalysisRow",
     "PreferenceRow",
     "RatingRow",
     "RatingUpdate",

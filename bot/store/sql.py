@@ -16,6 +16,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from bot.store.base import (
+    AnalysisRow,
     CorruptMatch,
     JobKind,
     JobRow,
@@ -549,3 +550,68 @@ class SqlStore(ABC):
     async def drop_takeback(self, match_id: int) -> None:
         async with self._writer() as db:
             await db.execute("DELETE FROM takeback_votes WHERE match_id = ?", match_id)
+
+    # -- computer analyses -----------------------------------------------------------------
+
+    async def start_analysis(self, match_id: int, user_id: int, positions: int) -> bool:
+        async with self._writer() as db:
+            created = await db.execute(
+                "INSERT INTO analyses (match_id, requested_by, positions, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
+                match_id,
+                user_id,
+                positions,
+                now(),
+            )
+        return created == 1
+
+    async def analysis(self, match_id: int) -> AnalysisRow | None:
+        reader = self._reader()
+        rows = await reader.fetch(
+            "SELECT requested_by, message_id, positions, finished_at FROM analyses "
+            "WHERE match_id = ?",
+            match_id,
+        )
+        if not rows:
+            return None
+        steps = await reader.fetch(
+            "SELECT step, reading FROM analysis_readings WHERE match_id = ?", match_id
+        )
+        row = rows[0]
+        return AnalysisRow(
+            match_id,
+            int(row[0]),
+            None if row[1] is None else int(row[1]),
+            int(row[2]),
+            {int(step[0]): str(step[1]) for step in steps},
+            row[3] is not None,
+        )
+
+    async def set_analysis_message(self, match_id: int, message_id: int) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE analyses SET message_id = ? WHERE match_id = ?", message_id, match_id
+            )
+
+    async def save_reading(self, match_id: int, step: int, reading: str) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO analysis_readings (match_id, step, reading) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id, step) DO NOTHING",
+                match_id,
+                step,
+                reading,
+            )
+
+    async def finish_analysis(self, match_id: int) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE analyses SET finished_at = ? WHERE match_id = ? AND finished_at IS NULL",
+                now(),
+                match_id,
+            )
+
+    async def unfinished_analyses(self) -> list[int]:
+        return await self._ids(
+            "SELECT match_id FROM analyses WHERE finished_at IS NULL ORDER BY created_at, match_id"
+        )
