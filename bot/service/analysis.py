@@ -121,12 +121,13 @@ class Analyses:
             self._enqueue(match_id)
         return len(unfinished)
 
-    async def result(self, match_id: int) -> Analysis | None:
-        """The finished analysis of a match, if there is one."""
+    async def result(self, match_id: int, replay: Replay | None = None) -> Analysis | None:
+        """The finished analysis of a match, if there is one (`replay`: its positions, when
+        the caller has them already)."""
         row = await self.cache.store.analysis(match_id)
         if row is None or not row.finished:
             return None
-        replay = await self.ratings.positions(match_id)
+        replay = replay or await self.ratings.positions(match_id)
         readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
         game = replay.match.game
         judged = await asyncio.to_thread(
