@@ -38,7 +38,8 @@ runs out of time loses (in 3-4 player Boost they leave and the others play on).
 • `/resign [match]` (asks to confirm), `/draw [match]` (offer, or accept the offer), \
 `/record [match]` (a text file).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`: ratings and past results. \
-`/replay [match]`: step through a match.
+`/replay [match]`: step through a match. `/analysis [match]`: the computer's analysis of a \
+finished match (a graph of the chances, the blunders and better moves).
 • `/settings [dm]`: your turns and reminders by direct message, with the board.
 • `/rules game [topic]`: how each game is played.
 Inside a match thread you never need the `match` option.

@@ -13,7 +13,7 @@ from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
+COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay", "analysis"}
 GUILD = 1_200_000_000_000_000_001
 
 

@@ -252,11 +252,14 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
+        await source.start_analysis(match_id, CAROL.user_id, 3)
+        await source.save_reading(match_id, 0, '{"chances": [0.5, 0.5]}')
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
             **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1},
+            **{"analyses": 1, "analysis_readings": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
