@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,8 @@ from bot.reminders import JobHandler
 from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
+from bot.startup import TASK_NAME as CATCH_UP_TASK
+from bot.startup import CatchUp
 from bot.store import Store, open_store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
@@ -65,6 +68,7 @@ class BoardBot(commands.AutoShardedBot):
     service: MatchService
     announcer: Announcer
     scheduler: Scheduler
+    catching_up: asyncio.Task[None]
     ai_pool: AIPool
     computer: Computer
     analysis_worker: AnalysisWorker
@@ -105,15 +109,35 @@ class BoardBot(commands.AutoShardedBot):
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
+        """Open the store, wire the parts, start the scheduler; what the last run left
+        undone is caught up in the background, so the bot connects at once."""
+        await self._open()
+        await self.scheduler.start()
+        self.catching_up = asyncio.create_task(
+            CatchUp(self.service, self.announcer, self.computer, self.settings.shards).run(
+                play=not self.sync_global  # a one-shot `--sync` run plays no turns
+            ),
+            name=CATCH_UP_TASK,
+        )
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(self.synced), guild.id)
+        if self.sync_global:
+            self.synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(self.synced))
+
+    async def _open(self) -> None:
+        """The store, the service and everything that acts for it, and the cogs."""
         self.store = await open_store(
             self.settings.database, pool_size=self.settings.database_pool_size
         )
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
-        await self.service.ratings.catch_up()
         self.announcer = Announcer(self, self.service, self._render)
         handler = JobHandler(self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
-        self.scheduler = Scheduler(self.store, self.clock, handler, owner)
+        self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         self.computer = Computer(
@@ -129,26 +153,11 @@ class BoardBot(commands.AutoShardedBot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
-        missing = await self.announcer.post_missing_boards()
-        if missing:
-            log.info("posted %d board(s) left unposted by the last run", missing)
-        await self.service.deadlines.catch_up()
-        await self.scheduler.start()
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            self.synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(self.synced), guild.id)
-        if self.sync_global:
-            self.synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(self.synced))
-        if not self.sync_global:  # a one-shot `--sync` run plays no turns
-            await self.computer.resume()
-            resumed = await analyses.resume()
-            if resumed:
-                log.info("resumed %d analysis(es) left unfinished by the last run", resumed)
 
     async def close(self) -> None:
+        if hasattr(self, "catching_up"):
+            self.catching_up.cancel()
+            await asyncio.gather(self.catching_up, return_exceptions=True)
         if hasattr(self, "computer"):  # first, while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()

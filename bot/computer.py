@@ -15,6 +15,7 @@ import logging
 from bot.ai_pool import AIPool
 from bot.notifications import Announcer
 from bot.service import Match, MatchService, ServiceError
+from bot.store import Shards
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,10 @@ class Computer:
             self._play_turns(match.id), name=f"{TASK_PREFIX}-{match.id}"
         )
 
-    async def resume(self) -> None:
-        """Wake every match in progress where the computer holds a seat."""
-        for match_id in await self.service.store.matches_with_engines():
+    async def resume(self, shards: Shards | None = None) -> None:
+        """Wake every match in progress, on these shards' servers, where the computer holds
+        a seat."""
+        for match_id in await self.service.store.matches_with_engines(shards):
             try:
                 self.wake(await self.service.cache.get(match_id))
             except ServiceError as error:

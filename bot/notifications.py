@@ -266,21 +266,23 @@ class Announcer:
             return False
         return True
 
-    async def post_missing_boards(self) -> int:
-        """Post the boards of turns that were saved but never shown (the process stopped
-        between the two), mentioning whoever is to move; returns how many were posted."""
-        posted = 0
-        for match_id in await self.service.store.unposted_boards():
+    async def post_missing_board(self, match_id: int) -> bool:
+        """Post the board of turns that were saved but never shown (the process stopped
+        between the two), mentioning whoever is to move; False if it could not be posted
+        (or was posted meanwhile)."""
+        async with self.service.cache.lock(match_id):
             try:
                 match = await self.service.cache.get(match_id)
+                if match.row.board_ply is not None and match.row.board_ply >= match.row.ply:
+                    return False
                 shown_up_to = match.row.board_ply or 0
                 moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
                 turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
                 await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
-                posted += 1
             except (ServiceError, Undelivered, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
-        return posted
+                return False
+        return True
 
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""

@@ -1,15 +1,19 @@
 """One background task for everything with a due time: reminders, timeouts, expiries.
 
 It sleeps until the earliest due time stored in the database, or until `wake()` (a new job
-was scheduled), then claims due jobs one at a time and hands each to the handler. A job is
-claimed (by this process's name) before it acts and marked done after, in the database, so
-a restart neither loses nor repeats it, and of several processes sharing the database
-exactly one runs it. The handler's own writes are guarded by the ply they expect, so a move
-that lands first wins over its timeout.
+was scheduled), then claims due jobs, earliest first, and hands each to the handler, several
+at once (a thousand timeouts that fell due while the bot was down are not one long queue).
+A job is claimed (by this process's name) before it acts and marked done after, in the
+database, so a restart neither loses nor repeats it, and of several processes sharing the
+database exactly one runs it: the one whose shards hold the match's server. The handler's
+own writes are guarded by the ply they expect, so a move that lands first wins over its
+timeout.
 
-A claim never finished belongs to a process that stopped mid-job: this process's own are
-recovered when it starts again, anyone's once older than CLAIM_LEASE. Timeouts and expiries
-run again (re-running a guarded write acts at most once); reminders count as done.
+While a job runs its claim is renewed, so it never looks abandoned. A claim never finished
+belongs to a process that stopped mid-job: this process's own are recovered when it starts
+again, others once older than CLAIM_LEASE. Timeouts and expiries run again (re-running a
+guarded write acts at most once); reminders count as done. Finished jobs are forgotten
+after KEEP_DONE.
 """
 
 from __future__ import annotations
@@ -18,10 +22,10 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
-from bot.clock import MINUTE, Clock
-from bot.store import JobKind, JobRow, Store
+from bot.clock import DAY, HOUR, MINUTE, Clock
+from bot.store import JobKind, JobRow, Shards, Store
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +34,16 @@ RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY)
 
 RETRY_SECONDS = 60
 
-# A claim this old was left by a process that died: jobs take seconds (a post or two).
+# A claim not renewed for this long was left by a process that died.
 CLAIM_LEASE = 10 * MINUTE
+RENEW_EVERY = CLAIM_LEASE // 4
+
+# Jobs run at once: each mostly waits on Discord and the database, and its pictures render
+# off the event loop; more would only queue in the renderers' threads.
+CONCURRENT_JOBS = 4
+
+KEEP_DONE = 7 * DAY
+PRUNE_EVERY = HOUR
 
 Handler = Callable[[JobRow], Awaitable[None]]
 
@@ -44,14 +56,24 @@ def process_name(shard_ids: tuple[int, ...] | None) -> str:
 
 
 class Scheduler:
-    def __init__(self, store: Store, clock: Clock, handler: Handler, owner: str) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        handler: Handler,
+        owner: str,
+        shards: Shards | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.handler = handler
         self.owner = owner
+        self.shards = shards  # None: this process acts for every server
         self._woken = asyncio.Event()
         self._draining = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._running: set[int] = set()  # the ids of the jobs being handled
+        self._pruned_at: int | None = None
 
     async def start(self) -> None:
         await self._recover(mine=True)
@@ -71,22 +93,72 @@ class Scheduler:
 
     async def next_due(self) -> int | None:
         """When there is next something to do: a job falls due or a claim goes stale."""
-        return await self.store.next_due(CLAIM_LEASE)
+        return await self.store.next_due(CLAIM_LEASE, self.shards)
 
     async def run_due(self) -> int:
-        """Run every job due by now, earliest first; returns how many ran. Jobs that fall
-        due while this runs (scheduled by a handler) run too."""
-        ran = 0
+        """Run every job due by now, claimed earliest first, CONCURRENT_JOBS at once;
+        returns how many ran. Jobs that fall due while this runs (scheduled by a handler)
+        run too."""
         async with self._draining:
             await self._recover(mine=False)
-            while (job := await self.store.claim_job(self.owner, self._now())) is not None:
+            await self._prune()
+            async with self._renewing():
+                return await self._drain()
+
+    async def _drain(self) -> int:
+        ran = 0
+        slots = asyncio.Semaphore(CONCURRENT_JOBS)
+        running: set[asyncio.Task[None]] = set()
+        while True:
+            await slots.acquire()
+            job = await self.store.claim_job(self.owner, self._now(), self.shards)
+            if job is None:
+                slots.release()
+                if not running:
+                    return ran
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()  # a database failure goes up to the loop
+                continue  # a finished job may have scheduled one due now
+            self._running.add(job.id)
+            task = asyncio.create_task(self._run(job, slots), name=f"job-{job.id}")
+            running.add(task)
+            ran += 1
+
+    async def _run(self, job: JobRow, slots: asyncio.Semaphore) -> None:
+        try:
+            await self.handler(job)
+        except Exception:
+            log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
+        try:
+            await self.store.finish_job(job.id, self.owner, self._now())
+        finally:
+            self._running.discard(job.id)
+            slots.release()
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self) -> AsyncIterator[None]:
+        """Renew the claims of the running jobs every RENEW_EVERY while the block runs."""
+        stop = asyncio.Event()
+
+        async def renew() -> None:
+            while True:
+                await self.clock.wait(stop, self.clock.now() + RENEW_EVERY)
+                if stop.is_set():
+                    return
+                if not self._running:
+                    continue
                 try:
-                    await self.handler(job)
-                except Exception:
-                    log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
-                await self.store.finish_job(job.id, self.owner, self._now())
-                ran += 1
-        return ran
+                    await self.store.renew_claims(self.owner, sorted(self._running), self._now())
+                except Exception:  # the database failed: the next renewal may get through
+                    log.exception("could not renew the claims of the running jobs")
+
+        task = asyncio.create_task(renew(), name="scheduler-renewal")
+        try:
+            yield
+        finally:
+            stop.set()
+            await task
 
     async def _recover(self, *, mine: bool) -> None:
         """Take back stale claims (and, on starting, this process's own unfinished ones)."""
@@ -95,9 +167,20 @@ class Scheduler:
             at=self._now(),
             lease=CLAIM_LEASE,
             owner=self.owner if mine else None,
+            shards=self.shards,
         )
         if recovered:
             log.info("recovered %d unfinished job claims", recovered)
+
+    async def _prune(self) -> None:
+        """Forget jobs finished over KEEP_DONE ago, at most once every PRUNE_EVERY."""
+        at = self._now()
+        if self._pruned_at is not None and at < self._pruned_at + PRUNE_EVERY:
+            return
+        self._pruned_at = at
+        pruned = await self.store.prune_jobs(at - KEEP_DONE)
+        if pruned:
+            log.info("forgot %d jobs finished over a week ago", pruned)
 
     def _now(self) -> int:
         return int(self.clock.now())

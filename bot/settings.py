@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.store.base import parse_url
+from bot.store.base import Shards, parse_url
 
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
 
@@ -46,6 +46,13 @@ class Settings:
     analysis_seconds: float = 0.5  # CPU seconds per position of a computer analysis
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # None: all of them, in this process
+
+    @property
+    def shards(self) -> Shards | None:
+        """The servers this process acts for, by their shards; None when it runs them all."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        return Shards(self.shard_count, self.shard_ids)
 
     @property
     def database(self) -> str | Path:

@@ -1,12 +1,15 @@
 """Pictures of positions. Each game has a module of the same name exposing
-`render(state, *, last_move, perspective, names) -> Image` and `reference() -> Image`
-(a busy picture from which its palette is built once), used for still PNGs and animated
-replays alike."""
+`render(state, *, last_move, perspective, names, theme) -> Image`, `icons(theme)` (each
+seat's piece), `key(theme)` (the entries of its key picture) and `reference(theme)` (a busy
+picture its palette is built from, by renderers/palettes.py only).
+
+The entry points here take a theme by name or as a `Theme` (None is `classic`) and a
+perspective (the seat drawn at the bottom; None is seat 1's side)."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -14,8 +17,22 @@ from PIL import Image
 
 from renderers.canvas import encode_png, quantize
 from renderers.graph import side_by_side
-from renderers.replay import COLOURS, MAX_BYTES, animate
+from renderers.key import render_key
+from renderers.replay import MAX_BYTES, animate, schedule
+from renderers.themes import THEMES, Theme, get_theme
 from rules import Highlight, get_game
+
+__all__ = [
+    "THEMES",
+    "Theme",
+    "get_theme",
+    "render",
+    "render_comparison",
+    "render_key",
+    "render_png",
+    "render_replay",
+    "replay_gif",
+]
 
 
 def _module(game_name: str) -> ModuleType:
@@ -29,12 +46,12 @@ def render(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme | str | None = None,
 ) -> Image.Image:
     """`last_move` overrides the state's own last turn; `perspective` puts that seat at the
     bottom; `names` label the seats in the header."""
-    module = _module(game_name)
-    image: Image.Image = module.render(
-        state, last_move=last_move, perspective=perspective, names=names
+    image: Image.Image = _module(game_name).render(
+        state, last_move=last_move, perspective=perspective, names=names, theme=get_theme(theme)
     )
     return image
 
@@ -46,10 +63,13 @@ def render_png(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme | str | None = None,
 ) -> bytes:
-    module = _module(game_name)
-    image = module.render(state, last_move=last_move, perspective=perspective, names=names)
-    return encode_png(image, module.__name__, module.reference)
+    chosen = get_theme(theme)
+    image = render(
+        game_name, state, last_move=last_move, perspective=perspective, names=names, theme=chosen
+    )
+    return encode_png(image, get_game(game_name).name, chosen)
 
 
 def render_replay(
@@ -58,22 +78,62 @@ def render_replay(
     *,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme | str | None = None,
     max_bytes: int = MAX_BYTES,
 ) -> bytes:
-    """An animated GIF of a whole game: one frame per state, each with that turn's last-move
-    marks, the final position held longest. Kept under `max_bytes` by shrinking the frames."""
-    if not states:
-        raise ValueError("A replay needs at least one position.")
-    module = _module(game_name)
+    """An animated GIF of a whole game, each frame with that turn's last-move marks, within
+    the limits of `replay.schedule` (at most 45 s, the final position held 4 s) and under
+    `max_bytes` (kept by shrinking the frames)."""
+    frames = schedule(len(states))
+    return _replay(
+        game_name,
+        [states[index] for index, _ in frames],
+        frames,
+        perspective,
+        names,
+        theme,
+        max_bytes,
+    )
 
-    def frames() -> Iterator[Image.Image]:
+
+def replay_gif(
+    game_name: str,
+    dumps: Sequence[Mapping[str, Any]],
+    *,
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+    theme: str | None = None,
+    max_bytes: int = MAX_BYTES,
+) -> bytes:
+    """`render_replay` for a worker process: every argument pickles (positions as
+    `game.dump` dicts, the theme by name) and only the positions shown are loaded."""
+    game = get_game(game_name)
+    frames = schedule(len(dumps))
+    states = [game.load(dumps[index]) for index, _ in frames]
+    return _replay(game_name, states, frames, perspective, names, theme, max_bytes)
+
+
+def _replay(
+    game_name: str,
+    states: Sequence[Any],
+    frames: Sequence[tuple[int, int]],
+    perspective: int | None,
+    names: Sequence[str] | None,
+    theme: Theme | str | None,
+    max_bytes: int,
+) -> bytes:
+    module, chosen, key = _module(game_name), get_theme(theme), get_game(game_name).name
+
+    def pictures() -> Iterator[Image.Image]:
         for state in states:
-            yield module.render(state, last_move=None, perspective=perspective, names=names)
+            yield module.render(
+                state, last_move=None, perspective=perspective, names=names, theme=chosen
+            )
 
     def to_palette(image: Image.Image) -> Image.Image:
-        return quantize(image, module.__name__, module.reference, COLOURS)
+        return quantize(image, key, chosen)
 
-    return animate(frames, len(states), to_palette, max_bytes=max_bytes)
+    return animate(pictures, [ms for _, ms in frames], to_palette, max_bytes=max_bytes)
 
 
 def render_comparison(
@@ -85,13 +145,14 @@ def render_comparison(
     captions: tuple[str, str],
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme | str | None = None,
 ) -> bytes:
     """The position after the move played beside the position after the better move, each
     with its own last-move marks, for an analysis's blunders (renderers/graph.py)."""
-    module = _module(game_name)
+    chosen = get_theme(theme)
     boards = [
-        module.render(state, last_move=None, perspective=perspective, names=names)
+        render(game_name, state, perspective=perspective, names=names, theme=chosen)
         for state in (played, better)
     ]
-    image = side_by_side(boards, title=title, captions=captions)
-    return encode_png(image, module.__name__, module.reference)
+    image = side_by_side(boards, title=title, captions=captions, theme=chosen)
+    return encode_png(image, get_game(game_name).name, chosen)

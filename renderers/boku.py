@@ -4,7 +4,8 @@ The picture is symmetric about the vertical: columns (letters) run up and to the
 the lower right edge, rows (numbers) up and to the right from the lower left edge, and the
 third line direction is straight up. Every label sits where its line would go on past the
 edge: letters at the lower right (and e-j again at the upper left), numbers at the lower
-left (and 5-10 again at the upper right). Every empty cell carries its name, faintly. The
+left (and 5-10 again at the upper right), large enough to read at Discord's inline size.
+Every cell carries its name, marbles included (written on them in their outline's tone). The
 blocked cell is grey with a no-entry sign, the last placement a paper-edged ring on its
 marble (seen on dark and light alike), the captured marble an X, and a winning line of five
 is joined by a green bar.
@@ -20,15 +21,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
-    DARK_SQUARE,
-    GREEN,
     HEADER,
-    INK,
-    LABEL,
-    LIGHT_SQUARE,
-    LINE,
-    PAPER,
-    PATH_COLOUR,
     WIDTH,
     Board,
     Center,
@@ -39,6 +32,8 @@ from renderers.canvas import (
     render_board,
     sprite,
 )
+from renderers.key import Entry, capture_entry
+from renderers.themes import CLASSIC, RGB, Theme
 from rules import Highlight
 from rules.boku import COLUMNS, MARBLE, NAMES, POINTS, SIZE, Boku, BokuState, winning_line
 
@@ -47,10 +42,9 @@ GAME = Boku()
 RADIUS = 40  # centre to side corner of a cell
 ACROSS = 3 * RADIUS // 2  # sideways from a cell to its neighbour along its row or column
 RISE = round(math.sqrt(3) / 2 * RADIUS)  # upwards to the same neighbour; half a cell's height
-SUPER = 3  # the background is drawn this many times larger, then shrunk, for smooth edges
 MARGIN_Y = 12
-BLOCKED_FILL = (128, 128, 132)
-NAME_FILL = (172, 146, 108)
+NAME_SIZE = 19
+LABEL_SIZE = 30
 Spot = tuple[int, int]
 
 # Labels sit on the cell each line would reach next if the board went on. Where a column's
@@ -93,70 +87,102 @@ def center(point: Spot) -> tuple[float, float]:
     return ORIGIN_X + x, ORIGIN_Y - y
 
 
-def _corners(point: Spot, grow: float) -> list[tuple[float, float]]:
-    """The cell's flat-topped hexagon, `grow` pixels wider all round, in background pixels."""
-    x, y = center(point)
-    wide, half, high = RADIUS + grow, (RADIUS + grow) / 2, RISE + grow * RISE / RADIUS
-    corners = [(wide, 0), (half, high), (-half, high), (-wide, 0), (-half, -high), (half, -high)]
-    return [((x + dx) * SUPER, (y + dy) * SUPER) for dx, dy in corners]
+def _hexagon(size: int, grow: int, fill: RGB, outline: RGB | None) -> Image.Image:
+    """One cell's flat-topped hexagon, `grow` pixels wider all round, centred in a sprite."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        scale = big / size
+        wide, high = (RADIUS + grow) * scale, (RISE + grow * RISE / RADIUS) * scale
+        half, middle = wide / 2, big / 2
+        corners = [
+            (wide, 0),
+            (half, high),
+            (-half, high),
+            (-wide, 0),
+            (-half, -high),
+            (half, -high),
+        ]
+        points = [(middle + dx, middle + dy) for dx, dy in corners]
+        canvas.polygon(points, fill=fill, outline=outline, width=round(2 * scale))
+
+    return sprite(("boku-cell", grow, fill, outline), size, draw)
 
 
-@lru_cache(maxsize=1)
-def _background() -> Image.Image:
-    """The empty board with its labels, drawn large once and shrunk for smooth edges."""
-    big = Image.new("RGB", (SIZE_PX[0] * SUPER, SIZE_PX[1] * SUPER), PAPER)
-    canvas = ImageDraw.Draw(big)
-    for point in POINTS:  # a darker rim: every cell drawn oversized first
-        canvas.polygon(_corners(point, 5), fill=DARK_SQUARE)
+CELL_SPRITE = 2 * (RADIUS + 6)
+
+
+@lru_cache(maxsize=3)
+def _background(theme: Theme) -> Image.Image:
+    """The empty board with its labels: a darker rim under every cell (each cell drawn
+    oversized first), then the cells, their names and the lines' labels."""
+    image = Image.new("RGB", SIZE_PX, theme.paper)
+    rim = _hexagon(CELL_SPRITE, 5, theme.dark_square, None)
+    cell = _hexagon(CELL_SPRITE, -1, theme.light_square, theme.line)
+    for piece in (rim, cell):
+        for point in POINTS:
+            paste_centered(image, piece, center(point))
+    canvas = ImageDraw.Draw(image)
     for point, name in zip(POINTS, NAMES, strict=True):
-        canvas.polygon(_corners(point, -1), fill=LIGHT_SQUARE, outline=LINE, width=2 * SUPER)
-        x, y = center(point)
-        canvas.text(
-            (x * SUPER, y * SUPER), name, fill=NAME_FILL, font=font(14 * SUPER), anchor="mm"
-        )
+        canvas.text(center(point), name, fill=theme.cell_name, font=font(NAME_SIZE), anchor="mm")
     for point, label in LABELS.items():
-        x, y = center(point)
-        canvas.text((x * SUPER, y * SUPER), label, fill=LABEL, font=font(22 * SUPER), anchor="mm")
-    return big.resize(SIZE_PX, Image.Resampling.LANCZOS)
+        canvas.text(center(point), label, fill=theme.label, font=font(LABEL_SIZE), anchor="mm")
+    return image
 
 
-@lru_cache(maxsize=1)
-def _board() -> Board:
-    return Board(_background(), center, round(2 * RISE))
+@lru_cache(maxsize=3)
+def _board(theme: Theme) -> Board:
+    return Board(_background(theme), center, round(2 * RISE))
 
 
 MARBLE_SIZE = round(2 * RISE * 0.92)
 
 
-def _marble(seat: int, size: int) -> Image.Image:
-    """Dark marbles are filled, light ones hollow: told apart by lightness, not hue."""
-    return disc(size, INK, INK) if seat == 1 else disc(size, PAPER, INK)
+def _marble(seat: int, size: int, theme: Theme) -> Image.Image:
+    """Dark marbles are filled, light ones pale: told apart by lightness, not hue."""
+    side = theme.dark if seat == 1 else theme.light
+    return disc(size, side.fill, theme.dark.fill)
 
 
-def _placed_mark(size: int) -> Image.Image:
+@lru_cache(maxsize=512)
+def _named(seat: int, index: int, theme: Theme) -> Image.Image:
+    """A marble with its cell's name written on it in its outline's tone, kept for reuse:
+    writing 80 names costs more than the rest of a board."""
+    marble = _marble(seat, MARBLE_SIZE, theme).copy()
+    ink = theme.dark.ink if seat == 1 else theme.light.ink
+    middle = (MARBLE_SIZE / 2, MARBLE_SIZE / 2)
+    ImageDraw.Draw(marble).text(
+        middle, NAMES[index], fill=ink, font=font(NAME_SIZE + 1), anchor="mm"
+    )
+    return marble
+
+
+def _placed_mark(size: int, theme: Theme) -> Image.Image:
     """The last placement, drawn on its marble: a path-coloured ring edged in paper on both
     sides, so it stands out on a dark marble as well as on a light one."""
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         edge, width = big // 24, big // 6
         outer = big * 0.2
-        canvas.ellipse((outer, outer, big - outer, big - outer), outline=PAPER, width=width)
+        canvas.ellipse((outer, outer, big - outer, big - outer), outline=theme.paper, width=width)
         inner = outer + edge
         box = (inner, inner, big - inner, big - inner)
-        canvas.ellipse(box, outline=PATH_COLOUR, width=width - 2 * edge)
+        canvas.ellipse(box, outline=theme.path, width=width - 2 * edge)
 
-    return sprite(("boku-placed",), size, draw)
+    return sprite(("boku-placed", theme.paper, theme.path), size, draw)
 
 
-def _mark_placement(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+def _mark_placement(
+    image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
+) -> None:
     """Over the marbles: the placed marble's ring, then the capture's X."""
     if last is not None and last.path:
-        paste_centered(image, _placed_mark(MARBLE_SIZE), center(last.path[-1]))
-    mark_effects(image, last, center, cell)
+        paste_centered(image, _placed_mark(MARBLE_SIZE, theme), center(last.path[-1]))
+    mark_effects(image, last, center, cell, theme)
 
 
-def _blocked_mark(size: int) -> Image.Image:
+def _blocked_mark(size: int, theme: Theme) -> Image.Image:
     """A grey cell with a no-entry sign: a ring crossed by a bar."""
+    fill, ink = theme.blocked.fill, theme.blocked.ink
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         half = big / 2
@@ -164,15 +190,15 @@ def _blocked_mark(size: int) -> Image.Image:
             (half + half * math.cos(math.pi / 3 * k), half + half * math.sin(math.pi / 3 * k))
             for k in range(6)
         ]
-        canvas.polygon(hexagon, fill=BLOCKED_FILL)
+        canvas.polygon(hexagon, fill=fill)
         ring, width = big * 0.26, big // 16
         canvas.ellipse(
-            (half - ring, half - ring, half + ring, half + ring), outline=PAPER, width=width
+            (half - ring, half - ring, half + ring, half + ring), outline=ink, width=width
         )
         bar = ring * math.sqrt(0.5)
-        canvas.line((half - bar, half + bar, half + bar, half - bar), fill=PAPER, width=width)
+        canvas.line((half - bar, half + bar, half + bar, half - bar), fill=ink, width=width)
 
-    return sprite(("boku-blocked",), size, draw)
+    return sprite(("boku-blocked", fill, ink), size, draw)
 
 
 def render(
@@ -181,45 +207,75 @@ def render(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme = CLASSIC,
 ) -> Image.Image:
-    """The board has no sides to face, so `perspective` changes nothing."""
+    """The board is the same from both sides (each player's edges are the lower ones), so
+    `perspective` changes nothing."""
 
     def draw_marbles(image: Image.Image) -> None:
+        canvas = ImageDraw.Draw(image)
         if state.blocked is not None:
-            paste_centered(image, _blocked_mark(2 * RADIUS - 4), center(POINTS[state.blocked]))
-            _blocked_note(image, state)
+            paste_centered(
+                image, _blocked_mark(2 * RADIUS - 4, theme), center(POINTS[state.blocked])
+            )
+            _blocked_note(image, state, theme)
         line = winning_line(state)
         if line:
-            ImageDraw.Draw(image).line([center(line[0]), center(line[-1])], fill=GREEN, width=14)
+            canvas.line([center(line[0]), center(line[-1])], fill=theme.win, width=14)
         for index, mark in enumerate(state.board):
             if mark in (MARBLE[1], MARBLE[2]):
                 seat = 1 if mark == MARBLE[1] else 2
-                paste_centered(image, _marble(seat, MARBLE_SIZE), center(POINTS[index]))
+                paste_centered(image, _named(seat, index, theme), center(POINTS[index]))
 
     return render_board(
         GAME,
         state,
-        _board(),
+        _board(theme),
         draw_marbles,
-        icons=[_marble(1, 34), _marble(2, 34)],
+        icons=icons(theme),
+        theme=theme,
         last_move=last_move,
         names=names,
         over=_mark_placement,
     )
 
 
-def _blocked_note(image: Image.Image, state: BokuState) -> None:
+def _blocked_note(image: Image.Image, state: BokuState, theme: Theme) -> None:
     """Spelled out in the empty lower left corner, for whoever has not met the rule yet."""
     assert state.blocked is not None
-    x, y = 18, SIZE_PX[1] - MARGIN_Y - 46
-    paste_centered(image, _blocked_mark(32), (x + 16, y + 21))
+    x, y = 18, SIZE_PX[1] - MARGIN_Y - 50
+    paste_centered(image, _blocked_mark(32, theme), (x + 16, y + 23))
     canvas = ImageDraw.Draw(image)
     who = GAME.seat_name(state.turn)
-    canvas.text((x + 40, y), f"{NAMES[state.blocked]} is blocked", fill=INK, font=font(18))
-    canvas.text((x + 40, y + 24), f"for {who} this turn", fill=LABEL, font=font(16))
+    canvas.text((x + 40, y), f"{NAMES[state.blocked]} is blocked", fill=theme.ink, font=font(20))
+    canvas.text((x + 40, y + 26), f"for {who} this turn", fill=theme.label, font=font(18))
 
 
-def reference() -> Image.Image:
+def icons(theme: Theme) -> list[Image.Image]:
+    """Each seat's marble as the header shows it."""
+    return [_marble(1, 34, theme), _marble(2, 34, theme)]
+
+
+def key(theme: Theme) -> list[Entry]:
+    """What the board's marbles and marks mean, for the key picture."""
+    size = 64
+    e5 = NAMES.index("e5")
+    dark, light = _named(1, e5, theme), _named(2, e5, theme)
+    placed = light.copy()
+    paste_centered(placed, _placed_mark(size, theme), (size / 2, size / 2))
+    line = Image.new("RGBA", (size, size), theme.light_square)
+    ImageDraw.Draw(line).line((0, size / 2, size, size / 2), fill=theme.win, width=12)
+    return [
+        Entry(dark, "Dark marble (seat 1), with its cell's name"),
+        Entry(light, "Light marble (seat 2), with its cell's name"),
+        Entry(placed, "The last marble placed"),
+        capture_entry(theme),
+        Entry(_blocked_mark(size, theme), "Blocked: the player to move may not place here"),
+        Entry(line, "A winning line of five"),
+    ]
+
+
+def reference(theme: Theme) -> Image.Image:
     """A busy position with every kind of mark, to build the palette from."""
     rng = random.Random(1)
     state = GAME.new()
@@ -227,7 +283,7 @@ def reference() -> Image.Image:
         if GAME.outcome(state) is not None:
             state = GAME.new()
         state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    image = render(state, names=["Reference Dark", "Reference Light"])
-    # A position with a blocked cell has no winning line, so its green is added by hand.
-    ImageDraw.Draw(image).line([center((0, 0)), center((4, 4))], fill=GREEN, width=14)
+    image = render(state, names=["Reference Dark", "Reference Light"], theme=theme)
+    # A position with a blocked cell has no winning line, so its colour is added by hand.
+    ImageDraw.Draw(image).line([center((0, 0)), center((4, 4))], fill=theme.win, width=14)
     return image

@@ -11,48 +11,27 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.canvas import (
-    BLUE,
-    GREEN,
-    INK,
-    LABEL,
-    LINE,
-    PAPER,
-    RGB,
-    VERMILION,
-    YELLOW,
-    Grid,
-    draw_coordinates,
-    font,
-    paste_centered,
-    render_board,
-    sprite,
-)
+from renderers.canvas import Grid, draw_coordinates, font, paste_centered, render_board, sprite
+from renderers.key import Entry, capture_entry, change_entry, route_entries
+from renderers.themes import CLASSIC, Theme
 from rules import Highlight
 from rules.boost import Boost, BoostState
 from rules.boost.board import DRAGONS, KNIGHT, PAWN, TOWER, bits, slot, slot_kind, slot_seat
 
 GAME = Boost()
 
-BOARD: RGB = (236, 212, 166)
-# Seat colours with the letter colour that reads best on each: one hue family per seat (blue,
-# red-orange, green, yellow), the four Okabe-Ito colours that stay furthest apart under
-# simulated protanopia and deuteranopia (CIE76 delta E of 34 or more between any two).
-SEATS: dict[int, tuple[RGB, RGB]] = {
-    1: (BLUE, PAPER),
-    2: (VERMILION, PAPER),
-    3: (GREEN, INK),
-    4: (YELLOW, INK),
-}
-DRAGON: tuple[RGB, RGB] = ((62, 62, 70), (240, 228, 66))
+# Seat colours (theme.seats) come with the letter colour that reads best on each: one hue
+# family per seat (blue, red-orange, green, yellow), Okabe-Ito colours that stay far apart
+# under simulated protanopia and deuteranopia.
 SHAPES = {PAWN: "circle", KNIGHT: "hexagon", TOWER: "square"}
 LETTERS = {PAWN: "P", KNIGHT: "K", TOWER: "T"}
 
 
-def piece(kind: int, seat: int, size: int) -> Image.Image:
+def piece(kind: int, seat: int, size: int, theme: Theme = CLASSIC) -> Image.Image:
     """A player's piece: its shape, a small letter, and its seat number large beneath it, so
     the seat can be read without telling colours apart, even at Discord's inline size."""
-    fill, ink = SEATS[seat]
+    fill, ink = theme.seats[seat - 1].fill, theme.seats[seat - 1].ink
+    outline = theme.ink
     shape = SHAPES[kind]
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
@@ -60,16 +39,16 @@ def piece(kind: int, seat: int, size: int) -> Image.Image:
         width = max(2, big // 24)
         box = (pad, pad, big - pad, big - pad)
         if shape == "circle":
-            canvas.ellipse(box, fill=fill, outline=INK, width=width)
+            canvas.ellipse(box, fill=fill, outline=outline, width=width)
         elif shape == "square":
-            canvas.rounded_rectangle(box, radius=big // 10, fill=fill, outline=INK, width=width)
+            canvas.rounded_rectangle(box, radius=big // 10, fill=fill, outline=outline, width=width)
         else:
             canvas.regular_polygon(
                 (big / 2, big / 2, big / 2 - pad),
                 6,
                 rotation=30,
                 fill=fill,
-                outline=INK,
+                outline=outline,
                 width=width,
             )
         canvas.text(
@@ -79,54 +58,58 @@ def piece(kind: int, seat: int, size: int) -> Image.Image:
             (big / 2, big * 0.62), str(seat), fill=ink, font=font(int(big * 0.5)), anchor="mm"
         )
 
-    return sprite(("boost-piece", kind, seat), size, draw)
+    return sprite(("boost-piece", kind, seat, fill, ink, outline), size, draw)
 
 
-def dragon(size: int) -> Image.Image:
+def dragon(size: int, theme: Theme = CLASSIC) -> Image.Image:
     """Neutral: a dark triangle with a yellow D, unlike any seat's piece."""
-    fill, ink = DRAGON
+    fill, ink, outline = theme.dragon.fill, theme.dragon.ink, theme.dragon.ink
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         pad = big // 14
         canvas.polygon(
             [(big / 2, pad), (big - pad, big - pad * 2), (pad, big - pad * 2)],
             fill=fill,
-            outline=INK,
+            outline=outline,
+            width=max(2, big // 30),
         )
         canvas.text((big / 2, big * 0.62), "D", fill=ink, font=font(int(big * 0.40)), anchor="mm")
 
-    return sprite(("boost-dragon",), size, draw)
+    return sprite(("boost-dragon", fill, ink), size, draw)
 
 
-@lru_cache(maxsize=8)
-def _background(grid: Grid) -> Image.Image:
+@lru_cache(maxsize=24)
+def _background(grid: Grid, theme: Theme) -> Image.Image:
     """Lines through the points; the edge ring, where nothing can be built, is shaded."""
-    image = Image.new("RGB", grid.size, PAPER)
+    image = Image.new("RGB", grid.size, theme.paper)
     canvas = ImageDraw.Draw(image)
     cell = grid.cell
     left, top = (
         grid.origin(0, grid.ranks - 1) if not grid.flipped else grid.origin(grid.files - 1, 0)
     )
     right, bottom = left + grid.files * cell, top + grid.ranks * cell
-    canvas.rectangle((left, top, right - 1, bottom - 1), fill=(222, 196, 148))
-    canvas.rectangle((left + cell, top + cell, right - cell - 1, bottom - cell - 1), fill=BOARD)
+    canvas.rectangle((left, top, right - 1, bottom - 1), fill=theme.rim)
+    canvas.rectangle(
+        (left + cell, top + cell, right - cell - 1, bottom - cell - 1), fill=theme.board
+    )
     width = max(2, cell // 40)
     for index in range(grid.files):
         x, _ = grid.center(index, 0)
-        canvas.line((x, top + cell / 2, x, bottom - cell / 2), fill=LINE, width=width)
+        canvas.line((x, top + cell / 2, x, bottom - cell / 2), fill=theme.line, width=width)
     for index in range(grid.ranks):
         _, y = grid.center(0, index)
-        canvas.line((left + cell / 2, y, right - cell / 2, y), fill=LINE, width=width)
+        canvas.line((left + cell / 2, y, right - cell / 2, y), fill=theme.line, width=width)
     middle = grid.files // 2
     cx, cy = grid.center(middle, middle)
     r = max(3, cell // 14)
-    canvas.ellipse((cx - r, cy - r, cx + r, cy + r), fill=LABEL)
-    draw_coordinates(image, grid)
+    canvas.ellipse((cx - r, cy - r, cx + r, cy + r), fill=theme.label)
+    draw_coordinates(image, grid, theme)
     return image
 
 
 def _flipped(state: BoostState, perspective: int | None) -> bool:
-    """Seats that start on the far side see the board turned round."""
+    """Seats that start on the far side see the board turned round (in a four-player game,
+    seats 2 and 4, who start at the top)."""
     if perspective is None or perspective == 1:
         return False
     return state.players != 4 or perspective in (2, 4)
@@ -138,6 +121,7 @@ def render(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme = CLASSIC,
 ) -> Image.Image:
     size = state.size
     grid = Grid(size, size, flipped=_flipped(state, perspective))
@@ -146,9 +130,9 @@ def render(
     def draw_pieces(image: Image.Image) -> None:
         for index, mask in enumerate(state.masks):
             if index == DRAGONS:
-                sprite_image = dragon(piece_size)
+                sprite_image = dragon(piece_size, theme)
             else:
-                sprite_image = piece(slot_kind(index), slot_seat(index), piece_size)
+                sprite_image = piece(slot_kind(index), slot_seat(index), piece_size, theme)
             for point in bits(mask):
                 paste_centered(image, sprite_image, grid.center(*divmod(point, size)))
 
@@ -160,16 +144,40 @@ def render(
     return render_board(
         GAME,
         state,
-        grid.board(_background(grid)),
+        grid.board(_background(grid, theme)),
         draw_pieces,
-        icons=[piece(PAWN, seat, 34) for seat in range(1, state.players + 1)],
+        icons=icons(theme)[: state.players],
+        theme=theme,
         last_move=last_move,
         names=names,
         notes=notes,
     )
 
 
-def reference() -> Image.Image:
+def icons(theme: Theme) -> list[Image.Image]:
+    """Each seat's piece as the header shows it."""
+    return [piece(PAWN, seat, 34, theme) for seat in range(1, 5)]
+
+
+def key(theme: Theme) -> list[Entry]:
+    """What the board's pieces and marks mean, for the key picture."""
+    size = 64
+    area = Image.new("RGBA", (size, size), theme.rim)
+    ImageDraw.Draw(area).rectangle((size // 2, 0, size, size // 2), fill=theme.board)
+    return [
+        Entry(piece(PAWN, 1, size, theme), "Pawn of seat 1 (the number is the seat)"),
+        Entry(piece(KNIGHT, 1, size, theme), "Knight of seat 1"),
+        Entry(piece(TOWER, 1, size, theme), "Tower of seat 1"),
+        *(Entry(piece(PAWN, seat, size, theme), f"Pawn of seat {seat}") for seat in (2, 3, 4)),
+        Entry(dragon(size, theme), "Dragon (neutral)"),
+        Entry(area, "Shaded edge ring: no towers built there"),
+        *route_entries(theme),
+        capture_entry(theme),
+        change_entry(theme),
+    ]
+
+
+def reference(theme: Theme) -> Image.Image:
     """A busy four-player position with every piece kind and mark, for the palette."""
     rng = random.Random(3)
     state = GAME.new(players=4, seed=3)
@@ -185,4 +193,6 @@ def reference() -> Image.Image:
             masks[slot(seat, kind)] |= 1 << point
     shown = BoostState(tuple(masks), players=4, turn=state.turn, resigned=(4,))
     last = Highlight(1, "a1c2", ((0, 0), (0, 1), (1, 1), (2, 1)), ((3, 3),), ((4, 4),))
-    return render(shown, last_move=last, names=["Reference", "Palette", "Builder", "Four"])
+    return render(
+        shown, last_move=last, names=["Reference", "Palette", "Builder", "Four"], theme=theme
+    )

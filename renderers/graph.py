@@ -10,27 +10,14 @@ title, captions) come from the caller, which also writes the alt text.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from PIL import Image, ImageDraw
 
-from renderers.canvas import (
-    BLUE,
-    GREEN,
-    HEADER,
-    HEADER_DIM,
-    HEADER_FILL,
-    HEADER_TEXT,
-    INK,
-    PAPER,
-    PURPLE,
-    RGB,
-    VERMILION,
-    encode_png,
-    font,
-)
+from renderers.canvas import HEADER, font
+from renderers.themes import BLUE, GREEN, INK, PAPER, PURPLE, RGB, VERMILION, Theme, get_theme
 
 # Okabe-Ito, chosen for lines on paper: the four that stay apart in every common colour
 # blindness and in grey.
@@ -44,6 +31,7 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 1000, 520
 SCALE = 3  # drawn this much larger, then shrunk, for smooth lines
 TOP, BOTTOM, LEFT, RIGHT = 64, 96, 64, 24
 GRID: RGB = (214, 210, 200)
+GRAPH_COLOURS = 64
 AXIS_TEXT: RGB = (80, 80, 86)
 BOARD_SCALE = 0.6  # each board of a comparison, of its usual width
 CAPTION = 56
@@ -101,8 +89,13 @@ def graph_png(
     dots: Sequence[Dot] = (),
     title: str = "",
 ) -> bytes:
+    """A palette PNG: the graph has few colours besides the anti-aliasing between them."""
     image = render_graph(chances, names=names, dots=dots, title=title)
-    return encode_png(image, __name__, _reference)
+    buffer = io.BytesIO()
+    image.quantize(GRAPH_COLOURS, method=Image.Quantize.MEDIANCUT).save(
+        buffer, "PNG", compress_level=3
+    )
+    return buffer.getvalue()
 
 
 def tick_step(turns: int) -> int:
@@ -211,7 +204,11 @@ def _shape(
 
 
 def side_by_side(
-    boards: Sequence[Image.Image], *, title: str, captions: Sequence[str]
+    boards: Sequence[Image.Image],
+    *,
+    title: str,
+    captions: Sequence[str],
+    theme: Theme | str | None = None,
 ) -> Image.Image:
     """Boards drawn by a game's renderer, their headers cut off, shrunk and set side by side
     under one title strip, each with its caption: the move played beside the better one."""
@@ -223,23 +220,16 @@ def side_by_side(
     gap = 16
     width = sum(b.width for b in shrunk) + gap * (len(shrunk) - 1)
     height = CAPTION * 2 + max(b.height for b in shrunk)
-    image = Image.new("RGB", (width, height), PAPER)
+    chosen = get_theme(theme)
+    image = Image.new("RGB", (width, height), chosen.paper)
     canvas = ImageDraw.Draw(image)
-    canvas.rectangle((0, 0, width, 2 * CAPTION), fill=HEADER_FILL)
-    canvas.text((16, CAPTION // 2), title, fill=HEADER_TEXT, font=font(22), anchor="lm")
+    canvas.rectangle((0, 0, width, 2 * CAPTION), fill=chosen.header)
+    canvas.text((16, CAPTION // 2), title, fill=chosen.header_text, font=font(22), anchor="lm")
     x = 0
     for board, caption in zip(shrunk, captions, strict=True):
         canvas.text(
-            (x + 16, CAPTION * 3 // 2), caption, fill=HEADER_DIM, font=font(18), anchor="lm"
+            (x + 16, CAPTION * 3 // 2), caption, fill=chosen.header_dim, font=font(18), anchor="lm"
         )
         image.paste(board, (x, 2 * CAPTION))
         x += board.width + gap
     return image
-
-
-@cache
-def _reference() -> Image.Image:
-    """A graph with every seat, mark and label, to build the palette from."""
-    rows = [(0.5 + 0.4 * ((t * 7) % 11 - 5) / 5, 0.3, 0.15, 0.05) for t in range(12)]
-    dots = [Dot(3, 1, "inaccuracy"), Dot(5, 2, "mistake"), Dot(7, 3, "blunder")]
-    return render_graph(rows, names=["One", "Two", "Three", "Four"], dots=dots, title="Reference")

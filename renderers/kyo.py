@@ -3,28 +3,25 @@
 A stack reads like the real thing: its bottom chip is the lowest bar. Each property has a cue
 that does not rely on hue alone, so the picture survives colour blindness and a phone screen:
 
-- side: Gold is light with dark outlines and square-ended bars; Red is dark with white
-  outlines and round-ended bars;
+- side: Gold is light with dark outlines, capital letters and square-ended bars; Red is dark
+  with light outlines, small letters, a double outline on its pawns and round-ended bars;
 - mana: dark mana is a solid bar, light mana a hollow one (pale inside, thick rim);
 - shields: narrower steel-grey bars with a white band, the same for both sides;
 - pawns: a shape and a letter per type (P circle, H square, T triangle, Q hexagon, K diamond);
-- the last turn: its route in blue, a struck tile framed in vermilion, deployed shields
-  bracketed.
+- height: a stack of three chips or more shows its chip count in a corner badge, readable at
+  Discord's inline size where the bars are a few pixels each;
+- the last turn: its route in blue, its steps numbered when it is long, a struck tile framed
+  in vermilion, deployed shields bracketed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
-    CAPTURE_COLOUR,
-    INK,
-    PAPER,
-    RGB,
     Center,
     Grid,
     checkerboard,
@@ -32,63 +29,78 @@ from renderers.canvas import (
     font,
     mark_effects,
     mark_path,
+    number_steps,
     paste_centered,
     render_board,
     sprite,
 )
+from renderers.key import Entry, change_entry, route_entries, step_entry
+from renderers.themes import CLASSIC, KyoSide, Theme
 from rules import Highlight
 from rules.kyo import Kyo, KyoState
 from rules.kyo.board import SHIELD, SIZE, point
 
 GAME = Kyo()
 
-GOLD: RGB = (240, 192, 60)  # pawns
-GOLD_DARK: RGB = (206, 142, 14)  # dark mana
-GOLD_DEEP: RGB = (150, 98, 4)  # rims
-GOLD_PALE: RGB = (255, 247, 220)  # inside light mana
-RED: RGB = (172, 28, 48)
-RED_DARK: RGB = (150, 18, 38)
-RED_DEEP: RGB = (110, 10, 26)
-RED_PALE: RGB = (252, 222, 226)
-STEEL: RGB = (128, 144, 162)
-STEEL_EDGE: RGB = (58, 68, 82)
-
 SHAPES = {"P": "circle", "H": "square", "T": "triangle", "Q": "hexagon", "K": "diamond"}
-PAWN_SHARE = 0.52  # of a cell, for every pawn but the light pawn
-LIGHT_PAWN_SHARE = 0.42
+PAWN_SHARE = 0.58  # of a cell, for every pawn but the light pawn
+LIGHT_PAWN_SHARE = 0.48
 BAR_PITCH = 10  # pixels per chip when there is room
-MIN_PITCH = 6  # below this, only the top chips are drawn, under the stack's height
+MIN_PITCH = 6  # below this, only the top chips are drawn
+COUNTED = 3  # stacks of this many chips or more show their count
 
 
-def _pawn(item: str, size: int) -> Image.Image:
+def _side(item: str, theme: Theme) -> KyoSide:
+    return theme.gold if item.isupper() else theme.red
+
+
+def _pawn(item: str, size: int, theme: Theme) -> Image.Image:
+    """Gold: a capital letter on a light shape. Red: a small letter on a dark shape with a
+    double outline."""
     kind = item.upper()
-    if item.isupper():
-        return disc(size, GOLD, INK, letter=kind, letter_fill=INK, shape=SHAPES[kind])
-    return disc(size, RED, PAPER, letter=kind, letter_fill=PAPER, shape=SHAPES[kind])
+    pawn = _side(item, theme).pawn
+    gold = item.isupper()
+    letter = kind if gold else kind.lower()
+    return disc(
+        size,
+        pawn.fill,
+        pawn.ink,
+        letter=letter,
+        letter_fill=pawn.ink,
+        shape=SHAPES[kind],
+        double=not gold,
+    )
 
 
-def _bar(canvas: ImageDraw.ImageDraw, item: str, box: tuple[int, int, int, int]) -> None:
+def _bar(
+    canvas: ImageDraw.ImageDraw, item: str, box: tuple[int, int, int, int], theme: Theme
+) -> None:
     """One chip as a bar: solid for dark mana, hollow for light, banded steel for a shield."""
     left, top, right, bottom = box
     height = bottom - top
     if item == SHIELD:
         inset = (right - left) // 8
-        canvas.rectangle((left + inset, top, right - inset, bottom), fill=STEEL, outline=STEEL_EDGE)
+        canvas.rectangle(
+            (left + inset, top, right - inset, bottom),
+            fill=theme.shield.fill,
+            outline=theme.shield.ink,
+        )
         middle = (top + bottom) // 2
         if height >= 5:
-            canvas.line((left + inset + 3, middle, right - inset - 3, middle), fill=PAPER)
+            canvas.line((left + inset + 3, middle, right - inset - 3, middle), fill=theme.paper)
         return
-    gold = item.isupper()
-    radius = 0 if gold else max(1, height // 2)
-    deep = GOLD_DEEP if gold else RED_DEEP
+    side = _side(item, theme)
+    radius = 0 if item.isupper() else max(1, height // 2)
     if item in "Dd":
-        fill, outline, width = (GOLD_DARK if gold else RED_DARK), (INK if gold else PAPER), 1
+        fill, outline, width = side.dark_mana, side.outline, 1
     else:
-        fill, outline, width = (GOLD_PALE if gold else RED_PALE), deep, max(1, min(3, height // 3))
+        fill, outline, width = side.light_mana, side.rim, max(1, min(3, height // 3))
     canvas.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
 
 
-def _draw_stack(image: Image.Image, stack: str, origin: tuple[int, int], cell: int) -> None:
+def _draw_stack(
+    image: Image.Image, stack: str, origin: tuple[int, int], cell: int, theme: Theme
+) -> None:
     x, y = origin
     canvas = ImageDraw.Draw(image)
     pawn = stack[-1] if stack[-1].upper() in SHAPES else ""
@@ -100,56 +112,73 @@ def _draw_stack(image: Image.Image, stack: str, origin: tuple[int, int], cell: i
     pitch = min(BAR_PITCH, room / len(chips)) if chips else BAR_PITCH
     shown = chips
     if pitch < MIN_PITCH:
-        badge = cell // 4
-        shown = chips[-int((room - (0 if pawn else badge)) // MIN_PITCH) :]
+        shown = chips[-int(room // MIN_PITCH) :]
         pitch = MIN_PITCH
-        canvas.rounded_rectangle((x + 2, y + 2, x + badge * 2, y + badge), radius=4, fill=PAPER)
-        label = str(len(chips))
-        canvas.text((x + 4, y + 2), label, fill=INK, font=font(badge - 2))
     left, right = x + pad + cell // 12, x + cell - pad - cell // 12
     bottom = y + cell - pad
     for number, item in enumerate(shown):
         low = bottom - number * pitch
-        _bar(canvas, item, (left, round(low - pitch + 1), right, round(low)))
+        _bar(canvas, item, (left, round(low - pitch + 1), right, round(low)), theme)
     top = bottom - len(shown) * pitch
     if pawn:
         centre = (x + cell / 2, min(y + cell / 2, top - pawn_size / 2 + pad))
-        paste_centered(image, _pawn(pawn, pawn_size), centre)
+        paste_centered(image, _pawn(pawn, pawn_size, theme), centre)
+    if len(chips) >= COUNTED:
+        _count_badge(canvas, len(chips), (x, y), cell, theme)
 
 
-def _strike_mark(size: int) -> Image.Image:
+def _count_badge(
+    canvas: ImageDraw.ImageDraw, count: int, origin: tuple[int, int], cell: int, theme: Theme
+) -> None:
+    """The number of chips in a stack, large, in the tile's top left corner."""
+    x, y = origin
+    size = cell * 3 // 10
+    width = size if count < 10 else size * 3 // 2
+    canvas.rounded_rectangle(
+        (x + 1, y + 1, x + 1 + width, y + 1 + size), radius=4, fill=theme.paper, outline=theme.ink
+    )
+    canvas.text(
+        (x + 1 + width / 2, y + 1 + size / 2),
+        str(count),
+        fill=theme.ink,
+        font=font(size - 2),
+        anchor="mm",
+    )
+
+
+def _strike_mark(size: int, theme: Theme) -> Image.Image:
     """A struck tile: a capture-coloured frame round the whole tile with a stroke into each
     corner, the X of a capture kept clear of the stack that now stands there."""
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         width = big // 14
-        canvas.rectangle((0, 0, big - 1, big - 1), outline=CAPTURE_COLOUR, width=width)
+        canvas.rectangle((0, 0, big - 1, big - 1), outline=theme.capture, width=width)
         reach = big * 0.15
         for x, y in ((0, 0), (big, 0), (0, big), (big, big)):
             inward_x = reach if x == 0 else big - reach
             inward_y = reach if y == 0 else big - reach
-            canvas.line((x, y, inward_x, inward_y), fill=CAPTURE_COLOUR, width=width * 3 // 2)
+            canvas.line((x, y, inward_x, inward_y), fill=theme.capture, width=width * 3 // 2)
 
-    return sprite(("kyo-strike",), size, draw)
+    return sprite(("kyo-strike", theme.capture), size, draw)
 
 
-def _mark_route(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
-    """Under the stacks, so a tall stack's height badge stays readable: the route, and a
-    frame on each struck tile."""
-    mark_path(image, last, center, cell)
+def _mark_route(
+    image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
+) -> None:
+    """Under the stacks: the route, and a frame on each struck tile."""
+    mark_path(image, last, center, cell, theme)
     for struck in last.captured if last is not None else ():
-        paste_centered(image, _strike_mark(cell), center(struck))
+        paste_centered(image, _strike_mark(cell, theme), center(struck))
 
 
-def _mark_deploys(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
-    """Over the stacks: brackets on tiles that received a shield (strikes are framed below)."""
+def _mark_over(
+    image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
+) -> None:
+    """Over the stacks: a long route's step numbers, brackets on tiles that received a shield
+    (strikes are framed below)."""
     if last is not None:
-        mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell)
-
-
-@lru_cache(maxsize=4)
-def _background(grid: Grid) -> Image.Image:
-    return checkerboard(grid)
+        number_steps(image, last.path, center, cell, theme)
+        mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell, theme)
 
 
 def render(
@@ -158,27 +187,60 @@ def render(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme = CLASSIC,
 ) -> Image.Image:
+    """Red (seat 2) sees the board turned round."""
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
 
     def draw_stacks(image: Image.Image) -> None:
         for index, stack in enumerate(state.board):
             if stack:
-                _draw_stack(image, stack, grid.origin(*point(index)), grid.cell)
+                _draw_stack(image, stack, grid.origin(*point(index)), grid.cell, theme)
 
-    icons = [_pawn("K", 34), _pawn("k", 34)]
-    board = grid.board(_background(grid))
     return render_board(
         GAME,
         state,
-        board,
+        grid.board(checkerboard(grid, theme)),
         draw_stacks,
-        icons=icons,
+        icons=icons(theme),
+        theme=theme,
         last_move=last_move,
         names=names,
         under=_mark_route,
-        over=_mark_deploys,
+        over=_mark_over,
     )
+
+
+def icons(theme: Theme) -> list[Image.Image]:
+    """Each side's king as the header shows it."""
+    return [_pawn("K", 34, theme), _pawn("k", 34, theme)]
+
+
+def _tile_of(stack: str, theme: Theme, size: int = 64) -> Image.Image:
+    image = Image.new("RGBA", (size, size), theme.light_square)
+    _draw_stack(image, stack, (0, 0), size, theme)
+    return image
+
+
+def key(theme: Theme) -> list[Entry]:
+    """What the stacks and marks mean, for the key picture."""
+    struck = Image.new("RGBA", (64, 64), theme.light_square)
+    paste_centered(struck, _strike_mark(64, theme), (32, 32))
+    names = {"P": "light pawn", "H": "heavy pawn", "T": "tower", "Q": "queen", "K": "king"}
+    return [
+        *(Entry(_pawn(kind, 64, theme), f"Gold {name} ({kind})") for kind, name in names.items()),
+        Entry(_pawn("k", 64, theme), "Red pawns: small letter, double outline"),
+        Entry(_tile_of("DH", theme), "Gold dark mana: a solid bar, square ends"),
+        Entry(_tile_of("LH", theme), "Gold light mana: a hollow bar"),
+        Entry(_tile_of("dh", theme), "Red dark mana: a solid bar, round ends"),
+        Entry(_tile_of("lh", theme), "Red light mana: a hollow bar, round ends"),
+        Entry(_tile_of("SH", theme), "Shield: a banded steel bar"),
+        Entry(_tile_of("DLDH", theme), "Stack of 3 chips or more: its count"),
+        *route_entries(theme),
+        step_entry(theme),
+        Entry(struck, "Tile struck by the last turn"),
+        change_entry(theme, "Shield deployed by the last turn"),
+    ]
 
 
 # Where 24 random turns (random.Random(3)) lead: written out, as listing Kyo's turns to replay
@@ -199,8 +261,15 @@ to move: gold
 """
 
 
-def reference() -> Image.Image:
-    """A mid-game position with every item and mark, to build the palette from."""
+def reference(theme: Theme) -> Image.Image:
+    """A mid-game position with every item and mark, to build the palette from (by
+    renderers/make_palettes.py only)."""
     state = dataclasses.replace(GAME.parse_diagram(REFERENCE), ply=24)
-    last = Highlight(1, "c3:2-c4:1-d5", ((2, 2), (2, 3), (3, 4)), ((4, 4),), ((5, 5),))
-    return render(state, last_move=last, names=["Reference Gold", "Reference Red"])
+    last = Highlight(
+        1,
+        "c3:2-c4:1-d5",
+        ((2, 2), (2, 3), (3, 4), (4, 4), (5, 4)),
+        ((4, 4),),
+        ((5, 5),),
+    )
+    return render(state, last_move=last, names=["Reference Gold", "Reference Red"], theme=theme)

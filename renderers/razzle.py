@@ -6,17 +6,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
-    INK,
-    PAPER,
-    PATH_COLOUR,
-    VERMILION,
-    YELLOW,
     Center,
     Grid,
     checkerboard,
@@ -27,6 +21,8 @@ from renderers.canvas import (
     ring_mark,
     sprite,
 )
+from renderers.key import Entry
+from renderers.themes import CLASSIC, RGB, Theme
 from rules import Highlight
 from rules.core import Point
 from rules.razzle import BALL, HEIGHT, PIECE, WIDTH, Chain, RazzleDazzle, RazzleState
@@ -38,43 +34,38 @@ VISIBLE_RADIUS = PIECE_SCALE * 0.4
 ARROW_SUPERSAMPLE = 3
 
 
-def _piece(seat: int, size: int) -> Image.Image:
+def _piece(seat: int, size: int, theme: Theme) -> Image.Image:
     if seat == 1:
-        return disc(size, PAPER, INK)
-    return disc(size, INK, PAPER, shape="square")
+        return disc(size, theme.light.fill, theme.light.ink)
+    return disc(size, theme.dark.fill, theme.dark.ink, shape="square")
 
 
-def _ball(size: int) -> Image.Image:
+def _ball(size: int, theme: Theme) -> Image.Image:
     """A yellow ball with seams, readable on light and dark pieces alike."""
+    colour, ink = theme.ball, theme.light.ink
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         pad = big // 12
         width = max(2, big // 14)
-        canvas.ellipse((pad, pad, big - pad, big - pad), fill=YELLOW, outline=INK, width=width)
+        canvas.ellipse((pad, pad, big - pad, big - pad), fill=colour, outline=ink, width=width)
         seam = big // 3
-        canvas.arc((-seam, pad, big // 2, big - pad), -60, 60, fill=INK, width=width)
-        canvas.arc((big // 2, pad, big + seam, big - pad), 120, 240, fill=INK, width=width)
+        canvas.arc((-seam, pad, big // 2, big - pad), -60, 60, fill=ink, width=width)
+        canvas.arc((big // 2, pad, big + seam, big - pad), 120, 240, fill=ink, width=width)
 
-    return sprite(("razzle-ball",), size, draw)
+    return sprite(("razzle-ball", colour, ink), size, draw)
 
 
-def _no_entry(size: int) -> Image.Image:
+def _no_entry(size: int, theme: Theme) -> Image.Image:
     """The badge of an ineligible piece: it cannot receive the ball until it moves."""
+    fill, ink = theme.badge.fill, theme.badge.ink
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         pad = big // 12
-        canvas.ellipse(
-            (pad, pad, big - pad, big - pad), fill=VERMILION, outline=PAPER, width=big // 12
-        )
+        canvas.ellipse((pad, pad, big - pad, big - pad), fill=fill, outline=ink, width=big // 12)
         bar = big // 9
-        canvas.rectangle((big // 4, big // 2 - bar, big - big // 4, big // 2 + bar), fill=PAPER)
+        canvas.rectangle((big // 4, big // 2 - bar, big - big // 4, big // 2 + bar), fill=ink)
 
-    return sprite(("razzle-no-entry",), size, draw)
-
-
-@lru_cache(maxsize=4)
-def _background(grid: Grid) -> Image.Image:
-    return checkerboard(grid).copy()
+    return sprite(("razzle-no-entry", fill, ink), size, draw)
 
 
 def _is_knight_jump(path: Sequence[Point]) -> bool:
@@ -87,7 +78,7 @@ def _is_knight_jump(path: Sequence[Point]) -> bool:
 Arrow = tuple[tuple[float, float], tuple[float, float], float, float]
 
 
-def _draw_arrows(image: Image.Image, arrows: Sequence[Arrow], cell: int) -> None:
+def _draw_arrows(image: Image.Image, arrows: Sequence[Arrow], cell: int, colour: RGB) -> None:
     """Anti-aliased arrows (start, end, gap at the start, gap at the end), drawn at 3x on a
     mask covering only their bounding box, then shrunk and filled with the path colour."""
     pad = cell // 4
@@ -104,7 +95,7 @@ def _draw_arrows(image: Image.Image, arrows: Sequence[Arrow], cell: int) -> None
         end = ((ex - left) * scale, (ey - top) * scale)
         _arrow(canvas, start, end, start_gap * scale, end_gap * scale, cell * scale)
     small = mask.reduce(scale)
-    image.paste(PATH_COLOUR, (left, top, left + small.width, top + small.height), small)
+    image.paste(colour, (left, top, left + small.width, top + small.height), small)
 
 
 def _arrow(
@@ -141,20 +132,22 @@ def _edge(seat: int, start: tuple[float, float], end: tuple[float, float], cell:
     return half + cell * 0.03
 
 
-def _mark_last(image: Image.Image, last: Highlight | None, center: Center, cell: int) -> None:
+def _mark_last(
+    image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
+) -> None:
     """The last turn, under the pieces: one arrow for a knight jump, one per pass."""
     if last is None or len(last.path) < 2:
         return
     centers = [center(p) for p in last.path]
-    paste_centered(image, ring_mark(cell), centers[-1])
+    paste_centered(image, ring_mark(cell, theme.path), centers[-1])
     arrows = [
         (a, b, _edge(last.seat, a, b, cell), _edge(last.seat, b, a, cell))
         for a, b in pairwise(centers)
     ]
     if _is_knight_jump(last.path):
-        paste_centered(image, dot_mark(cell), centers[0])
+        paste_centered(image, dot_mark(cell, theme.path), centers[0])
         arrows = [(centers[0], centers[1], cell * 0.12, arrows[0][3])]
-    _draw_arrows(image, arrows, cell)
+    _draw_arrows(image, arrows, cell, theme.path)
 
 
 def render(
@@ -163,12 +156,14 @@ def render(
     last_move: Highlight | None = None,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
+    theme: Theme = CLASSIC,
 ) -> Image.Image:
+    """Seat 2, who starts at the top, sees the board turned round."""
     grid = Grid(WIDTH, HEIGHT, flipped=perspective == 2)
     cell = grid.cell
     piece_size = int(cell * PIECE_SCALE)
-    ball = _ball(int(cell * 0.42))
-    badge = _no_entry(int(cell * 0.34))
+    ball = _ball(int(cell * 0.42), theme)
+    badge = _no_entry(int(cell * 0.34), theme)
     badge_offset = piece_size * 0.34
 
     def draw_pieces(image: Image.Image) -> None:
@@ -177,7 +172,7 @@ def render(
                 continue
             seat = 1 if cell_text in (PIECE[1], BALL[1]) else 2
             center = grid.center(index % WIDTH, index // WIDTH)
-            paste_centered(image, _piece(seat, piece_size), center)
+            paste_centered(image, _piece(seat, piece_size, theme), center)
             if cell_text == BALL[seat]:
                 paste_centered(image, ball, center)
             if index in state.ineligible:
@@ -190,9 +185,10 @@ def render(
     return render_board(
         GAME,
         state,
-        grid.board(_background(grid)),
+        grid.board(checkerboard(grid, theme)),
         draw_pieces,
-        icons=[_piece(1, 34), _piece(2, 34)],
+        icons=icons(theme),
+        theme=theme,
         last_move=last_move,
         names=names,
         notes=notes,
@@ -200,7 +196,33 @@ def render(
     )
 
 
-def reference() -> Image.Image:
+def icons(theme: Theme) -> list[Image.Image]:
+    """Each seat's piece as the header shows it."""
+    return [_piece(1, 34, theme), _piece(2, 34, theme)]
+
+
+def key(theme: Theme) -> list[Entry]:
+    """What the board's pieces and marks mean, for the key picture."""
+    size = 64
+    holder = _piece(1, size, theme).copy()
+    paste_centered(holder, _ball(size // 2, theme), (size / 2, size / 2))
+    badged = _piece(2, size, theme).copy()
+    paste_centered(badged, _no_entry(size * 2 // 5, theme), (size * 0.72, size * 0.28))
+    arrow = Image.new("RGBA", (size, size), theme.light_square)
+    _draw_arrows(arrow, [((4.0, size / 2), (size - 4.0, size / 2), 0.0, 0.0)], size, theme.path)
+    landed = Image.new("RGBA", (size, size), theme.light_square)
+    paste_centered(landed, ring_mark(size, theme.path), (size / 2, size / 2))
+    return [
+        Entry(_piece(1, size, theme), "Piece of seat 1 (round, light)"),
+        Entry(_piece(2, size, theme), "Piece of seat 2 (square, dark)"),
+        Entry(holder, "The ball, on the piece holding it"),
+        Entry(badged, "Ineligible: cannot take the ball until it moves"),
+        Entry(arrow, "Last turn: a knight move or a pass"),
+        Entry(landed, "Where the last turn ended"),
+    ]
+
+
+def reference(theme: Theme) -> Image.Image:
     """A mid-game position with balls, badges and a pass chain, to build the palette from."""
     rng = random.Random(1)
     state = GAME.new()
@@ -210,4 +232,4 @@ def reference() -> Image.Image:
             break
         state = GAME.apply(state, rng.choice(moves))
     last = Highlight(1, "d1-e1-e5", ((3, 0), (4, 0), (4, 4)))
-    return render(state, last_move=last, names=["Reference One", "Reference Two"])
+    return render(state, last_move=last, names=["Reference One", "Reference Two"], theme=theme)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import discord
@@ -139,16 +138,15 @@ class Standings(commands.Cog):
     async def _history(
         self, guild_id: int | None, user_id: int, game: str | None, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        rows = await self.bot.service.ratings.history(guild_id, user_id, game)
-        pages = max(1, math.ceil(len(rows) / HISTORY_PAGE))
-        page = min(max(page, 1), pages)
-        on_page = rows[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+        found = await self.bot.service.ratings.history(
+            guild_id, user_id, game, page=page, per_page=HISTORY_PAGE
+        )
         which = f"{get_game(game).title} matches" if game else "matches"
         lines = [f"{mention(user_id)}'s finished {which}, newest first:"]
-        lines += [f"• {history_line(row, user_id)}" for row in on_page] or ["none yet"]
-        lines.append(f"-# Page {page} of {pages} · {len(rows)} in all.")
+        lines += [f"• {history_line(row, user_id)}" for row in found.rows] or ["none yet"]
+        lines.append(f"-# Page {found.page} of {found.pages} · {found.total} in all.")
         embed = limits.embed("Match history", "\n".join(lines))
-        return embed, history_view(user_id, game, page, pages)
+        return embed, history_view(user_id, game, found.page, found.pages)
 
     @app_commands.command(name="replay", description="Step through a match, turn by turn")
     @app_commands.describe(match="Which match (not needed inside a match thread)")

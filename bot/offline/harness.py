@@ -21,6 +21,7 @@ from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
 from bot.service.analysis import TASK_PREFIX as ANALYSIS_TASKS
+from bot.startup import TASK_NAME as CATCH_UP_TASK
 
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
 # The bot's work for an interaction, and the computer's turns that follow it.
@@ -76,6 +77,7 @@ class OfflineDiscord(DiscordState):
     async def _log_in(self) -> None:
         self.bot.http.request = functools.partial(rest.request, self)  # type: ignore[method-assign]
         await self.bot.login("offline-token")
+        await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done
 
     # -- interactions ----------------------------------------------------------------------
 

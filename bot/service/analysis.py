@@ -22,7 +22,7 @@ from bot.clock import Clock
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.service.ratings import Ratings, Replay
-from bot.store import Status
+from bot.store import Shards, Status
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +114,9 @@ class Analyses:
         """Where the progress is shown (edited as the analysis runs)."""
         await self.cache.store.set_analysis_message(match_id, message_id)
 
-    async def resume(self) -> int:
-        """Queue every analysis a stopped process left unfinished; how many."""
-        unfinished = await self.cache.store.unfinished_analyses()
+    async def resume(self, shards: Shards | None = None) -> int:
+        """Queue every analysis a stopped process left unfinished on these shards; how many."""
+        unfinished = await self.cache.store.unfinished_analyses(shards)
         for match_id in unfinished:
             self._enqueue(match_id)
         return len(unfinished)

@@ -25,10 +25,12 @@ LIFECYCLE = tuple(Status)
 
 
 class MatchCache:
-    """Recently used matches. The bot is the database's only writer, and every write either
-    stores the match it produced here or forgets the entry, so a cached match is current and
-    a move costs no read. (Were it ever stale, the ply check would refuse the write, which
-    forgets the entry.)"""
+    """Recently used matches. With a store of its own (SQLite) the bot is the database's only
+    writer, and every write either stores the match it produced here or forgets the entry,
+    so a cached match is current and a move costs no read. (Were it ever stale, the ply
+    check would refuse the write, which forgets the entry.) A shared store (PostgreSQL, where
+    another process may have timed the match out or moved) is read on every `get`; the
+    cache then only spares parsing the position again while it is unchanged."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -44,7 +46,7 @@ class MatchCache:
 
     async def get(self, match_id: int) -> Match:
         cached = self._matches.get(match_id)
-        if cached is not None:
+        if cached is not None and not self.store.shared:
             self._matches.move_to_end(match_id)
             return cached
         try:
@@ -64,9 +66,9 @@ class MatchCache:
     def load(self, row: MatchRow) -> Match:
         """A match from its row, reusing the cached state when the position is the same."""
         cached = self._matches.get(row.id)
-        if cached is not None and _version(cached.row) > _version(row):
+        if cached is not None and not self.store.shared and _version(cached.row) > _version(row):
             return cached  # a read that was overtaken by a write of ours
-        if cached is not None and _version(cached.row) == _version(row):
+        if cached is not None and cached.row.snapshot == row.snapshot:
             return self.remember(Match(row, cached.game, cached.state))
         try:
             game = rules.get_game(row.game)

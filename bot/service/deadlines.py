@@ -12,7 +12,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import TooComplex
 from bot.service.turns import MoveResult, Turns
-from bot.store import JobKind, JobRow, SeatRow, Status
+from bot.store import JobKind, JobRow, SeatRow, Shards, Status
 
 DAY_CHOICES = (1, 2, 3, 5, 7, 14, 0)  # days per move; 0 is no limit
 DEFAULT_DAYS = 3
@@ -71,10 +71,11 @@ class Deadlines:
         assert due is not None
         return due
 
-    async def catch_up(self) -> list[int]:
-        """Schedule what a stop between a write and its scheduling left out, from now: a
-        restart loses no deadline (the player gains the downtime). Returns the matches."""
-        found = await self.cache.store.unscheduled()
+    async def catch_up(self, shards: Shards | None = None) -> list[int]:
+        """Schedule what a stop between a write and its scheduling left out, from now, for
+        the matches of these shards' servers: a restart loses no deadline (the player gains
+        the downtime). Returns the matches."""
+        found = await self.cache.store.unscheduled(shards)
         for match_id in found:
             match = await self.cache.get(match_id)
             if match.status == Status.PENDING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -13,7 +14,7 @@ from bot import ratings
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.service.queries import Queries
-from bot.store import MatchRow, RatingRow, Status
+from bot.store import MatchRow, RatingRow, Shards, Status
 from rules import get_game
 from rules.core import outcome_from_json
 
@@ -37,6 +38,16 @@ class Replay:
     match: Match
     turns: tuple[str, ...]
     states: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page (1-based) of a player's finished matches, newest first."""
+
+    rows: tuple[MatchRow, ...]
+    page: int
+    pages: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -76,10 +87,11 @@ class Ratings:
         except Exception:
             log.exception("rating match #%s failed; it is rated at the next start", match.id)
 
-    async def catch_up(self) -> int:
-        """Rate the finished matches a stopped process left unrated; how many were."""
+    async def catch_up(self, shards: Shards | None = None) -> int:
+        """Rate the finished matches (of these shards' servers) a stopped process left
+        unrated; how many were."""
         counted = 0
-        for match_id in await self.cache.store.unrated_matches():
+        for match_id in await self.cache.store.unrated_matches(shards):
             counted += await self.rate(await self.cache.get(match_id))
         if counted:
             log.info("rated %d match(es) finished before a restart", counted)
@@ -94,17 +106,30 @@ class Ratings:
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         standings = await self.cache.store.ratings_of(guild_id, user_id)
         listing = await self.queries.listing(user_id, guild_id)
-        recent = await self.history(guild_id, user_id)
-        return Profile(user_id, tuple(standings), listing.matches, recent[:RECENT_RESULTS])
+        recent = await self.history(guild_id, user_id, per_page=RECENT_RESULTS)
+        return Profile(user_id, tuple(standings), listing.matches, recent.rows)
 
     async def history(
-        self, guild_id: int | None, user_id: int, game: str | None = None
-    ) -> tuple[MatchRow, ...]:
-        """A player's finished matches, newest first (rows only: no position is loaded)."""
-        rows, broken = await self.cache.store.matches_of(user_id, [Status.FINISHED], guild_id)
+        self,
+        guild_id: int | None,
+        user_id: int,
+        game: str | None = None,
+        *,
+        page: int = 1,
+        per_page: int,
+    ) -> HistoryPage:
+        """A page of a player's finished matches, newest first (rows only: no position is
+        loaded), read a page at a time from the store; a page past the end gives the last."""
+        read = partial(self.cache.store.history, user_id, guild_id, game, limit=per_page)
+        page = max(page, 1)
+        rows, broken, total = await read(offset=(page - 1) * per_page)
+        pages = max(1, math.ceil(total / per_page))
+        if page > pages:
+            page = pages
+            rows, broken, total = await read(offset=(page - 1) * per_page)
         for problem in broken:
             log.error("skipped in a history: %s", problem)
-        return tuple(row for row in rows if game is None or row.game == game)
+        return HistoryPage(tuple(rows), page, pages, total)
 
     async def positions(self, match_id: int) -> Replay:
         """A match with every position it went through, from the setup to now."""

@@ -36,11 +36,13 @@ from bot.store.base import (
     RatingRow,
     RatingUpdate,
     SeatRow,
+    Shards,
     StaleWrite,
     Status,
     Store,
     StoreError,
     parse_url,
+    shard_of,
 )
 from bot.store.migrations import MIGRATIONS, TABLES, Migration
 from bot.store.postgres import PostgresStore
@@ -63,12 +65,14 @@ __all__ = [
     "RatingRow",
     "RatingUpdate",
     "SeatRow",
+    "Shards",
     "SqliteStore",
     "StaleWrite",
     "Store",
     "StoreError",
     "open_store",
     "parse_url",
+    "shard_of",
 ]
 
 

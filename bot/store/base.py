@@ -148,6 +148,24 @@ class JobRow:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """The Discord shards one process runs, out of `count`. Discord sends a server's events
+    to shard `(guild_id >> 22) % count` and direct messages to shard 0; the process holding
+    that shard is the one that acts for the server's matches."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def holds(self, guild_id: int | None) -> bool:
+        return shard_of(guild_id, self.count) in self.ids
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """Discord's formula: which of `count` shards a server's events arrive on."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+@dataclass(frozen=True)
 class PreferenceRow:
     dm: bool = False
     dm_refused: bool = False
@@ -175,6 +193,9 @@ class Store(Protocol):
     """
 
     backend: str  # "sqlite" or "postgresql", for messages
+    shared: bool
+    """Other processes write this database too (PostgreSQL): a match cached in memory may be
+    out of date, so it is read again before use. A SQLite file has one process."""
 
     async def close(self) -> None: ...
 
@@ -192,12 +213,21 @@ class Store(Protocol):
 
     async def match_ids(self) -> list[int]: ...
 
-    async def unposted_boards(self) -> list[int]:
-        """Started matches whose latest turn was saved but its board never posted."""
+    async def history(
+        self, user_id: int, guild_id: int | None, game: str | None, *, limit: int, offset: int
+    ) -> tuple[list[MatchRow], list[CorruptMatch], int]:
+        """One page of a user's finished matches (on a server, in a game, if given), newest
+        first, the unreadable ones as errors, and how many there are in all."""
         ...
 
-    async def matches_with_engines(self) -> list[int]:
-        """The ids of the matches in progress where the computer holds a seat."""
+    async def unposted_boards(self, shards: Shards | None = None) -> list[int]:
+        """Started matches (on these shards' servers; None: all) whose latest turn was
+        saved but its board never posted."""
+        ...
+
+    async def matches_with_engines(self, shards: Shards | None = None) -> list[int]:
+        """The ids of the matches in progress (on these shards' servers) where the computer
+        holds a seat."""
         ...
 
     async def moves(self, match_id: int) -> list[MoveRow]: ...
@@ -270,15 +300,21 @@ class Store(Protocol):
 
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None: ...
 
-    async def next_due(self, lease: int) -> int | None:
-        """The earliest time a job falls due, or a claim older than `lease` seconds goes
-        stale (see `recover_claims`), if any job is unfinished."""
+    async def next_due(self, lease: int, shards: Shards | None = None) -> int | None:
+        """The earliest time a job (of a match on these shards' servers) falls due, or a
+        claim older than `lease` seconds goes stale (see `recover_claims`), if any job is
+        unfinished."""
         ...
 
-    async def claim_job(self, owner: str, at: int) -> JobRow | None:
-        """Claim the earliest unclaimed job due by `at` for `owner` (a process name), in one
-        statement: of any number of claimers, in any number of processes, exactly one gets
-        each job. None when nothing is due."""
+    async def claim_job(self, owner: str, at: int, shards: Shards | None = None) -> JobRow | None:
+        """Claim the earliest unclaimed job due by `at`, of a match on these shards'
+        servers, for `owner` (a process name), in one statement: of any number of claimers,
+        in any number of processes, exactly one gets each job. None when nothing is due."""
+        ...
+
+    async def renew_claims(self, owner: str, job_ids: Sequence[int], at: int) -> None:
+        """Stamp `owner`'s claims on these running jobs with `at`, so no lease runs out
+        while they work."""
         ...
 
     async def finish_job(self, job_id: int, owner: str, at: int) -> None:
@@ -286,18 +322,29 @@ class Store(Protocol):
         ...
 
     async def recover_claims(
-        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+        self,
+        retry: Sequence[JobKind],
+        *,
+        at: int,
+        lease: int,
+        owner: str | None = None,
+        shards: Shards | None = None,
     ) -> int:
         """Claims never finished, by a process that died: those older than `lease` seconds,
-        and any by `owner` (this process, restarted). Jobs of the `retry` kinds are released
-        to run again (their writes are guarded, so a second run acts at most once); the rest
-        count as done, since acting twice (a second reminder) is worse than not at all.
-        Returns how many claims were recovered."""
+        and any by `owner` (this process, restarted), of matches on these shards' servers.
+        Jobs of the `retry` kinds are released to run again (their writes are guarded, so a
+        second run acts at most once); the rest count as done, since acting twice (a second
+        reminder) is worse than not at all. Returns how many claims were recovered."""
         ...
 
-    async def unscheduled(self) -> list[int]:
-        """Matches that should have jobs and have none (a stop between a write and its
-        scheduling): active ones with a time limit, and pending challenges."""
+    async def prune_jobs(self, before: int) -> int:
+        """Forget the jobs finished before `before`; how many went."""
+        ...
+
+    async def unscheduled(self, shards: Shards | None = None) -> list[int]:
+        """Matches (on these shards' servers) that should have jobs and have none (a stop
+        between a write and its scheduling): active ones with a time limit, and pending
+        challenges."""
         ...
 
     # -- preferences and takeback votes ------------------------------------------------------
@@ -328,9 +375,9 @@ class Store(Protocol):
         at once for one player both count."""
         ...
 
-    async def unrated_matches(self) -> list[int]:
-        """Finished rated matches whose result has not reached the ratings yet (a process
-        stopped in between)."""
+    async def unrated_matches(self, shards: Shards | None = None) -> list[int]:
+        """Finished rated matches (on these shards' servers) whose result has not reached
+        the ratings yet (a process stopped in between)."""
         ...
 
     async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
@@ -362,8 +409,8 @@ class Store(Protocol):
 
     async def finish_analysis(self, match_id: int) -> None: ...
 
-    async def unfinished_analyses(self) -> list[int]:
-        """Analyses a stopped process left incomplete, oldest first."""
+    async def unfinished_analyses(self, shards: Shards | None = None) -> list[int]:
+        """Analyses a stopped process left incomplete on these shards, oldest first."""
         ...
 
     async def schema_version(self) -> int: ...

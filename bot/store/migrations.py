@@ -226,6 +226,32 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
     ),
     Migration.typed("time limits, scheduled jobs, direct messages, takeback votes", TIME_LIMITS),
+    # Every query that runs often or at start-up reads an index, never a table that grows
+    # with the bot's history: each partial index's WHERE is repeated word for word by its
+    # query (bot/store/sql.py), which is what lets SQLite use it. A rated match counted in
+    # the ratings gets rated = 2, so the uncounted ones have an index of their own.
+    Migration.portable(
+        "indexes for the hot and start-up queries; counted matches marked",
+        """
+        DROP INDEX jobs_open;
+        CREATE INDEX jobs_claimable ON jobs (due_at, id)
+            WHERE claimed_by IS NULL AND done_at IS NULL;
+        CREATE INDEX jobs_claimed ON jobs (claimed_at)
+            WHERE claimed_by IS NOT NULL AND done_at IS NULL;
+        CREATE INDEX jobs_done ON jobs (done_at) WHERE done_at IS NOT NULL;
+        CREATE INDEX matches_unposted ON matches (id)
+            WHERE status IN ('active', 'finished') AND (board_ply IS NULL OR board_ply < ply);
+        CREATE INDEX matches_active ON matches (id) WHERE status = 'active';
+        CREATE INDEX matches_pending ON matches (id) WHERE status = 'pending';
+        UPDATE matches SET rated = 2 WHERE id IN (SELECT match_id FROM rated_matches);
+        CREATE INDEX matches_unrated ON matches (id)
+            WHERE status = 'finished' AND rated = 1 AND guild_id IS NOT NULL;
+        CREATE INDEX seats_user_match ON seats (user_id, match_id);
+        DROP INDEX seats_user;
+        CREATE INDEX ratings_user ON ratings (user_id, guild_id);
+        CREATE INDEX ratings_rank ON ratings (guild_id, game, (mu - 3 * sigma));
+        """,
+    ),
     # A computer analysis of a finished match: who asked and where its progress message is,
     # then one reading (ai.analysis.Reading as JSON) per position, written as each is judged,
     # so a restart resumes at the first position without one.

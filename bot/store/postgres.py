@@ -79,6 +79,8 @@ class PostgresStore(SqlStore):
     """Every call borrows a pooled connection; multi-statement writes run in a transaction."""
 
     backend = "postgresql"
+    # Several processes (each running its shards) write the same matches.
+    shared = True
     SEATS = """COALESCE((
         SELECT json_agg(json_build_array(seat, user_id, name, accepted, engine) ORDER BY seat)
         FROM seats WHERE match_id = m.id
@@ -86,6 +88,7 @@ class PostgresStore(SqlStore):
     # Racing claimers skip the job another is claiming this instant: each gets a different
     # job, none waits.
     CLAIM_LOCK = "FOR UPDATE SKIP LOCKED"
+    EXPLAIN = ("EXPLAIN", "QUERY PLAN")
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool

@@ -26,6 +26,7 @@ from bot.store.base import (
     RatingRow,
     RatingUpdate,
     Row,
+    Shards,
     StaleWrite,
     encode_fields,
     match_row,
@@ -38,47 +39,96 @@ RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
 
 ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
 
-# Matches that should have jobs and have none.
+# Each query below that a process runs for its own shards has a `{shards}` condition on
+# its match's server (see `on_shards`), and a partial index it reads in place of the table.
+
+# Matches that should have jobs and have none: started ones with a time limit and no
+# timeout at their ply, open challenges with no expiry.
 UNSCHEDULED_MATCHES = """
     SELECT id FROM matches m
-    WHERE (m.status = 'active' AND m.days_per_move > 0 AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.ply = m.ply AND j.kind = 'timeout'
-    )) OR (m.status = 'pending' AND NOT EXISTS (
+    WHERE m.status = 'active' AND m.days_per_move > 0 AND {shards} AND NOT EXISTS (
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'timeout' AND j.ply = m.ply
+    )
+    UNION ALL
+    SELECT id FROM matches m
+    WHERE m.status = 'pending' AND {shards} AND NOT EXISTS (
         SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
-    ))
+    )
     ORDER BY id
 """
 
-# Started matches whose latest turn was saved but not shown.
-UNPOSTED = (
-    "SELECT id FROM matches WHERE status IN ('active', 'finished') "
-    "AND (board_ply IS NULL OR board_ply < ply) ORDER BY id"
-)
+# Started matches whose latest turn was saved but not shown (index `matches_unposted`).
+UNPOSTED = """
+    SELECT id FROM matches m
+    WHERE status IN ('active', 'finished') AND (board_ply IS NULL OR board_ply < ply)
+        AND {shards}
+    ORDER BY id
+"""
 
-# Matches in progress where the computer holds a seat.
-WITH_ENGINES = (
-    "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
-    "WHERE m.status = 'active' AND s.engine IS NOT NULL ORDER BY m.id"
-)
+# Analyses a stopped process left incomplete, oldest first (few rows: no index needed).
+UNFINISHED_ANALYSES = """
+    SELECT a.match_id FROM analyses a JOIN matches m ON m.id = a.match_id
+    WHERE a.finished_at IS NULL AND {shards}
+    ORDER BY a.created_at, a.match_id
+"""
+
+# Matches in progress where the computer holds a seat (index `matches_active`).
+WITH_ENGINES = """
+    SELECT id FROM matches m
+    WHERE m.status = 'active' AND {shards} AND EXISTS (
+        SELECT 1 FROM seats s WHERE s.match_id = m.id AND s.engine IS NOT NULL
+    )
+    ORDER BY id
+"""
+
+# Finished rated matches not yet counted (index `matches_unrated`; counting sets rated = 2).
+UNRATED = """
+    SELECT id FROM matches m
+    WHERE status = 'finished' AND rated = 1 AND guild_id IS NOT NULL AND {shards}
+        AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)
+    ORDER BY updated_at, id
+"""
+
+# A job's server, for `{shards}` over the jobs table.
+JOB_GUILD = "(SELECT guild_id FROM matches WHERE matches.id = jobs.match_id)"
 
 # Of the unclaimed jobs due by now, the earliest, marked claimed in the same statement;
-# `{lock}` is the backend's CLAIM_LOCK.
+# `{lock}` is the backend's CLAIM_LOCK. The inner SELECT reads index `jobs_claimable`
+# (its WHERE repeats the index's), earliest first, and stops at the first of its shards.
 CLAIM_JOB = """
     UPDATE jobs SET claimed_by = ?, claimed_at = ?
     WHERE id = (
-        SELECT id FROM jobs WHERE claimed_by IS NULL AND due_at <= ?
+        SELECT id FROM jobs
+        WHERE claimed_by IS NULL AND done_at IS NULL AND due_at <= ? AND {shards}
         ORDER BY due_at, id LIMIT 1 {lock}
     )
     RETURNING id, match_id, kind, ply, due_at
 """
 
+# The earliest unclaimed due time and the oldest running claim, each the first entry of its
+# index (`jobs_claimable`, `jobs_claimed`) on these shards.
 NEXT_DUE = """
-    SELECT MIN(CASE WHEN claimed_by IS NULL THEN due_at ELSE claimed_at + ? END)
-    FROM jobs WHERE done_at IS NULL
+    SELECT (
+        SELECT due_at FROM jobs WHERE claimed_by IS NULL AND done_at IS NULL AND {shards}
+        ORDER BY due_at LIMIT 1
+    ), (
+        SELECT claimed_at FROM jobs WHERE claimed_by IS NOT NULL AND done_at IS NULL
+            AND {shards}
+        ORDER BY claimed_at LIMIT 1
+    )
 """
 
 # Claims never finished: older than the lease, or this process's own (it restarted).
-LOST_CLAIMS = "claimed_by IS NOT NULL AND done_at IS NULL AND (claimed_at <= ? OR claimed_by = ?)"
+LOST_CLAIMS = (
+    "claimed_by IS NOT NULL AND done_at IS NULL AND (claimed_at <= ? OR claimed_by = ?) "
+    "AND {shards}"
+)
+
+# A user's finished matches, newest first; `{game}` narrows them to one game or none.
+HISTORY = """
+    JOIN seats mine ON mine.match_id = m.id
+    WHERE mine.user_id = ? AND m.status = 'finished' AND {guild} AND {game}
+"""
 
 UPSERT_RATING = f"""
     INSERT INTO ratings (guild_id, {RATING_COLUMNS}, updated_at)
@@ -87,6 +137,30 @@ UPSERT_RATING = f"""
         wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
         streak = excluded.streak, updated_at = excluded.updated_at
 """
+
+
+def on_shards(shards: Shards | None, guild: str = "m.guild_id") -> tuple[str, list[Any]]:
+    """A condition, and its values: the server `guild` (an SQL expression) is on one of
+    these shards (Discord's formula, direct messages on shard 0). Every match passes when
+    `shards` is None (one process runs them all)."""
+    if shards is None:
+        return "1 = 1", []
+    return (
+        f"(COALESCE({guild}, 0) >> 22) % ? IN ({marks(len(shards.ids))})",
+        [shards.count, *shards.ids],
+    )
+
+
+def _decoded(rows: Sequence[Row]) -> tuple[list[MatchRow], list[CorruptMatch]]:
+    """Match rows decoded; unreadable ones come back as errors instead."""
+    found: list[MatchRow] = []
+    broken: list[CorruptMatch] = []
+    for row in rows:
+        try:
+            found.append(match_row(row))
+        except CorruptMatch as error:
+            broken.append(error)
+    return found, broken
 
 
 def marks(count: int) -> str:
@@ -124,11 +198,16 @@ class SqlStore(ABC):
     """The `Store` on any SQL backend; see the module's docstring for what a backend adds."""
 
     backend: str  # "sqlite" or "postgresql", for messages
+    shared: bool
+    """Whether other processes may write this database (see `Store.shared`)."""
     SEATS: ClassVar[str]
     """An expression: match `m`'s seats as JSON text, `[[seat, user_id, name, accepted,
     engine], ...]` by seat, so a match loads in one query."""
     CLAIM_LOCK: ClassVar[str]
     """Appended to the claim's inner SELECT, so racing claimers take different jobs."""
+    EXPLAIN: ClassVar[tuple[str, str]]
+    """What asks the backend for a statement's plan, without running it, and the column
+    each step of the plan comes back in."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -176,8 +255,24 @@ class SqlStore(ABC):
         rows = await self._reader().fetch(sql, *params)
         return rows[0][0] if rows else None
 
-    async def _ids(self, sql: str) -> list[int]:
-        return [int(row[0]) for row in await self._reader().fetch(sql)]
+    async def _ids(self, sql: str, *params: Any) -> list[int]:
+        return [int(row[0]) for row in await self._reader().fetch(sql, *params)]
+
+    async def _ids_on(self, sql: str, shards: Shards | None) -> list[int]:
+        """The ids a query with one or more `{shards}` conditions finds on these shards."""
+        condition, values = on_shards(shards)
+        return await self._ids(sql.format(shards=condition), *values * sql.count("{shards}"))
+
+    # -- measuring -----------------------------------------------------------------------
+
+    async def explain(self, sql: str, *params: Any) -> list[str]:
+        """How the backend would run a statement, a line per step (benchmarks.big_db)."""
+        prefix, column = self.EXPLAIN
+        return [str(row[column]) for row in await self._reader().fetch(f"{prefix} {sql}", *params)]
+
+    async def analyze(self) -> None:
+        """Refresh the planner's statistics, as after a bulk load."""
+        await self._reader().fetch("ANALYZE")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -206,23 +301,41 @@ class SqlStore(ABC):
             where += " AND m.guild_id = ?"
             params.append(guild_id)
         where += " ORDER BY m.updated_at DESC, m.id DESC"
-        found: list[MatchRow] = []
-        broken: list[CorruptMatch] = []
-        for row in await self._reader().fetch(self._select_match(where), *params):
-            try:
-                found.append(match_row(row))
-            except CorruptMatch as error:
-                broken.append(error)
-        return found, broken
+        return _decoded(await self._reader().fetch(self._select_match(where), *params))
 
     async def match_ids(self) -> list[int]:
         return await self._ids("SELECT id FROM matches ORDER BY id")
 
-    async def unposted_boards(self) -> list[int]:
-        return await self._ids(UNPOSTED)
+    async def history(
+        self, user_id: int, guild_id: int | None, game: str | None, *, limit: int, offset: int
+    ) -> tuple[list[MatchRow], list[CorruptMatch], int]:
+        where, params = self._history_where(user_id, guild_id, game)
+        rows = await self._reader().fetch(
+            self._select_match(f"{where} ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?"),
+            *params,
+            limit,
+            offset,
+        )
+        total = await self._value(f"SELECT count(*) FROM matches m {where}", *params)
+        found, broken = _decoded(rows)
+        return found, broken, int(total)
 
-    async def matches_with_engines(self) -> list[int]:
-        return await self._ids(WITH_ENGINES)
+    @staticmethod
+    def _history_where(
+        user_id: int, guild_id: int | None, game: str | None
+    ) -> tuple[str, list[Any]]:
+        params: list[Any] = [user_id]
+        guild = "1 = 1" if guild_id is None else "m.guild_id = ?"
+        params += [] if guild_id is None else [guild_id]
+        narrowed = "1 = 1" if game is None else "m.game = ?"
+        params += [] if game is None else [game]
+        return HISTORY.format(guild=guild, game=narrowed), params
+
+    async def unposted_boards(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(UNPOSTED, shards)
+
+    async def matches_with_engines(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(WITH_ENGINES, shards)
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self._reader().fetch(
@@ -388,6 +501,7 @@ class SqlStore(ABC):
             )
             if claimed != 1:
                 return False
+            await db.execute("UPDATE matches SET rated = 2 WHERE id = ?", match_id)
             await self._lock_ratings(db, guild_id, game)
             rows = await db.fetch(
                 f"SELECT {RATING_COLUMNS} FROM ratings "
@@ -402,12 +516,8 @@ class SqlStore(ABC):
             )
             return True
 
-    async def unrated_matches(self) -> list[int]:
-        return await self._ids(
-            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 "
-            "AND guild_id IS NOT NULL AND id NOT IN (SELECT match_id FROM rated_matches) "
-            "ORDER BY updated_at, id"
-        )
+    async def unrated_matches(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(UNRATED, shards)
 
     async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
         rows = await self._reader().fetch(
@@ -464,13 +574,19 @@ class SqlStore(ABC):
         )
         return None if due is None else int(due)
 
-    async def next_due(self, lease: int) -> int | None:
-        due = await self._value(NEXT_DUE, lease)
-        return None if due is None else int(due)
+    async def next_due(self, lease: int, shards: Shards | None = None) -> int | None:
+        condition, values = on_shards(shards, JOB_GUILD)
+        rows = await self._reader().fetch(NEXT_DUE.format(shards=condition), *values, *values)
+        due, claimed = rows[0][0], rows[0][1]
+        times = [int(due)] if due is not None else []
+        times += [int(claimed) + lease] if claimed is not None else []
+        return min(times, default=None)
 
-    async def claim_job(self, owner: str, at: int) -> JobRow | None:
+    async def claim_job(self, owner: str, at: int, shards: Shards | None = None) -> JobRow | None:
+        condition, values = on_shards(shards, JOB_GUILD)
+        query = CLAIM_JOB.format(lock=self.CLAIM_LOCK, shards=condition)
         async with self._writer() as db:
-            rows = await db.fetch(CLAIM_JOB.format(lock=self.CLAIM_LOCK), owner, at, at)
+            rows = await db.fetch(query, owner, at, at, *values)
         if not rows:
             return None
         row = rows[0]
@@ -485,24 +601,47 @@ class SqlStore(ABC):
                 owner,
             )
 
+    async def renew_claims(self, owner: str, job_ids: Sequence[int], at: int) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE jobs SET claimed_at = ? WHERE claimed_by = ? AND done_at IS NULL "
+                f"AND id IN ({marks(len(job_ids))})",
+                at,
+                owner,
+                *job_ids,
+            )
+
     async def recover_claims(
-        self, retry: Sequence[JobKind], *, at: int, lease: int, owner: str | None = None
+        self,
+        retry: Sequence[JobKind],
+        *,
+        at: int,
+        lease: int,
+        owner: str | None = None,
+        shards: Shards | None = None,
     ) -> int:
+        condition, values = on_shards(shards, JOB_GUILD)
+        lost = LOST_CLAIMS.format(shards=condition)
         async with self._transaction() as db:
             released = await db.execute(
                 "UPDATE jobs SET claimed_by = NULL, claimed_at = NULL "
-                f"WHERE {LOST_CLAIMS} AND kind IN ({marks(len(retry))})",
+                f"WHERE {lost} AND kind IN ({marks(len(retry))})",
                 at - lease,
                 owner,
+                *values,
                 *map(str, retry),
             )
             dropped = await db.execute(
-                f"UPDATE jobs SET done_at = ? WHERE {LOST_CLAIMS}", at, at - lease, owner
+                f"UPDATE jobs SET done_at = ? WHERE {lost}", at, at - lease, owner, *values
             )
         return released + dropped
 
-    async def unscheduled(self) -> list[int]:
-        return await self._ids(UNSCHEDULED_MATCHES)
+    async def prune_jobs(self, before: int) -> int:
+        async with self._writer() as db:
+            return await db.execute("DELETE FROM jobs WHERE done_at < ?", before)
+
+    async def unscheduled(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(UNSCHEDULED_MATCHES, shards)
 
     # -- preferences and takeback votes ----------------------------------------------------
 
@@ -611,7 +750,5 @@ class SqlStore(ABC):
                 match_id,
             )
 
-    async def unfinished_analyses(self) -> list[int]:
-        return await self._ids(
-            "SELECT match_id FROM analyses WHERE finished_at IS NULL ORDER BY created_at, match_id"
-        )
+    async def unfinished_analyses(self, shards: Shards | None = None) -> list[int]:
+        return await self._ids_on(UNFINISHED_ANALYSES, shards)

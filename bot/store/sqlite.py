@@ -48,6 +48,8 @@ class SqliteStore(SqlStore):
     the transaction in progress rather than joining it."""
 
     backend = "sqlite"
+    # One process per file: it writes everything, so what it cached is what is stored.
+    shared = False
     SEATS = """(
         SELECT json_group_array(json_array(seat, user_id, name, accepted, engine))
         FROM (SELECT * FROM seats WHERE match_id = m.id ORDER BY seat)
@@ -55,6 +57,7 @@ class SqliteStore(SqlStore):
     # None needed: SQLite runs one writer at a time, across processes too, so no two
     # claimers can pick the same row.
     CLAIM_LOCK = ""
+    EXPLAIN = ("EXPLAIN QUERY PLAN", "detail")
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db

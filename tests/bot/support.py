@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import asyncpg
 
 from bot import BoardBot, Settings, create_bot
 from bot.clock import ManualClock
-from bot.offline import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent, rest
 from bot.store import parse_url
 
 START = 1_800_000_000.0  # tests start at a fixed moment, on a clock only they move
@@ -63,3 +66,20 @@ async def execute_raw(database_url: str, *statements: str) -> None:
             await db.execute(statement)
     finally:
         await db.close()
+
+
+async def log_in_beside(h: OfflineDiscord, bot: BoardBot) -> None:
+    """Another bot process logs in to the same offline Discord (its `setup_hook` runs); its
+    start-up catch-up is not waited for."""
+    bot.http.request = functools.partial(rest.request, h)  # type: ignore[method-assign]
+    await bot.login("offline-token")
+
+
+@contextmanager
+def through(h: OfflineDiscord, bot: BoardBot) -> Iterator[None]:
+    """Interactions go to `bot` meanwhile, as if Discord routed them to its process."""
+    usual, h.bot = h.bot, bot
+    try:
+        yield
+    finally:
+        h.bot = usual

@@ -16,9 +16,13 @@ from typing import Any
 
 import pytest
 
+from bot import Settings, create_bot
 from bot.offline import OfflineDiscord
+from renderers import render_png
 from rules import get_game
-from tests.bot.support import new_bot, private, public, resign, start_match
+from tests.bot.support import log_in_beside, new_bot, private, public, resign, start_match
+
+HANG_GUARD = 30  # seconds; only stops a broken test from hanging, never measured
 
 LONG = "x" * 3000
 
@@ -157,6 +161,40 @@ def test_a_turn_saved_but_never_posted_is_posted_on_start_up(offline: Any, datab
         assert await h.bot.store.unposted_boards() == []
         await h.restart(new_bot(database))
         assert public(h.sent[before:]) == [posted], "posted once, not at every start"
+
+    offline(scenario)
+
+
+def test_the_bot_serves_while_a_missing_board_is_still_being_drawn(
+    offline: Any, database: str
+) -> None:
+    """Start-up returns before the boards left unposted are drawn: a command is answered
+    meanwhile, and the board follows."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.bot.service.turns.move(match_id, alice.id, "a1e3")
+        await h.settle()
+        await h.bot.close()
+        drawing = threading.Event()
+
+        def slow_render(game_name: str, state: Any, *, names: Any = None) -> bytes:
+            drawing.wait(HANG_GUARD)
+            return render_png(game_name, state, names=names)
+
+        clock = h.bot.clock
+        settings = Settings(token="offline", database_url=database)
+        restarted = create_bot(settings, render=slow_render, clock=clock)
+        await log_in_beside(h, restarted)  # setup_hook has returned
+        h.bot = restarted
+        assert not restarted.catching_up.done()
+        before = len(h.sent)
+        (answer,) = private(await h.command(bob, "help"))
+        assert public(h.sent[before:]) == [] and "Board games" in answer.content
+        drawing.set()
+        await asyncio.wait_for(restarted.catching_up, HANG_GUARD)
+        (posted,) = public(h.sent[before:])
+        assert "alice played **a1e3**" in posted.content
 
     offline(scenario)
 

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 
 from bot.clock import DAY, ManualClock
-from bot.scheduler import CLAIM_LEASE, Scheduler
-from bot.store import JobKind, JobRow, Store, open_store
+from bot.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, Scheduler
+from bot.store import JobKind, JobRow, Shards, Store, open_store
 from rules import get_game
+from tests.bot.support import execute_raw
 
 HANG_GUARD = 30  # seconds; only stops a broken test from hanging, never measured
 
 
-async def _match(store: Store) -> int:
+async def _match(store: Store, guild_id: int | None = 1) -> int:
     game = get_game("quorum")
     return await store.create_match(
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=2,
         game="quorum",
         variant="standard",
@@ -104,6 +106,170 @@ def test_a_stale_claim_of_a_dead_process_is_recovered_after_the_lease(database_u
         jobs = {row[columns.index("kind")]: dict(zip(columns, row, strict=True)) for row in rows}
         assert jobs["timeout"]["claimed_by"] == "process-2" and jobs["timeout"]["done_at"]
         assert jobs["reminder"]["claimed_by"] == "process-1" and jobs["reminder"]["done_at"]
+        await store.close()
+
+    asyncio.run(main())
+
+
+def _guild_on(shard: int, count: int, n: int) -> int:
+    """The n-th made-up server id whose events arrive on `shard` of `count`."""
+    return ((1000 + n * count + shard) << 22) | 12345
+
+
+def test_two_processes_of_four_shards_run_every_job_once_each_its_own(database_url: str) -> None:
+    """Processes A (shards 0, 1) and B (shards 2, 3) share one database: of jobs in servers
+    on every shard and in DMs (shard 0), each runs exactly its own, once, and neither sees
+    the other's as due."""
+
+    async def main() -> None:
+        count = 4
+        stores = [await open_store(database_url), await open_store(database_url)]
+        clock = ManualClock(1000.0)
+        ran: dict[str, list[JobRow]] = {"A": [], "B": []}
+        owner_of: dict[int, str] = {}
+        for shard in range(count):
+            for n in range(3):
+                match_id = await _match(stores[0], _guild_on(shard, count, n))
+                owner_of[match_id] = "A" if shard < 2 else "B"
+                await stores[0].schedule(match_id, 0, [(JobKind.TIMEOUT, 1000 + n)])
+        dm_match = await _match(stores[0], None)
+        owner_of[dm_match] = "A"
+        await stores[0].schedule(dm_match, 0, [(JobKind.REMINDER, 1000)])
+
+        def handler(name: str) -> Callable[[JobRow], Awaitable[None]]:
+            async def handle(job: JobRow) -> None:
+                ran[name].append(job)
+                await asyncio.sleep(0)  # let the other process claim meanwhile
+
+            return handle
+
+        a = Scheduler(stores[0], clock, handler("A"), "A", Shards(count, (0, 1)))
+        b = Scheduler(stores[1], clock, handler("B"), "B", Shards(count, (2, 3)))
+        assert await a.next_due() == 1000 and await b.next_due() == 1000
+        clock.advance(10)
+        await asyncio.gather(a.run_due(), b.run_due())
+        for name in ("A", "B"):
+            assert all(owner_of[job.match_id] == name for job in ran[name]), name
+        handled = sorted(job.match_id for job in ran["A"] + ran["B"])
+        assert handled == sorted(owner_of)  # every job, once
+        assert await a.next_due() is None and await b.next_due() is None
+        for store in stores:
+            await store.close()
+
+    asyncio.run(main())
+
+
+class TickingClock(ManualClock):
+    """A manual clock whose waiters wake when `advance` passes their time, as a real one's
+    do: what a job's long run does to its claim can be watched."""
+
+    def __init__(self, start: float) -> None:
+        super().__init__(start)
+        self._waiting: list[tuple[float, asyncio.Event]] = []
+
+    def advance(self, seconds: float) -> None:
+        super().advance(seconds)
+        for until, woken in self._waiting:
+            if until <= self.now():
+                woken.set()
+
+    async def wait(self, woken: asyncio.Event, until: float | None) -> None:
+        if until is None or until > self.now():
+            ticked = asyncio.Event()
+            self._waiting.append((until or float("inf"), ticked))
+            waiters = [asyncio.ensure_future(e.wait()) for e in (woken, ticked)]
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+            self._waiting.remove((until or float("inf"), ticked))
+
+
+def test_a_job_running_longer_than_the_lease_keeps_its_claim(database_url: str) -> None:
+    """Process 1's timeout runs for three leases (Discord failing and retrying, say); its
+    claim is renewed meanwhile, so process 2 (same shards, restarted elsewhere) never takes
+    it over, and the job runs once."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        clock = TickingClock(1000.0)
+        match_id = await _match(store)
+        await store.schedule(match_id, 0, [(JobKind.TIMEOUT, 1000)])
+        started, release = asyncio.Event(), asyncio.Event()
+        runs: list[str] = []
+
+        async def slow(job: JobRow) -> None:
+            runs.append("1")
+            started.set()
+            await release.wait()
+
+        async def quick(job: JobRow) -> None:
+            runs.append("2")
+
+        first = Scheduler(store, clock, slow, "process-1")
+        second = Scheduler(store, clock, quick, "process-2")
+        running = asyncio.create_task(first.run_due())
+        await asyncio.wait_for(started.wait(), HANG_GUARD)
+        for _ in range(12):  # three leases, a quarter at a time
+            clock.advance(CLAIM_LEASE / 4)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert await asyncio.wait_for(second.run_due(), HANG_GUARD) == 0
+        release.set()
+        assert await asyncio.wait_for(running, HANG_GUARD) == 1
+        assert runs == ["1"]
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_finished_jobs_are_forgotten_after_a_week(database_url: str) -> None:
+    async def main() -> None:
+        store = await open_store(database_url)
+        clock = ManualClock(1000.0)
+
+        async def nothing(job: JobRow) -> None:
+            pass
+
+        scheduler = Scheduler(store, clock, nothing, "process-1")
+        old, recent = await _match(store), await _match(store)
+        await store.schedule(old, 0, [(JobKind.TIMEOUT, 1000)])
+        assert await scheduler.run_due() == 1
+        clock.advance(KEEP_DONE - DAY)
+        await store.schedule(recent, 0, [(JobKind.TIMEOUT, int(clock.now()))])
+        assert await scheduler.run_due() == 1
+        clock.advance(DAY + PRUNE_EVERY)
+        await scheduler.run_due()
+        assert await store.due_time(old, JobKind.TIMEOUT, 0) is None
+        assert await store.due_time(recent, JobKind.TIMEOUT, 0) is not None
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_start_up_finds_only_the_matches_of_its_own_shards(database_url: str) -> None:
+    """Unposted boards, the computer's matches, missing deadlines and unrated results: each
+    start-up query of a process of shards 0 and 1 (of 4) finds the matches of servers on
+    those shards and of direct messages (shard 0), never another process's."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        mine: list[int] = []
+        for shard in range(4):
+            match_id = await _match(store, _guild_on(shard, 4, 0))
+            mine += [match_id] if shard < 2 else []
+        dm = await _match(store, None)
+        await execute_raw(
+            database_url,
+            "UPDATE matches SET status = 'active'",
+            "UPDATE seats SET engine = 2 WHERE seat = 2",
+        )
+        shards = Shards(4, (0, 1))
+        assert await store.unposted_boards(shards) == [*mine, dm]
+        assert await store.matches_with_engines(shards) == [*mine, dm]
+        assert await store.unscheduled(shards) == [*mine, dm]
+        assert len(await store.unscheduled()) == 5  # one process running every shard
+        await execute_raw(database_url, "UPDATE matches SET status = 'finished'")
+        assert await store.unrated_matches(shards) == mine  # DMs are not rated
         await store.close()
 
     asyncio.run(main())

@@ -11,15 +11,8 @@ from PIL import Image
 
 from renderers import boku as picture
 from renderers import render, render_png
-from renderers.canvas import (
-    CAPTURE_COLOUR,
-    GREEN,
-    HEADER,
-    INK,
-    LIGHT_SQUARE,
-    PAPER,
-    PATH_COLOUR,
-)
+from renderers.canvas import HEADER
+from renderers.themes import CLASSIC
 from rules import Highlight
 from rules.boku import COLUMNS, NAMES, NEIGHBOURS, POINTS, Boku, BokuState
 
@@ -97,22 +90,22 @@ def test_every_line_is_labelled_where_it_enters_the_board() -> None:
 def test_marbles_are_dark_and_light_on_empty_cells() -> None:
     state = GAME.parse_diagram("1: E5\n2: F6\nto move: 1")
     image = render("boku", state).convert("RGB")
-    assert near(cell_pixel(image, "e5"), INK)
-    assert near(cell_pixel(image, "f6"), PAPER)
-    assert near(cell_pixel(image, "d4"), LIGHT_SQUARE)
+    assert near(cell_pixel(image, "e5"), CLASSIC.ink)
+    assert near(cell_pixel(image, "f6"), CLASSIC.paper)
+    assert near(cell_pixel(image, "d4"), CLASSIC.light_square)
 
 
 def test_blocked_cell_capture_and_last_placement_are_marked() -> None:
     state = captured_state()
     image = render("boku", state).convert("RGB")
-    assert near(cell_pixel(image, "e6", down=0.75), picture.BLOCKED_FILL)
+    assert near(cell_pixel(image, "e6", down=0.75), CLASSIC.blocked.fill)
     x, y = picture.center(POINTS[NAMES.index("e6")])
-    assert near(pixel(image, x, y), CAPTURE_COLOUR, 60)
+    assert near(pixel(image, x, y), CLASSIC.capture, 60)
     ring = picture.center(POINTS[NAMES.index("e5")])
     across = range(-picture.RADIUS, picture.RADIUS)
-    assert any(near(pixel(image, ring[0] + dx, ring[1]), PATH_COLOUR, 40) for dx in across)
+    assert any(near(pixel(image, ring[0] + dx, ring[1]), CLASSIC.path, 40) for dx in across)
     plain = render("boku", state, last_move=Highlight(1, "", ())).convert("RGB")
-    assert not any(near(pixel(plain, ring[0] + dx, ring[1]), PATH_COLOUR, 40) for dx in across)
+    assert not any(near(pixel(plain, ring[0] + dx, ring[1]), CLASSIC.path, 40) for dx in across)
 
 
 def test_the_blocked_cell_is_explained_only_while_it_is_blocked() -> None:
@@ -122,8 +115,8 @@ def test_the_blocked_cell_is_explained_only_while_it_is_blocked() -> None:
     free = render("boku", after).convert("RGB")
     corner = (0, blocked.height - 70, 260, blocked.height)
     assert blocked.crop(corner).tobytes() != free.crop(corner).tobytes()
-    assert free.crop(corner).getcolors() == [(260 * 70, PAPER)]  # nothing but paper there
-    assert not near(cell_pixel(free, "e6", down=0.75), picture.BLOCKED_FILL)
+    assert free.crop(corner).getcolors() == [(260 * 70, CLASSIC.paper)]  # nothing but paper there
+    assert not near(cell_pixel(free, "e6", down=0.75), CLASSIC.blocked.fill)
 
 
 def test_a_winning_line_is_joined_by_a_green_bar() -> None:
@@ -131,10 +124,10 @@ def test_a_winning_line_is_joined_by_a_green_bar() -> None:
     won = GAME.apply(state, GAME.parse_move(state, "e3"))
     (x1, y1), (x2, y2) = (picture.center(POINTS[NAMES.index(n)]) for n in ("e2", "e3"))
     between = ((x1 + x2) / 2, (y1 + y2) / 2)
-    assert near(pixel(render("boku", won).convert("RGB"), *between), GREEN)
-    assert not near(pixel(render("boku", state).convert("RGB"), *between), GREEN)
+    assert near(pixel(render("boku", won).convert("RGB"), *between), CLASSIC.win)
+    assert not near(pixel(render("boku", state).convert("RGB"), *between), CLASSIC.win)
     png = Image.open(io.BytesIO(render_png("boku", won))).convert("RGB")
-    assert near(pixel(png, *between), GREEN)  # the palette keeps the green
+    assert near(pixel(png, *between), CLASSIC.win)  # the palette keeps the green
 
 
 def test_rendering_is_a_pure_function_of_the_state() -> None:
@@ -147,13 +140,18 @@ def test_the_last_placement_stands_out_on_a_dark_marble() -> None:
     """A ring around a dark marble hid in its outline: the mark sits on the marble itself."""
     state = captured_state()  # dark e5 was just placed
     x, y = picture.center(POINTS[NAMES.index("e5")])
+    y += picture.RISE * 0.45  # below the cell's name written on the marble
     inside = range(-picture.RISE * 3 // 4, picture.RISE * 3 // 4)
 
     def seen(image: Image.Image) -> set[str]:
         colours = {pixel(image, x + dx, y) for dx in inside}
         return {
             name
-            for name, colour in (("path", PATH_COLOUR), ("paper", PAPER), ("marble", INK))
+            for name, colour in (
+                ("path", CLASSIC.path),
+                ("paper", CLASSIC.paper),
+                ("marble", CLASSIC.ink),
+            )
             if any(near(c, colour, 40) for c in colours)
         }
 

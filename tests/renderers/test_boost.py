@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 
 from renderers import render, render_png
-from renderers.boost import SEATS, dragon, piece
-from renderers.canvas import CAPTURE_COLOUR, PATH_COLOUR, Grid
+from renderers.boost import dragon, piece
+from renderers.canvas import Grid
+from renderers.themes import CLASSIC, THEMES, Theme
 from rules import Highlight, get_game
 from rules.boost import Boost, BoostState
 from rules.boost.board import KNIGHT, PAWN, TOWER
@@ -92,19 +93,21 @@ def test_positions_render_as_small_wide_palette_pngs(variant: str, players: int)
         assert len(data) < 60 * 1024
 
 
-def test_no_two_seats_share_a_hue_family() -> None:
+@pytest.mark.parametrize("theme", THEMES.values(), ids=lambda theme: theme.name)
+def test_no_two_seats_share_a_hue_family(theme: Theme) -> None:
     """Seats 1 and 3 were once dark and light blue: their hue angles lay 8 degrees apart."""
-    for a, b in itertools.combinations(SEATS.values(), 2):
-        (_, a1, b1), (_, a2, b2) = seen_as(a[0], NORMAL), seen_as(b[0], NORMAL)
+    for a, b in itertools.combinations(theme.seats, 2):
+        (_, a1, b1), (_, a2, b2) = seen_as(a.fill, NORMAL), seen_as(b.fill, NORMAL)
         apart = abs(math.degrees(math.atan2(b1, a1) - math.atan2(b2, a2))) % 360
         assert min(apart, 360 - apart) > 30, (a, b)
 
 
+@pytest.mark.parametrize("theme", THEMES.values(), ids=lambda theme: theme.name)
 @pytest.mark.parametrize("deficiency", sorted(DEFICIENCIES))
-def test_seat_colours_stay_apart_for_colour_blind_eyes(deficiency: str) -> None:
+def test_seat_colours_stay_apart_for_colour_blind_eyes(deficiency: str, theme: Theme) -> None:
     matrix = DEFICIENCIES[deficiency]
-    for (a, _), (b, _) in itertools.combinations(SEATS.values(), 2):
-        assert delta_e(seen_as(a, matrix), seen_as(b, matrix)) > 30, (a, b)
+    for a, b in itertools.combinations(theme.seats, 2):
+        assert delta_e(seen_as(a.fill, matrix), seen_as(b.fill, matrix)) > 30, (a, b)
 
 
 def test_the_simulation_confuses_what_it_should() -> None:
@@ -132,7 +135,7 @@ def test_piece_kinds_differ_in_shape_and_seats_in_more_than_colour() -> None:
                 (x, y)
                 for x in range(size * 3 // 10, size * 7 // 10)
                 for y in range(size * 15 // 100, size * 85 // 100)
-                if close(pixel(image, (x, y)), SEATS[seat][1], 150)
+                if close(pixel(image, (x, y)), CLASSIC.seats[seat - 1].ink, 150)
             )
         )
     letter = frozenset.intersection(*inked)
@@ -171,8 +174,8 @@ def test_the_last_move_s_path_and_captures_are_marked() -> None:
     image = render("boost", after)
     grid = Grid(9, 9)
     (start_x, y), (end_x, _) = grid.center(1, 3), grid.center(2, 3)
-    assert close(pixel(image, ((start_x + end_x) / 2, y + 1)), PATH_COLOUR)
-    assert close(pixel(image, grid.center(2, 4)), CAPTURE_COLOUR)
+    assert close(pixel(image, ((start_x + end_x) / 2, y + 1)), CLASSIC.path)
+    assert close(pixel(image, grid.center(2, 4)), CLASSIC.capture)
     plain = render("boost", after, last_move=Highlight(1, ""))
     assert plain.tobytes() != image.tobytes()
 

@@ -4,7 +4,8 @@ import random
 from PIL import Image
 
 from renderers import render, render_png
-from renderers.canvas import CAPTURE_COLOUR, Grid
+from renderers.canvas import Grid
+from renderers.themes import CLASSIC
 from rules import Highlight, get_game
 
 GAME = get_game("kyo")
@@ -86,7 +87,7 @@ def test_a_strike_frames_the_whole_struck_tile() -> None:
 
     def framed(image: Image.Image) -> list[bool]:
         rgb = image.convert("RGB")
-        return [_near(rgb.getpixel(side), CAPTURE_COLOUR) for side in sides]
+        return [_near(rgb.getpixel(side), CLASSIC.capture) for side in sides]
 
     assert framed(render("kyo", struck)) == [True] * 4
     assert framed(render("kyo", struck, last_move=Highlight(1, ""))) == [False] * 4

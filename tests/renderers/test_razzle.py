@@ -5,7 +5,8 @@ import random
 from PIL import Image
 
 from renderers import render, render_png
-from renderers.canvas import HEADER, PATH_COLOUR, VERMILION, YELLOW, Grid
+from renderers.canvas import HEADER, Grid
+from renderers.themes import CLASSIC
 from rules import Highlight
 from rules.razzle import RazzleDazzle, RazzleState
 from tests.positions import diagram
@@ -26,7 +27,7 @@ def pixel(image: Image.Image, file: float, rank: float, grid: Grid = GRID) -> tu
 
 def ball_at(image: Image.Image, file: int, rank: int, grid: Grid = GRID) -> bool:
     """Yellow just beside the centre (the centre itself is on the ball's seams)."""
-    return near(pixel(image, file + 0.09, rank, grid), YELLOW)
+    return near(pixel(image, file + 0.09, rank, grid), CLASSIC.ball)
 
 
 def near(colour: tuple[int, ...], target: tuple[int, int, int], tolerance: int = 30) -> bool:
@@ -76,25 +77,25 @@ def test_ineligible_pieces_carry_a_badge() -> None:
     state = play(GAME.new(), "d1-e1")
     image = render("razzle", state)
     right, up = 0.86 * 0.34, 0.86 * 0.34 + 0.08  # in the badge, above its white bar
-    assert near(pixel(image, 3 + right, up), VERMILION, 40)  # d1 passed
-    assert near(pixel(image, 4 + right, up), VERMILION, 40)  # e1 received
-    assert not near(pixel(image, 2 + right, up), VERMILION, 40)  # c1 untouched
+    assert near(pixel(image, 3 + right, up), CLASSIC.badge.fill, 40)  # d1 passed
+    assert near(pixel(image, 4 + right, up), CLASSIC.badge.fill, 40)  # e1 received
+    assert not near(pixel(image, 2 + right, up), CLASSIC.badge.fill, 40)  # c1 untouched
 
 
 def test_a_pass_chain_is_drawn_as_one_arrow_per_pass() -> None:
     state = play(GAME.parse_diagram(GOAL), "c5-f2-f8")
     image = render("razzle", state)
-    assert near(pixel(image, 3.5, 2.5), PATH_COLOUR)  # on the diagonal c5-f2
-    assert near(pixel(image, 5, 5), PATH_COLOUR)  # on the file f2-f8
+    assert near(pixel(image, 3.5, 2.5), CLASSIC.path)  # on the diagonal c5-f2
+    assert near(pixel(image, 5, 5), CLASSIC.path)  # on the file f2-f8
     plain = render("razzle", state, last_move=Highlight(1, "", ()))
-    assert not near(pixel(plain, 3.5, 2.5), PATH_COLOUR)
+    assert not near(pixel(plain, 3.5, 2.5), CLASSIC.path)
 
 
 def test_the_last_knight_move_is_drawn_as_an_arrow() -> None:
     state = play(GAME.new(), "b1-c3")
     image = render("razzle", state)
-    assert near(pixel(image, 1.5, 1), PATH_COLOUR)  # halfway from b1 to c3
-    assert near(pixel(image, 1, 0), PATH_COLOUR)  # the dot where it started
+    assert near(pixel(image, 1.5, 1), CLASSIC.path)  # halfway from b1 to c3
+    assert near(pixel(image, 1, 0), CLASSIC.path)  # the dot where it started
     plain = render("razzle", state, last_move=Highlight(1, "", ()))
     assert plain.size == image.size and plain.tobytes() != image.tobytes()
 

@@ -1,18 +1,30 @@
 """Animated replays: a frame per turn that matches the still picture, the final position held
-longest, and a size limit kept by shrinking the frames."""
+longest, a length bounded whatever the game's, a size limit kept by shrinking the frames, and
+a worker-process entry point taking only picklable arguments."""
 
 from __future__ import annotations
 
 import io
+import pickle
 import random
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
 from PIL import GifImagePlugin, Image, ImageSequence
 
-from renderers import quorum, render_replay
+from renderers import quorum, render_replay, replay_gif
 from renderers.canvas import quantize
-from renderers.replay import COLOURS, FINAL_MS, MAX_BYTES, TURN_MS
+from renderers.replay import (
+    FINAL_MS,
+    KEPT_TURNS,
+    MAX_BYTES,
+    MIN_TURN_MS,
+    TOTAL_MS,
+    TURN_MS,
+    schedule,
+)
+from renderers.themes import CLASSIC, DARK
 from rules import GAMES, get_game
 from rules.playout import random_states
 
@@ -50,17 +62,53 @@ def test_each_frame_is_the_still_picture_of_its_turn_with_its_marks() -> None:
     frames = frames_of(render_replay("quorum", states, names=["ann", "bo"], perspective=2))
     for state, frame in zip(states, frames, strict=True):
         still = quorum.render(state, perspective=2, names=["ann", "bo"])
-        expected = quantize(still, "renderers.quorum", quorum.reference, COLOURS)
+        expected = quantize(still, "quorum", CLASSIC)
         assert frame.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
     assert states[-1].last is not None  # so the last frame did show a last move
 
 
-def test_a_long_game_stays_under_the_limit() -> None:
+@pytest.mark.parametrize("count", [1, 2, 30, 52, 53, 60, 100, 200, 445, 2000])
+def test_any_game_plays_within_45_seconds_and_ends_on_its_last_turns(count: int) -> None:
+    frames = schedule(count)
+    times = [ms for _, ms in frames]
+    shown = [index for index, _ in frames]
+    assert sum(times) <= TOTAL_MS == 45_000
+    assert frames[-1] == (count - 1, FINAL_MS)
+    assert min(times) >= MIN_TURN_MS and all(ms % 10 == 0 for ms in times)
+    assert shown == sorted(set(shown)) and shown[0] == 0
+    if count - 1 <= KEPT_TURNS:
+        assert shown == list(range(count))
+    else:
+        last_turns = frames[-KEPT_TURNS - 1 : -1]
+        assert [index for index, _ in last_turns] == list(range(count - 1 - KEPT_TURNS, count - 1))
+        assert all(ms == TURN_MS for _, ms in last_turns)
+
+
+def test_a_short_game_shows_every_turn_at_full_length() -> None:
+    assert schedule(40) == [(index, TURN_MS) for index in range(39)] + [(39, FINAL_MS)]
+
+
+def test_a_long_game_is_quicker_early_and_stays_under_the_limit() -> None:
     states = states_of("boost", 400)
     assert len(states) == 401
     data = render_replay("boost", states)
-    assert len(data) <= MAX_BYTES
-    assert opened(data).n_frames == 401
+    assert len(data) <= MAX_BYTES == 4_000_000
+    frames = frames_of(data)
+    assert len(frames) == len(schedule(401)) < 401
+    assert sum(frame.info["duration"] for frame in frames) <= TOTAL_MS
+
+
+def test_the_worker_entry_point_takes_dumps_and_draws_what_render_replay_draws() -> None:
+    game = get_game("kyo")
+    states = states_of("kyo", 6)
+    dumps = [game.dump(state) for state in states]
+    pickle.dumps(("kyo", dumps, ["ann", "bo"], 2, "dark"))  # what a process pool sends
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        work = pool.submit(
+            replay_gif, "kyo", dumps, names=["ann", "bo"], perspective=2, theme="dark"
+        )
+        gif = work.result()
+    assert gif == render_replay("kyo", states, names=["ann", "bo"], perspective=2, theme=DARK)
 
 
 def test_frames_shrink_when_the_game_would_not_fit() -> None:

@@ -1,0 +1,352 @@
+"""The hot queries on a big database: 100,000 matches and 2,000,000 moves, on either backend.
+
+    python -m benchmarks.big_db [--backend sqlite|postgresql] [--matches 100000] [--url URL]
+
+Builds the database through the store's bulk copy (`import_rows`: one transaction of
+`executemany` on SQLite, COPY on PostgreSQL), then times each query a command or the
+scheduler runs often, or the start-up runs, as the store runs it: the median of several
+calls, wall and CPU time (this process's: the client's share on PostgreSQL). Every statement
+a call ran is shown with its plan; a full scan of a table that grows with the bot's history
+is marked FULL SCAN. Without --url a throwaway PostgreSQL is started here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.scheduler import CLAIM_LEASE, KEEP_DONE
+from bot.service.queries import OPEN
+from bot.store import Shards, Status, Store, open_store
+from bot.store.postgres import PostgresSession
+from bot.store.sql import SqlStore
+from bot.store.sqlite import SqliteSession
+from bot.store.throwaway import ThrowawayPostgres
+from rules import get_game
+
+NOW = 1_800_000_000
+GAMES = ("quorum", "boku", "boost", "razzle", "kyo")
+GUILDS = 20
+USERS_PER_GUILD = 200
+MOVES_PER_MATCH = 21
+COMPUTER = 1  # the computer's user id in its seats
+RUNS = 15
+LIMIT_MS = 20.0
+CHUNK = 5_000  # matches per bulk insert
+GROWING = ("matches", "seats", "moves", "jobs", "ratings", "rated_matches")
+# Indexes over the few rows in play (open jobs, running matches), not over the history.
+SMALL_INDEXES = (
+    "jobs_claimable",
+    "jobs_claimed",
+    "jobs_done",
+    "matches_unposted",
+    "matches_active",
+    "matches_pending",
+    "matches_unrated",
+)
+
+
+def guild(n: int) -> int:
+    return ((5000 + n) << 22) | 777
+
+
+def user(guild_index: int, n: int) -> int:
+    return 10_000 + guild_index * USERS_PER_GUILD + n
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Which matches are in which state: most finished, a few running or open."""
+
+    matches: int
+
+    def status(self, index: int) -> Status:
+        share = index / self.matches
+        if share < 0.95:
+            return Status.FINISHED
+        if share < 0.98:
+            return Status.ACTIVE
+        if share < 0.99:
+            return Status.PENDING
+        return Status.DECLINED
+
+
+def build_chunk(shape: Shape, first: int, last: int, rng: random.Random) -> dict[str, list[Any]]:
+    """Rows for matches `first`..`last` (ids from 1) and everything that hangs off them."""
+    tables: dict[str, list[Any]] = {t: [] for t in ("matches", "seats", "moves", "jobs")}
+    tables["rated_matches"] = []
+    snapshots = {g: json.dumps(get_game(g).dump(get_game(g).new())) for g in GAMES}
+    stamp = "2026-11-20T12:00:00.000+00:00"
+    for match_id in range(first, last + 1):
+        status = shape.status(match_id - 1)
+        guild_index = match_id % GUILDS
+        game = GAMES[match_id % len(GAMES)]
+        computer = match_id % 10 == 0
+        started = status in (Status.ACTIVE, Status.FINISHED)
+        ply = MOVES_PER_MATCH if started else 0
+        unposted = started and match_id % 20_000 == 0
+        rated = 0 if computer else 1
+        counted = rated and status == Status.FINISHED and match_id % 30_000 != 0
+        finished = status == Status.FINISHED
+        outcome = json.dumps({"winners": [1], "reason": "resignation"}) if finished else None
+        updated = f"2026-{1 + match_id % 11:02d}-{1 + match_id % 28:02d}T00:00:{match_id % 60:02d}"
+        tables["matches"].append(
+            (
+                match_id,
+                guild(guild_index),
+                900 + guild_index,
+                None,
+                None,
+                800_000 + match_id,
+                game,
+                "standard",
+                match_id,
+                str(status),
+                ply,
+                snapshots[game],
+                outcome,
+                None,
+                stamp,
+                updated,
+                3,
+                None,
+                ply - 1 if unposted else ply,
+                2 if counted else rated,
+            )
+        )
+        if counted:
+            tables["rated_matches"].append((match_id, stamp))
+        players = rng.sample(range(USERS_PER_GUILD), 2)
+        seats = [
+            user(guild_index, players[0]),
+            COMPUTER if computer else user(guild_index, players[1]),
+        ]
+        for seat, user_id in enumerate(seats, 1):
+            engine = 2 if user_id == COMPUTER else None
+            tables["seats"].append((match_id, seat, user_id, f"user{user_id}", 1, engine))
+        for n in range(1, ply + 1):
+            tables["moves"].append((match_id, n, 1 + n % 2, f"m{n}", stamp))
+        tables["jobs"] += jobs_of(match_id, status, ply)
+    return tables
+
+
+def jobs_of(match_id: int, status: Status, ply: int) -> list[tuple[Any, ...]]:
+    """Finished matches' jobs are done (within the week kept); running ones wait, a few of
+    them overdue; open challenges wait to expire."""
+    base = match_id * 4
+    if status == Status.FINISHED:
+        done = NOW - (match_id % (KEEP_DONE - 3600))
+        return [
+            (base + k, match_id, kind, ply - 1, done - 100, "old", done - 100, done)
+            for k, kind in enumerate(("reminder", "last-reminder", "timeout"))
+        ]
+    if status == Status.ACTIVE:
+        due = NOW - 600 if match_id % 15 == 0 else NOW + match_id
+        return [
+            (base, match_id, "reminder", ply, due - 3600 * 6, None, None, None),
+            (base + 1, match_id, "last-reminder", ply, due - 3600, None, None, None),
+            (base + 2, match_id, "timeout", ply, due, None, None, None),
+        ]
+    if status == Status.PENDING:
+        return [(base, match_id, "expiry", 0, NOW + match_id, None, None, None)]
+    return []
+
+
+COLUMNS = {
+    "matches": (
+        "id, guild_id, channel_id, thread_id, challenge_message_id, board_message_id, game, "
+        "variant, seed, status, ply, snapshot, outcome, draw_offer, created_at, updated_at, "
+        "days_per_move, expired_at, board_ply, rated"
+    ),
+    "seats": "match_id, seat, user_id, name, accepted, engine",
+    "moves": "match_id, ply, seat, notation, played_at",
+    "jobs": "id, match_id, kind, ply, due_at, claimed_by, claimed_at, done_at",
+    "rated_matches": "match_id, rated_at",
+    "ratings": "guild_id, game, user_id, mu, sigma, games, wins, draws, losses, streak, updated_at",
+}
+
+
+def ratings_rows(rng: random.Random) -> list[tuple[Any, ...]]:
+    return [
+        (guild(g), game, user(g, n), rng.gauss(25, 4), rng.uniform(1, 8), 50, 25, 0, 25, 0, "x")
+        for g in range(GUILDS)
+        for game in GAMES
+        for n in range(USERS_PER_GUILD)
+    ]
+
+
+def planner(store: Store) -> SqlStore:
+    """The store as the SQL backends are: it can explain and analyze."""
+    assert isinstance(store, SqlStore)
+    return store
+
+
+async def build(store: Store, matches: int) -> tuple[float, float]:
+    """Fill the store; returns (wall, CPU) seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    rng = random.Random(7)
+    shape = Shape(matches)
+    for first in range(1, matches + 1, CHUNK):
+        chunk = build_chunk(shape, first, min(first + CHUNK - 1, matches), rng)
+        for table in ("matches", "seats", "moves", "jobs", "rated_matches"):
+            await store.import_rows(table, COLUMNS[table].split(", "), chunk[table])
+    await store.import_rows("ratings", COLUMNS["ratings"].split(", "), ratings_rows(rng))
+    await planner(store).analyze()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, tuple[Any, ...]]]]:
+    """Every statement the store's sessions run meanwhile, with its values."""
+    seen: list[tuple[str, tuple[Any, ...]]] = []
+    patched = []
+    for session in (SqliteSession, PostgresSession):
+        for name in ("fetch", "execute"):
+            original = getattr(session, name)
+
+            def spy(self: Any, sql: str, *params: Any, _original: Any = original) -> Any:
+                seen.append((sql, params))
+                return _original(self, sql, *params)
+
+            patched.append((session, name, original))
+            setattr(session, name, spy)
+    try:
+        yield seen
+    finally:
+        for session, name, original in patched:
+            setattr(session, name, original)
+
+
+def full_scans(plan: list[str]) -> list[str]:
+    """The plan's steps that read a growing table (or an index of it) whole."""
+    growing = "|".join(GROWING)
+    small = "|".join(SMALL_INDEXES)
+    found = []
+    for step in plan:
+        sqlite = re.search(r"\bSCAN (\w+)", step) and not re.search(rf"INDEX ({small})\b", step)
+        postgres = re.search(rf"Seq Scan on ({growing})\b", step)
+        if sqlite and not step.strip().startswith(("SCAN CONSTANT", "USE TEMP")) or postgres:
+            found.append(step.strip())
+    return [f for f in found if re.search(rf"\b({growing}|m|mine|s|j|r|better)\b", f)]
+
+
+Call = Callable[[], Awaitable[Any]]
+
+
+async def measure(store: SqlStore, name: str, call: Call) -> tuple[str, float, float, bool]:
+    """Median wall and CPU milliseconds of `call`; prints the plans of what it ran."""
+    with recording() as statements:
+        await call()
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        await call()
+        walls.append((time.perf_counter() - wall) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+    scanned = False
+    print(f"\n## {name}")
+    for sql, params in dict.fromkeys(statements):
+        plan = await store.explain(sql, *params)
+        scans = full_scans(plan)
+        scanned = scanned or bool(scans)
+        print("   " + " ".join(sql.split())[:200])
+        for step in plan:
+            print(f"      {step}")
+        for scan in scans:
+            print(f"      ^ FULL SCAN: {scan}")
+    return name, statistics.median(walls), statistics.median(cpus), scanned
+
+
+async def run(url: str, matches: int) -> None:
+    store = await open_store(url)
+    wall, cpu = await build(store, matches)
+    moves = len(await store.moves(1))
+    print(f"built {matches:,} matches, ~{matches * 0.99 * moves:,.0f} moves on {store.backend}")
+    print(f"  in {wall:.1f} s wall, {cpu:.1f} s CPU")
+    g, someone = guild(3), user(3, 17)
+    shards = Shards(4, (0, 1))
+    claim_at = [NOW]
+
+    async def claim() -> Any:
+        claim_at[0] += 1
+        return await store.claim_job("bench", claim_at[0], shards)
+
+    async def profile() -> None:
+        await store.ratings_of(g, someone)
+        await store.matches_of(someone, OPEN, g)
+        await store.history(someone, g, None, limit=5, offset=0)
+
+    async def leaderboard() -> None:
+        await store.leaderboard(g, "quorum", 10)
+        await store.rank_of(g, "quorum", someone)
+
+    calls: list[tuple[str, Call]] = [
+        ("/matches", lambda: store.matches_of(someone, OPEN, g)),
+        ("match autocomplete", lambda: store.matches_of(someone, OPEN, g)),
+        ("/history", lambda: store.history(someone, g, None, limit=10, offset=0)),
+        ("/history game, page 3", lambda: store.history(someone, g, "boku", limit=10, offset=20)),
+        ("/profile", profile),
+        ("/leaderboard", leaderboard),
+        ("scheduler: claim", claim),
+        ("scheduler: next due", lambda: store.next_due(CLAIM_LEASE, shards)),
+        (
+            "scheduler: recover claims",
+            lambda: store.recover_claims([], at=NOW, lease=CLAIM_LEASE, shards=shards),
+        ),
+        ("scheduler: prune", lambda: store.prune_jobs(NOW - KEEP_DONE)),
+        ("start-up: unrated matches", lambda: store.unrated_matches(shards)),
+        ("start-up: unposted boards", lambda: store.unposted_boards(shards)),
+        ("start-up: unscheduled", lambda: store.unscheduled(shards)),
+        ("start-up: the computer's matches", lambda: store.matches_with_engines(shards)),
+    ]
+    results = [await measure(planner(store), name, call) for name, call in calls]
+    await store.close()
+    print(f"\n{'query':36} {'wall ms':>8} {'CPU ms':>8}  plan")
+    for name, wall_ms, cpu_ms, scanned in results:
+        verdict = "FULL SCAN" if scanned else "indexed"
+        flag = "" if wall_ms < LIMIT_MS else f"  over {LIMIT_MS:.0f} ms"
+        print(f"{name:36} {wall_ms:8.2f} {cpu_ms:8.2f}  {verdict}{flag}")
+
+
+def database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--url", help="an empty database (default: a new SQLite file or a throwaway PostgreSQL)"
+    )
+
+
+@contextmanager
+def empty_database(args: argparse.Namespace) -> Iterator[str]:
+    """The URL of an empty database as the options ask: given, or made here for the run."""
+    if args.url:
+        yield args.url
+    elif args.backend == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+    else:
+        with ThrowawayPostgres.start() as server:
+            yield asyncio.run(server.create_schema("bench"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.big_db", description=__doc__)
+    parser.add_argument("--matches", type=int, default=100_000)
+    database_options(parser)
+    args = parser.parse_args()
+    with empty_database(args) as url:
+        asyncio.run(run(url, args.matches))
+
+
+if __name__ == "__main__":
+    main()
