@@ -15,7 +15,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ai.analysis import ANALYSIS_SECONDS, Judgement, Reading, Summary, judgements, summarise
 from bot.clock import Clock
@@ -30,17 +30,9 @@ TASK_PREFIX = "analysis"  # the offline harness waits for tasks named so
 PROGRESS_SECONDS = 5.0  # the progress message is edited at most this often
 
 
-class Reader(Protocol):
-    """Judges one position in a worker process (bot/analysis_worker.py)."""
-
-    def __call__(
-        self,
-        game_name: str,
-        dump: Mapping[str, Any],
-        seconds: float,
-        seed: int,
-        nodes: int | None,
-    ) -> Awaitable[Reading]: ...
+Reader = Callable[[str, Mapping[str, Any], float, int, int | None], Awaitable[Reading]]
+"""(game name, dump, seconds, seed, nodes) -> the position's Reading, judged in a worker
+process (bot/analysis_worker.py)."""
 
 
 @dataclass(frozen=True)
