@@ -29,6 +29,7 @@ EMBED_DESCRIPTION = 4096
 EMBED_FIELDS = 25
 FIELD_NAME = 256
 FIELD_VALUE = 1024
+ATTACHMENT_DESCRIPTION = 1024  # an image's alt text
 EMBED_TOTAL = 6000  # characters of title, description and every field's name and value
 
 
@@ -49,6 +50,10 @@ def quote(typed: str) -> str:
 
 def content(text: str) -> str:
     return clip(text, CONTENT)
+
+
+def description(text: str) -> str:
+    return clip(text, ATTACHMENT_DESCRIPTION)
 
 
 def label(text: str) -> str:

@@ -206,3 +206,20 @@ def takeback_agreed(request: Takeback) -> str:
 
 def taken_back(request: Takeback) -> str:
     return f"**{request.notation}** was taken back."
+
+
+def replay_post(match: Match) -> str:
+    """The line above a finished match's replay, posted after its result."""
+    turns = match.turns_played
+    return limits.content(
+        f"Replay of {shown(match.describe())}: {turns} turn{'' if turns == 1 else 's'}."
+    )
+
+
+def replay_alt(match: Match) -> str:
+    """What a screen reader says of the replay GIF."""
+    return limits.description(
+        f"Animated replay of {match.describe()} ({match.game.title}), "
+        f"{match.turns_played} turns from the setup to the final position; "
+        f"{match.describe_outcome()}."
+    )
