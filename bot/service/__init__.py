@@ -18,6 +18,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    stale       why a component no longer on its message does nothing
     analysis    computer analyses of finished matches: requests, the queue, stored readings
 """
 
@@ -32,11 +33,12 @@ from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
@@ -61,6 +63,7 @@ __all__ = [
     "Takeback",
     "TooComplex",
     "Turn",
+    "Viewer",
 ]
 
 
@@ -93,4 +96,5 @@ class MatchService:
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.stale = Stale(self.cache)
         self.analyses = Analyses(self.cache, self.ratings, clock)

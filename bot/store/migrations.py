@@ -252,6 +252,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX ratings_rank ON ratings (guild_id, game, (mu - 3 * sigma));
         """,
     ),
+    # What was last sent to Discord as the command list, per scope (an application,
+    # globally or in one server), so a start re-registers only when the commands changed.
+    Migration.portable(
+        "the command payload registered per scope",
+        """
+        CREATE TABLE command_registrations (
+            scope TEXT PRIMARY KEY,
+            payload_hash TEXT NOT NULL,
+            registered_at TEXT NOT NULL
+        );
+        """,
+    ),
     # A computer analysis of a finished match: who asked and where its progress message is,
     # then one reading (ai.analysis.Reading as JSON) per position, written as each is judged,
     # so a restart resumes at the first position without one.
@@ -286,6 +298,7 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "command_registrations",
     "analyses",
     "analysis_readings",
 )
