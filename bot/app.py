@@ -11,8 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.analysis import Reading, read_position
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
+from bot.analysis_worker import AnalysisWorker
+from bot.analyst import Analyst
 from bot.clock import Clock, SystemClock
 from bot.commands_sync import register_commands
 from bot.computer import REPLY_WAIT, Computer
@@ -43,6 +46,7 @@ COGS = (
     "bot.cogs.takeback",
     "bot.cogs.premoves",
     "bot.cogs.standings",
+    "bot.cogs.analysis",
     "bot.cogs.strays",
     "bot.cogs.vacation",
     "bot.cogs.following",
@@ -80,6 +84,8 @@ class BoardBot(commands.AutoShardedBot):
     catching_up: asyncio.Task[None]
     ai_pool: AIPool
     computer: Computer
+    analysis_worker: AnalysisWorker
+    analyst: Analyst
 
     def __init__(
         self,
@@ -89,6 +95,7 @@ class BoardBot(commands.AutoShardedBot):
         sync_only: bool = False,
         clock: Clock | None = None,
         search: Search = search_dump,
+        read: Callable[..., Reading] = read_position,
         seeds: Callable[[], int] | None = None,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
@@ -110,6 +117,7 @@ class BoardBot(commands.AutoShardedBot):
         self._render = render
         self.clock: Clock = clock or SystemClock()
         self._search = search
+        self._read = read
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
         self.permission_watch = PermissionWatch()
@@ -159,6 +167,12 @@ class BoardBot(commands.AutoShardedBot):
             reply_wait=REPLY_WAIT if nodes is None else None,
         )
         self.announcer.watchers.append(self.computer.wake)
+        self.analysis_worker = AnalysisWorker(self._read)
+        self.analyst = Analyst(self, self.service)
+        analyses = self.service.analyses
+        analyses.read = self.analysis_worker.read
+        analyses.progressed, analyses.finished = self.analyst.progressed, self.analyst.finished
+        analyses.seconds, analyses.nodes = self.settings.analysis_seconds, self.settings.ai_nodes
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
@@ -170,6 +184,8 @@ class BoardBot(commands.AutoShardedBot):
         if hasattr(self, "computer"):  # first, while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()
+            await self.service.analyses.close()
+            await self.analysis_worker.close()
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         await super().close()
@@ -188,18 +204,20 @@ def create_bot(
     sync_only: bool = False,
     clock: Clock | None = None,
     search: Search = search_dump,
+    read: Callable[..., Reading] = read_position,
     seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
     """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `sync_only`
     is a `--sync` run: the commands are registered even if unchanged, and no turn is played.
     `clock` is the scheduler's time (tests pass a manual one); `search` is what the
-    computer's worker processes run (tests pass broken ones); `seeds` draws each new
-    match's seed (random unless given)."""
+    computer's worker processes run (tests pass broken ones); `read` what the analysis
+    worker runs per position; `seeds` draws each new match's seed (random unless given)."""
     return BoardBot(
         settings,
         render=render,
         sync_only=sync_only,
         clock=clock,
         search=search,
+        read=read,
         seeds=seeds,
     )

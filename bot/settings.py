@@ -50,6 +50,7 @@ class Settings:
     log_level: str = "INFO"
     ai_workers: int = 1  # processes searching the computer's moves at once
     ai_nodes: int | None = None  # search by this node budget, not time (reproducible games)
+    analysis_seconds: float = 0.5  # CPU seconds per position of a computer analysis
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # None: all of them, in this process
 
@@ -98,6 +99,7 @@ def load_settings(
         shard_ids=shard_ids,
         ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
         ai_nodes=_count(values, "AI_NODES"),
+        analysis_seconds=_seconds(values, "ANALYSIS_SECONDS") or Settings.analysis_seconds,
     )
 
 
@@ -116,6 +118,22 @@ def _count(values: Mapping[str, str], name: str) -> int | None:
     if not text.isdigit() or int(text) < 1:
         raise SettingsError(f"{name} must be a whole number of at least 1, not {text!r}")
     return int(text)
+
+
+def _seconds(values: Mapping[str, str], name: str) -> float | None:
+    """A positive number of seconds, or None when unset."""
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= 60:
+        raise SettingsError(
+            f"{name} must be a number of seconds above 0 and up to 60, not {text!r}"
+        )
+    return seconds
 
 
 def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:

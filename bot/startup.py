@@ -73,5 +73,8 @@ class CatchUp:
             await self.service.deadlines.catch_up(self.shards)
             if play:
                 await self.computer.resume(self.shards)
+                resumed = await self.service.analyses.resume(self.shards)
+                if resumed:
+                    log.info("resumed %d analysis(es) left unfinished by the last run", resumed)
         except Exception:
             log.exception("catching up on what the last run left undone failed")

@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image
 
 from renderers.canvas import encode_png, quantize
+from renderers.graph import side_by_side
 from renderers.key import render_key
 from renderers.replay import MAX_BYTES, animate, schedule
 from renderers.themes import THEMES, Theme, get_theme
@@ -26,6 +27,7 @@ __all__ = [
     "Theme",
     "get_theme",
     "render",
+    "render_comparison",
     "render_key",
     "render_png",
     "render_replay",
@@ -132,3 +134,25 @@ def _replay(
         return quantize(image, key, chosen)
 
     return animate(pictures, [ms for _, ms in frames], to_palette, max_bytes=max_bytes)
+
+
+def render_comparison(
+    game_name: str,
+    played: Any,
+    better: Any,
+    *,
+    title: str,
+    captions: tuple[str, str],
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+    theme: Theme | str | None = None,
+) -> bytes:
+    """The position after the move played beside the position after the better move, each
+    with its own last-move marks, for an analysis's blunders (renderers/graph.py)."""
+    chosen = get_theme(theme)
+    boards = [
+        render(game_name, state, perspective=perspective, names=names, theme=chosen)
+        for state in (played, better)
+    ]
+    image = side_by_side(boards, title=title, captions=captions, theme=chosen)
+    return encode_png(image, get_game(game_name).name, chosen)

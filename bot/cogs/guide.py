@@ -35,7 +35,8 @@ time loses (in 3-4 player Boost that player leaves).
 • `/takeback`, `/resign`, `/draw` (with **Accept draw** / **Decline** buttons), `/record`, \
 `/replay`; **Rematch** under a result.
 • `/premove line:h8h4 a1e3 …`: your answers, played the moment they play the expected move.
-• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`.
+• `/leaderboard game`, `/profile [user]`, `/history [user] [game]`; `/analysis [match]`: the \
+computer's view of a finished match (a graph of the chances, blunders, better moves).
 • `/tournament create|start|standings|leave|list`: round robin and Swiss.
 • `/settings`, `/vacation days` (1-30; `days:0` ends it), `/follow match` / `/unfollow match`.
 • `/rules game [topic]`: how each game is played.

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits, ratings
+from bot.analyst import turn_evaluation
 from bot.cogs.challenges import GAME_CHOICES
 from bot.interface import Interaction, answering, match_choices, resolve, viewer
 from bot.service import Turn, Viewer
@@ -182,6 +183,9 @@ class Standings(commands.Cog):
             lines += describe_turns(match, [Turn(seat, match.at(seat).user_id, notation)])
         if ply == last and match.outcome is not None:
             lines.append(f"Game over: {shown(match.describe_outcome())}.")
+        analysis = await self.bot.service.analyses.result(match_id, replay)
+        if analysis is not None:
+            lines.append(turn_evaluation(analysis, ply))
         file = await self.bot.announcer.board_file(match, ply, replay.states[ply])
         return limits.content("\n".join(lines)), file, replay_view(match_id, ply, last)
 

@@ -21,6 +21,7 @@ from bot.offline.checks import RequestCheck
 from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
+from bot.service.analysis import TASK_PREFIX as ANALYSIS_TASKS
 from bot.startup import TASK_NAME as CATCH_UP_TASK
 
 # The bot's work for an interaction: its command or component, and the listeners of the events
@@ -32,7 +33,7 @@ INTERACTION_TASKS = (
     "discord.py: on_",
 )
 # ... and the computer's turns that follow it.
-DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
+DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX, ANALYSIS_TASKS)
 
 
 class OfflineDiscord(DiscordState):

@@ -243,7 +243,7 @@ class DiscordState:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": self._attachments(files),
+            "attachments": self._attachments(files, body),
             "embeds": body.get("embeds") or [],
             "components": numbered(body.get("components") or []),
             "pinned": False,
@@ -265,7 +265,7 @@ class DiscordState:
             message[key] = value or ([] if key != "content" else "")
         message["components"] = numbered(message["components"])
         if files:
-            message["attachments"] = self._attachments(files)
+            message["attachments"] = self._attachments(files, body)
         message["edited_timestamp"] = now_text()
         self.record("edit", message, files, self._owners.get(message_id))
         return message
@@ -311,14 +311,21 @@ class DiscordState:
         if is_empty(message, files):
             raise self.refuse(400, EMPTY_MESSAGE, "Cannot send an empty message")
 
-    def _attachments(self, files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
-        return [
-            {
+    def _attachments(
+        self, files: list[tuple[str, bytes]], body: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Uploaded files as Discord lists them, with the alt text (`description`) sent."""
+        alt = [item.get("description") for item in body.get("attachments") or []]
+        listed = []
+        for index, (name, data) in enumerate(files):
+            entry: dict[str, Any] = {
                 "id": str(self.next_id()),
                 "filename": name,
                 "size": len(data),
                 "url": f"https://cdn.offline.invalid/{name}",
                 "proxy_url": f"https://media.offline.invalid/{name}",
             }
-            for name, data in files
-        ]
+            if index < len(alt) and alt[index]:
+                entry["description"] = alt[index]
+            listed.append(entry)
+        return listed

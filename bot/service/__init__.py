@@ -23,6 +23,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     audit       replaying every log against its snapshot
     stale       why a component no longer on its message does nothing
     tournaments entries, rounds opened as matches, results from the finished hook, standings
+    analysis    computer analyses of finished matches: requests, the queue, stored readings
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import random
 from collections.abc import Callable
 
 from bot.clock import Clock, SystemClock
+from bot.service.analysis import Analyses
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
@@ -113,6 +115,7 @@ class MatchService:
         self.audit = Audit(self.cache, self.queries)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
+        self.analyses = Analyses(self.cache, self.ratings, clock)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its

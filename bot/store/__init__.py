@@ -27,6 +27,7 @@ from pathlib import Path
 from bot.store.base import (
     OPEN_SEAT,
     STATUSES,
+    AnalysisRow,
     BoardRow,
     CorruptMatch,
     EntrantRow,
@@ -71,6 +72,7 @@ __all__ = [
     "MoveRow",
     "PostgresStore",
     "OPEN_SEAT",
+    "AnalysisRow",
     "PreferenceRow",
     "PremoveRow",
     "RatingRow",

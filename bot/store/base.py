@@ -257,6 +257,19 @@ class BoardRow:
     points: float | None
 
 
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A computer analysis asked for: the progress message, how many positions the match
+    has, the readings stored so far (position -> JSON) and whether it is complete."""
+
+    match_id: int
+    requested_by: int
+    message_id: int | None
+    positions: int
+    readings: Mapping[int, str]
+    finished: bool
+
+
 class Store(Protocol):
     """Matches, their seats and move logs, preferences, takeback votes, scheduled jobs and
     tournaments.
@@ -530,6 +543,27 @@ class Store(Protocol):
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
         """A player's standings in every game rated on a server, most games first."""
+        ...
+
+    # -- computer analyses ---------------------------------------------------------------
+
+    async def start_analysis(self, match_id: int, user_id: int, positions: int) -> bool:
+        """Record that a match is to be analysed; False (and nothing changes) if it was
+        already, so two requests share one analysis."""
+        ...
+
+    async def analysis(self, match_id: int) -> AnalysisRow | None: ...
+
+    async def set_analysis_message(self, match_id: int, message_id: int) -> None: ...
+
+    async def save_reading(self, match_id: int, step: int, reading: str) -> None:
+        """Store one position's reading (a second write of the same position is ignored)."""
+        ...
+
+    async def finish_analysis(self, match_id: int) -> None: ...
+
+    async def unfinished_analyses(self, shards: Shards | None = None) -> list[int]:
+        """Analyses a stopped process left incomplete on these shards, oldest first."""
         ...
 
     async def registered_hash(self, scope: str) -> str | None:

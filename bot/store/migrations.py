@@ -348,6 +348,28 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed("vacations and followers", VACATIONS_AND_FOLLOWERS),
     Migration.typed("tournaments: entrants, rounds and boards", TOURNAMENTS),
     Migration.typed("open challenges, rematches and premove lines", CORRESPONDENCE),
+    # A computer analysis of a finished match: who asked and where its progress message is,
+    # then one reading (ai.analysis.Reading as JSON) per position, written as each is judged,
+    # so a restart resumes at the first position without one.
+    Migration.typed(
+        "computer analyses of finished matches, one reading per position",
+        """
+        CREATE TABLE analyses (
+            match_id {big} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            requested_by {big} NOT NULL,
+            message_id {big},
+            positions INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE analysis_readings (
+            match_id {big} NOT NULL REFERENCES analyses (match_id) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            reading TEXT NOT NULL,
+            PRIMARY KEY (match_id, step)
+        );
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -367,6 +389,8 @@ TABLES = (
     "tournament_entrants",
     "tournament_boards",
     "premoves",
+    "analyses",
+    "analysis_readings",
 )
 
 

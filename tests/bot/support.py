@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -18,9 +18,16 @@ from bot.store import parse_url
 START = 1_800_000_000.0  # tests start at a fixed moment, on a clock only they move
 
 
-def new_bot(database_url: str, *, clock: ManualClock | None = None, **settings: Any) -> BoardBot:
+def new_bot(
+    database_url: str,
+    *,
+    clock: ManualClock | None = None,
+    seeds: Callable[[], int] | None = None,
+    **settings: Any,
+) -> BoardBot:
+    """`seeds` draws the matches' seeds (random unless given)."""
     settings_ = Settings(token="offline", database_url=database_url, **settings)
-    return create_bot(settings_, clock=clock or ManualClock(START))
+    return create_bot(settings_, clock=clock or ManualClock(START), seeds=seeds)
 
 
 def public(sent: list[Sent]) -> list[Sent]:

@@ -14,7 +14,7 @@ from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
 COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
-COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament", "premove"}
+COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament", "premove", "analysis"}
 GUILD = 1_200_000_000_000_000_001
 
 

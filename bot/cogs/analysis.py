@@ -1,0 +1,63 @@
+"""/analysis: the computer's analysis of a finished match, posted where it was played."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interface import Interaction, answering, match_choices, resolve
+from bot.service.analysis import Request
+from bot.texts import jump_url
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
+
+
+def answer(request: Request) -> str:
+    """The private reply: started, joined, or done already, with a link to the progress."""
+    progress = request.progress
+    match = progress.match
+    link = jump_url(match.row.guild_id, match.channel_id, progress.message_id)
+    if request.finished:
+        return f"{match.title} has been analysed already: the results are here {link}"
+    if request.started:
+        return (
+            f"The computer is analysing {match.title} ({progress.total} positions); the "
+            f"graph and the turning points will be posted here {link}"
+        )
+    return (
+        f"{match.title} is being analysed already ({progress.done} of {progress.total} "
+        f"positions); the results will be posted here {link}"
+    )
+
+
+class Analysis(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="analysis", description="The computer's analysis of a finished match"
+    )
+    @app_commands.describe(match="Which match (not needed inside its thread)")
+    @app_commands.autocomplete(match=match_choices)
+    @app_commands.guild_only()
+    async def analysis(self, interaction: Interaction, match: str | None = None) -> None:
+        async with answering(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await resolve(interaction, match, recent=True)
+            analyses = self.bot.service.analyses
+            request = await analyses.request(found, interaction.user.id)
+            if request.started:
+                message = await self.bot.analyst.start(request.progress)
+                await analyses.set_message(found.id, message.id)
+                request = replace(
+                    request, progress=replace(request.progress, message_id=message.id)
+                )
+            await interaction.followup.send(answer(request), ephemeral=True)
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(Analysis(bot))

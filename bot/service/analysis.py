@@ -1,0 +1,184 @@
+"""Computer analyses of finished matches: who may ask, one analysis per match, the queue.
+
+A request on a finished match records the analysis (a second request joins the first) and
+queues it; analyses run one at a time, position by position, each position's reading stored
+as it comes back, so a restart resumes at the first position without one. The judging is
+ai.analysis (pure) in the analysis worker process; posting is the caller's (`progressed`,
+`finished`), so this module knows nothing of Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ai.analysis import ANALYSIS_SECONDS, Judgement, Reading, Summary, judgements, summarise
+from bot.clock import Clock
+from bot.service.cache import MatchCache
+from bot.service.matches import Match, ServiceError
+from bot.service.ratings import Ratings, Replay
+from bot.store import Shards, Status
+
+log = logging.getLogger(__name__)
+
+TASK_PREFIX = "analysis"  # the offline harness waits for tasks named so
+PROGRESS_SECONDS = 5.0  # the progress message is edited at most this often
+
+
+Reader = Callable[[str, Mapping[str, Any], float, int, int | None], Awaitable[Reading]]
+"""(game name, dump, seconds, seed, nodes) -> the position's Reading, judged in a worker
+process (bot/analysis_worker.py)."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a match's analysis is: `done` of `total` positions judged."""
+
+    match: Match
+    done: int
+    total: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class Request:
+    """What asking did: `started` a new analysis, or joined one; `finished` if it is done."""
+
+    progress: Progress
+    started: bool
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A finished analysis: the match's positions and turns, each position judged, and each
+    seat's summary."""
+
+    replay: Replay
+    judged: tuple[Judgement, ...]
+    summaries: tuple[Summary, ...]
+
+    @property
+    def match(self) -> Match:
+        return self.replay.match
+
+
+class Analyses:
+    """Queues and stores analyses. The app sets `read` (the worker), `progressed` and
+    `finished` (the posts), and `seconds` and `nodes` (ANALYSIS_SECONDS, AI_NODES)."""
+
+    def __init__(self, cache: MatchCache, ratings: Ratings, clock: Clock) -> None:
+        self.cache = cache
+        self.ratings = ratings
+        self.clock = clock
+        self.read: Reader | None = None
+        self.progressed: Callable[[Progress], Awaitable[None]] | None = None
+        self.finished: Callable[[Analysis], Awaitable[None]] | None = None
+        self.seconds = ANALYSIS_SECONDS
+        self.nodes: int | None = None
+        self._queue: deque[int] = deque()
+        self._queued: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    async def request(self, match: Match, user_id: int) -> Request:
+        """Ask for `match`'s analysis: refused while it is played, joined if already asked."""
+        if match.status is not Status.FINISHED:
+            raise ServiceError(
+                f"{match.title} is not finished",
+                "the computer analyses finished matches only: ask again once it ends",
+            )
+        replay = await self.ratings.positions(match.id)
+        store = self.cache.store
+        started = await store.start_analysis(match.id, user_id, len(replay.states))
+        row = await store.analysis(match.id)
+        assert row is not None  # just recorded
+        if not row.finished:
+            self._enqueue(match.id)
+        progress = Progress(match, len(row.readings), row.positions, row.message_id)
+        return Request(progress, started, row.finished)
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        """Where the progress is shown (edited as the analysis runs)."""
+        await self.cache.store.set_analysis_message(match_id, message_id)
+
+    async def resume(self, shards: Shards | None = None) -> int:
+        """Queue every analysis a stopped process left unfinished on these shards; how many."""
+        unfinished = await self.cache.store.unfinished_analyses(shards)
+        for match_id in unfinished:
+            self._enqueue(match_id)
+        return len(unfinished)
+
+    async def result(self, match_id: int, replay: Replay | None = None) -> Analysis | None:
+        """The finished analysis of a match, if there is one (`replay`: its positions, when
+        the caller has them already)."""
+        row = await self.cache.store.analysis(match_id)
+        if row is None or not row.finished:
+            return None
+        replay = replay or await self.ratings.positions(match_id)
+        readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
+        game = replay.match.game
+        judged = await asyncio.to_thread(
+            judgements, game.name, replay.states, replay.turns, readings
+        )
+        summaries = summarise(judged, len(replay.match.seats))
+        return Analysis(replay, tuple(judged), summaries)
+
+    async def close(self) -> None:
+        """Stop judging: the positions not yet stored are judged after the next start-up."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def _enqueue(self, match_id: int) -> None:
+        if match_id in self._queued:
+            return
+        self._queued.add(match_id)
+        self._queue.append(match_id)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain(), name=f"{TASK_PREFIX}-queue")
+
+    async def _drain(self) -> None:
+        """Run the queued analyses one after another, then stop (a new request starts again)."""
+        while self._queue:
+            match_id = self._queue.popleft()
+            try:
+                await self._run(match_id)
+            except Exception:
+                log.exception(
+                    "the analysis of match #%s stopped; asking again resumes it", match_id
+                )
+            finally:
+                self._queued.discard(match_id)
+
+    async def _run(self, match_id: int) -> None:
+        if self.read is None:
+            raise RuntimeError("no analysis worker is set")
+        store = self.cache.store
+        row = await store.analysis(match_id)
+        if row is None or row.finished:
+            return
+        replay = await self.ratings.positions(match_id)
+        match, game = replay.match, replay.match.game
+        done, reported = len(row.readings), self.clock.now()
+        for step, state in enumerate(replay.states):
+            if step in row.readings:
+                continue
+            reading = await self.read(
+                game.name, game.dump(state), self.seconds, match.row.seed, self.nodes
+            )
+            await store.save_reading(match_id, step, json.dumps(reading.to_json()))
+            done += 1
+            if self.progressed is not None and self.clock.now() - reported >= PROGRESS_SECONDS:
+                reported = self.clock.now()
+                latest = await store.analysis(match_id)  # the message may be new
+                message_id = None if latest is None else latest.message_id
+                await self.progressed(Progress(match, done, row.positions, message_id))
+        await store.finish_analysis(match_id)
+        analysis = await self.result(match_id)
+        if analysis is not None and self.finished is not None:
+            await self.finished(analysis)

@@ -1,0 +1,140 @@
+"""Computer analysis (ai/analysis.py): marks, chances and accuracy, by node budgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ai
+from ai.analysis import (
+    Judgement,
+    Mark,
+    Reading,
+    accuracy,
+    chances_from_search,
+    classify,
+    judge,
+    judgements,
+    read_position,
+    summarise,
+)
+from ai.base import Choice
+from rules import get_game
+
+NODES = 1000  # per position, split between its two searches
+
+
+def played(game_name: str, turns: str) -> tuple[list[Any], list[str]]:
+    game = get_game(game_name)
+    state = game.new()
+    states, texts = [state], turns.split()
+    for text in texts:
+        state = game.apply(state, game.parse_move(state, text))
+        states.append(state)
+    return states, texts
+
+
+def marked(judged: list[Judgement]) -> dict[str, Mark]:
+    return {f"{j.ply + 1}. {j.played}": j.mark for j in judged if j.mark is not None}
+
+
+# Dark builds e3-e5 up the e column while Light closes only e7: Light's d6 lets Dark make an
+# open four with e2 (e1 and e6 both finish it), which Dark misses with e6; Light must then
+# take e2, the one square left.
+BUILD_UP = "e3 e7 e4 f7 e5 d6 e6"
+OPENING_ERRORS = {"6. d6": Mark.BLUNDER, "7. e6": Mark.BLUNDER}
+
+
+def test_a_move_that_hands_over_a_win_in_one_is_a_blunder_and_nothing_else_is_marked() -> None:
+    states, turns = played("boku", BUILD_UP + " a2 e2")
+    judged = judge("boku", states, turns, nodes=NODES, seed=1)
+    assert get_game("boku").outcome(states[-1]) is not None
+    assert marked(judged) == {**OPENING_ERRORS, "8. a2": Mark.BLUNDER}
+    assert judged[7].best == "e2" and judged[7].loss >= 30
+    assert judged[-1].chances == (1.0, 0.0) and judged[-1].played is None
+
+
+def test_ignoring_a_win_in_one_is_a_blunder() -> None:
+    states, turns = played("boku", BUILD_UP + " a2 b1 e2 j8")
+    judged = judge("boku", states, turns, nodes=NODES, seed=2)
+    marks = marked(judged)
+    assert marks.items() >= {**OPENING_ERRORS, "8. a2": Mark.BLUNDER, "9. b1": Mark.BLUNDER}.items()
+    assert not [turn for turn in marks if int(turn.split(".")[0]) <= 5]  # the sound opening
+    assert judged[8].best == "e2" and judged[8].chances[0] > 0.9
+
+
+def readings(*chances: tuple[float, float], best: str = "x", forced: bool = False) -> list[Reading]:
+    return [Reading(c, best, forced) for c in chances]
+
+
+def test_marks_follow_the_documented_thresholds() -> None:
+    assert [classify(loss) for loss in (0, 9.9, 10, 19.9, 20, 29.9, 30, 100)] == [
+        None,
+        None,
+        Mark.INACCURACY,
+        Mark.INACCURACY,
+        Mark.MISTAKE,
+        Mark.MISTAKE,
+        Mark.BLUNDER,
+        Mark.BLUNDER,
+    ]
+
+
+def test_accuracy_is_100_without_loss_and_falls_with_the_average_loss() -> None:
+    assert accuracy(0) == pytest.approx(100, abs=0.01)
+    assert accuracy(5) > accuracy(10) > accuracy(30) > accuracy(80) > accuracy(100) == 0
+    assert accuracy(30) == pytest.approx(24.8, abs=0.1)
+
+
+def test_a_forced_move_and_the_searchs_own_move_are_never_marked() -> None:
+    states, turns = played("boku", "e5 f5")
+    forced = [Reading((0.9, 0.1), "d4", forced=True), *readings((0.1, 0.9), (0.1, 0.9))]
+    judged = judgements("boku", states, turns, forced)
+    assert (judged[0].loss, judged[0].mark) == (0.0, None)
+    best = [Reading((0.9, 0.1), "E5"), *readings((0.1, 0.9), (0.1, 0.9))]
+    assert judgements("boku", states, turns, best)[0].mark is None
+    other = [Reading((0.9, 0.1), "d4"), *readings((0.1, 0.9), (0.1, 0.9))]
+    assert judgements("boku", states, turns, other)[0].mark == Mark.BLUNDER
+
+
+def test_a_resignation_is_not_a_move() -> None:
+    game = get_game("boku")
+    start = game.new()
+    states = [start, game.resign(start, 1)]
+    judged = judgements("boku", states, ["resign 1"], readings((0.5, 0.5), (0.0, 1.0)))
+    assert judged[0].seat is None and judged[0].mark is None
+
+
+def test_the_summary_counts_marks_and_leaves_forced_moves_out() -> None:
+    judged = [
+        Judgement(0, (0.5, 0.5), 1, "a", "b", 35.0, Mark.BLUNDER),
+        Judgement(1, (0.2, 0.8), 2, "c", "c", 0.0),
+        Judgement(2, (0.2, 0.8), 1, "d", "d", 0.0, forced=True),
+        Judgement(3, (0.2, 0.8), 2, "e", "f", 12.0, Mark.INACCURACY),
+        Judgement(4, (0.3, 0.7)),
+    ]
+    one, two = summarise(judged, 2)
+    assert (one.moves, one.blunders, one.average_loss) == (1, 1, 35.0)
+    assert (two.moves, two.inaccuracies, two.average_loss) == (2, 1, 6.0)
+    assert one.accuracy < two.accuracy
+
+
+def test_a_finished_position_reads_as_its_result() -> None:
+    states, _ = played("boku", BUILD_UP + " a2 e2")
+    game = get_game("boku")
+    reading = read_position("boku", game.dump(states[-1]), nodes=10)
+    assert reading == Reading((1.0, 0.0))
+    assert Reading.from_json(reading.to_json()) == reading
+
+
+def test_the_searchs_own_chances_are_read_and_none_without_them() -> None:
+    game = get_game("quorum")
+    state = game.new()
+    move = game.legal_moves(state)[0]
+    assert chances_from_search(Choice(move, {"nodes": 0})) is None
+    given = Choice(move, {"value": 0.0, "chances": (0.25, 0.75)})
+    assert chances_from_search(given) == (0.25, 0.75)
+    searched = ai.choose("quorum", state, level=3, nodes=200, seed=1)
+    chances = chances_from_search(searched)
+    assert chances is not None and abs(sum(chances) - 1.0) < 1e-9

@@ -1,0 +1,181 @@
+"""/analysis end to end: a finished Boku game whose loser handed over a five is analysed in
+its thread (graph, summary, the blunder's board, alt text), a running match is refused, a
+second request joins the first, /replay shows each turn's evaluation, a stopped analysis
+resumes where it stopped, and the computer's moves do not wait for an analysis.
+
+The analysis searches by a node budget (AI_NODES) with the match's seed, so every run
+judges alike."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai.analysis import Reading
+from bot import Settings, create_bot
+from bot.clock import ManualClock
+from bot.offline import OfflineDiscord, run_offline
+from bot.settings import SettingsError, load_settings
+from tests.ai.readers import slow_read
+from tests.bot.support import START, new_bot, private, public, start_match
+
+NODES = 1000  # per position: enough for the blunder below to stand out, and no other move
+# The match's seed, which seeds the analysis: with 7 of the seeds 1-8 only a2 is marked; with
+# seed 6, bob's d6 (which let Dark's line grow) is judged an inaccuracy too.
+SEED = 1
+# Dark (alice) builds e3-e6; bob closes e7, then fails to take e2 and alice's five is made.
+GAME = "e3 e7 e4 f7 e5 d6 e6 a2 e2".split()
+STANDING_IN = Reading((0.123, 0.877), "a1")  # a reading no search gives, to spot it
+
+
+async def played(h: OfflineDiscord) -> tuple[int, list[Any]]:
+    match_id, users = await start_match(h, "boku")
+    for index, move in enumerate(GAME):
+        await h.command(users[index % 2], "move", move=move)
+    return match_id, users
+
+
+def test_a_handed_over_five_is_the_one_blunder_posted_with_graph_and_summary(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await played(h)
+        carol = h.user("carol")  # not a player: anyone who can see the match may ask
+        sent = await h.command(carol, "analysis", match=str(match_id))
+        (answer,) = private(sent)
+        assert "The computer is analysing Boku #1 (10 positions)" in answer.content
+        posts = public(sent)
+        progress, graph, blunder = posts
+        assert progress.content.startswith("Analysing Boku #1: 0 of 10 positions")
+        done = h.messages[progress.message_id or 0]["content"]
+        assert done.startswith("Computer analysis of Boku #1: all 10 positions judged")
+        (embed,) = graph.embeds
+        fields = {f["name"]: f["value"] for f in embed["fields"]}
+        assert "0 inaccuracies, 0 mistakes, 0 blunders" in fields["alice"]
+        assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["bob"]
+        assert "alice wins (five)" in embed["description"]
+        assert graph.pngs and blunder.pngs
+        alt = h.messages[graph.message_id or 0]["attachments"][0]["description"]
+        assert alt.startswith("Graph of each player's chance to win Boku #1")
+        assert "Turn 8, bob played a2" in alt and "blunder" in alt
+        assert blunder.content.startswith("Turn 8: bob played a2, a blunder")
+        assert "The computer preferred e2" in blunder.content
+        board_alt = h.messages[blunder.message_id or 0]["attachments"][0]["description"]
+        assert "Left: after bob played a2" in board_alt and "Right: after e2" in board_alt
+        again = private(await h.command(alice, "analysis", match=str(match_id)))
+        assert "has been analysed already" in again[0].content
+        assert not public(h.sent[-2:]), "asking again posts nothing new"
+
+    offline(scenario, ai_nodes=NODES, seeds=lambda: SEED)
+
+
+def test_a_running_match_is_refused_and_nothing_is_queued(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, "boku")
+        sent = await h.command(alice, "analysis")
+        (refusal,) = private(sent)
+        assert refusal.content.startswith("Boku #1 is not finished.")
+        assert "finished matches only" in refusal.content
+        assert not public(sent)
+        assert await h.bot.store.analysis(match_id) is None
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await played(h)
+        analyses = h.bot.service.analyses
+        match = await h.bot.service.cache.get(match_id)
+        first = await analyses.request(match, alice.id)
+        second = await analyses.request(match, bob.id)
+        assert first.started and not second.started and not second.finished
+        await h.settle()
+        row = await h.bot.store.analysis(match_id)
+        assert row is not None and row.finished and row.requested_by == alice.id
+        assert len(row.readings) == len(GAME) + 1
+        (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
+        assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
+        step = await h.click(bob, shown.message_id or 0, "◀")
+        text = h.messages[shown.message_id or 0]["content"]
+        assert step is not None and "bob's a2 was a blunder" in text
+        assert "the computer preferred e2" in text
+
+    offline(scenario, ai_nodes=NODES, seeds=lambda: SEED)
+
+
+@pytest.mark.both_backends
+def test_a_stopped_analysis_resumes_where_it_stopped(database: str) -> None:
+    async def main() -> None:
+        async with OfflineDiscord(new_bot(database, ai_nodes=NODES)) as h:
+            match_id, (alice, _) = await played(h)
+            match = await h.bot.service.cache.get(match_id)
+            # three positions were judged before the process stopped
+            await h.bot.store.start_analysis(match_id, alice.id, len(GAME) + 1)
+            for step in range(3):
+                text = json.dumps(STANDING_IN.to_json())
+                await h.bot.store.save_reading(match_id, step, text)
+            assert match.status == "finished"
+            await h.restart(new_bot(database, ai_nodes=NODES))
+            await h.settle()
+            row = await h.bot.store.analysis(match_id)
+            assert row is not None and row.finished
+            kept = [Reading.from_json(json.loads(row.readings[s])) for s in range(4)]
+            assert kept[:3] == [STANDING_IN] * 3 and kept[3] != STANDING_IN
+            assert any(s.pngs for s in public(h.sent)), "the graph is posted after the restart"
+
+    asyncio.run(main())
+
+
+def test_the_computers_moves_do_not_wait_for_an_analysis(database: str) -> None:
+    async def main() -> None:
+        settings = Settings(token="offline", database_url=database, ai_nodes=40)
+        bot = create_bot(settings, clock=ManualClock(START), read=slow_read)
+        async with OfflineDiscord(bot) as h:
+            match_id, (alice, _) = await played(h)
+            await h.command(alice, "challenge", game="quorum", opponent=h.bot_user, level=1)
+            versus = max(await h.bot.store.match_ids())
+            match = await h.bot.service.cache.get(match_id)
+            await h.bot.service.analyses.request(match, alice.id)  # 2 s a position
+            moved = asyncio.ensure_future(h.command(alice, "move", move="a1e3"))
+            while len(await h.bot.store.moves(versus)) < 2:
+                await asyncio.sleep(0.05)
+            row = await h.bot.store.analysis(match_id)
+            assert row is not None and not row.finished, "the reply came during the analysis"
+            assert len(row.readings) < row.positions
+            await h.bot.service.analyses.close()
+            await moved
+
+    asyncio.run(main())
+
+
+def test_an_offline_script_waits_for_the_analysis_and_saves_the_graph(tmp_path: Path) -> None:
+    moves = "\n".join(
+        f"{('alice', 'bob')[i % 2]}: /move move:{move}" for i, move in enumerate(GAME)
+    )
+    script = (
+        "alice: /challenge game:boku opponent:@bob\nbob: click Accept\n"
+        f"{moves}\nalice: /analysis match:1\n"
+    )
+    settings = Settings(database_path=tmp_path / "bot.sqlite3", ai_nodes=NODES)
+    out = io.StringIO()
+    asyncio.run(run_offline(settings, io.StringIO(script), out))
+    text = out.getvalue()
+    graph = text.index("boku-1-analysis.png")
+    assert text.index("alice: /analysis match:1") < graph < text.index("End of input")
+    assert (tmp_path / "offline" / "boku-1-analysis.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_analysis_seconds_setting() -> None:
+    assert load_settings({}, None).analysis_seconds == 0.5
+    assert load_settings({"ANALYSIS_SECONDS": "2"}, None).analysis_seconds == 2.0
+    for wrong in ("0", "-1", "soon", "61"):
+        with pytest.raises(SettingsError, match="ANALYSIS_SECONDS must be a number"):
+            load_settings({"ANALYSIS_SECONDS": wrong}, None)
