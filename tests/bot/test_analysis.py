@@ -25,10 +25,11 @@ from tests.ai.readers import slow_read
 from tests.bot.support import START, new_bot, private, public, start_match
 
 NODES = 1000  # per position: enough for the blunder below to stand out, and no other move
-# The match's seed, which seeds the analysis: with 7 of the seeds 1-8 only a2 is marked; with
-# seed 6, bob's d6 (which let Dark's line grow) is judged an inaccuracy too.
+# The match's seed, which seeds the analysis.
 SEED = 1
-# Dark (alice) builds e3-e6; bob closes e7, then fails to take e2 and alice's five is made.
+# Dark (alice) builds e3-e5; bob closes only e7, and d6 lets alice make an open four with e2,
+# which she misses with e6; bob then fails to take e2 and alice's five is made. The three
+# errors are blunders (tests/ai/test_analysis.py reads the same position).
 GAME = "e3 e7 e4 f7 e5 d6 e6 a2 e2".split()
 STANDING_IN = Reading((0.123, 0.877), "a1")  # a reading no search gives, to spot it
 
@@ -40,7 +41,7 @@ async def played(h: OfflineDiscord) -> tuple[int, list[Any]]:
     return match_id, users
 
 
-def test_a_handed_over_five_is_the_one_blunder_posted_with_graph_and_summary(
+def test_a_handed_over_five_is_a_blunder_posted_with_graph_and_summary(
     offline: Any,
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
@@ -50,14 +51,16 @@ def test_a_handed_over_five_is_the_one_blunder_posted_with_graph_and_summary(
         (answer,) = private(sent)
         assert "The computer is analysing Boku #1 (10 positions)" in answer.content
         posts = public(sent)
-        progress, graph, blunder = posts
+        progress, graph, *blunders = posts
+        assert len(blunders) == 3
+        (blunder,) = [b for b in blunders if "bob played a2" in b.content]
         assert progress.content.startswith("Analysing Boku #1: 0 of 10 positions")
         done = h.messages[progress.message_id or 0]["content"]
         assert done.startswith("Computer analysis of Boku #1: all 10 positions judged")
         (embed,) = graph.embeds
         fields = {f["name"]: f["value"] for f in embed["fields"]}
-        assert "0 inaccuracies, 0 mistakes, 0 blunders" in fields["alice"]
-        assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["bob"]
+        assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["alice"]
+        assert "0 inaccuracies, 0 mistakes, 2 blunders" in fields["bob"]
         assert "alice wins (five)" in embed["description"]
         assert graph.pngs and blunder.pngs
         alt = h.messages[graph.message_id or 0]["attachments"][0]["description"]
