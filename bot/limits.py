@@ -21,6 +21,7 @@ OPTION_TEXT = 100  # a select option's label or value, an autocomplete choice's 
 PLACEHOLDER = 150
 OPTIONS = 25  # options in a select menu, choices offered by autocomplete
 THREAD_NAME = 100
+ALT_TEXT = 1024  # characters in an attachment's description (its alt text)
 UPLOAD = 10 * 1024 * 1024  # bytes in one file, without a boosted server
 ELLIPSIS = "…"
 QUOTED = 100  # characters of what a member typed that a reply repeats back
@@ -49,6 +50,10 @@ def quote(typed: str) -> str:
 
 def content(text: str) -> str:
     return clip(text, CONTENT)
+
+
+def alt_text(text: str) -> str:
+    return clip(text, ALT_TEXT)
 
 
 def label(text: str) -> str:

@@ -17,9 +17,10 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
-from bot.service import Match, MatchService, Reminder, ServiceError, Turn
+from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.texts import (
     POSTED_LATE,
+    alt_text,
     challenge_expired,
     challenge_unanswered,
     deadline_line,
@@ -97,7 +98,13 @@ def permission_name(permission: str) -> str:
 
 class Renderer(Protocol):
     def __call__(
-        self, game_name: str, state: Any, *, names: Sequence[str] | None = None
+        self,
+        game_name: str,
+        state: Any,
+        *,
+        perspective: int | None = None,
+        names: Sequence[str] | None = None,
+        theme: str | None = None,
     ) -> bytes: ...
 
 
@@ -126,14 +133,30 @@ class Announcer:
         self.watchers: list[Callable[[Match], None]] = []
 
     async def board_file(
-        self, match: Match, ply: int | None = None, state: Any = None
+        self, match: Match, view: View, ply: int | None = None, state: Any = None
     ) -> discord.File:
-        """The board now, or at an earlier `ply` whose `state` a replay passes."""
+        """The board now, or at an earlier `ply` whose `state` a replay passes, drawn as
+        `view` says (see service.settings), with its alt text."""
         if ply is None:
             ply, state = match.row.ply, match.state
-        png = await asyncio.to_thread(self.render, match.game.name, state, names=match.names)
+        png = await asyncio.to_thread(
+            self.render,
+            match.game.name,
+            state,
+            perspective=view.perspective,
+            names=match.names,
+            theme=view.theme,
+        )
         name = f"{match.game.name}-{match.id}-{ply}.png"
-        return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
+        return discord.File(
+            io.BytesIO(limits.upload(png, name)),
+            filename=name,
+            description=alt_text(match, state),
+        )
+
+    async def private_board(self, match: Match, viewer: int) -> discord.File:
+        """The board as this member sees it: from their seat, in their theme."""
+        return await self.board_file(match, await self.service.settings.private_view(match, viewer))
 
     async def replay_file(self, match: Match) -> discord.File:
         """The whole game as an animated GIF (under 8 MB), built off the event loop."""
@@ -142,7 +165,8 @@ class Announcer:
             self.replay, match.game.name, replay.states, names=match.names
         )
         name = f"{match.game.name}-{match.id}-replay.gif"
-        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name)
+        about = limits.alt_text(f"An animated replay of {match.describe()}, turn by turn.")
+        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=about)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
@@ -221,7 +245,7 @@ class Announcer:
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
-        files = [await self.board_file(match)]
+        files = [await self.board_file(match, await self.service.settings.thread_view(match))]
         if match.outcome is not None:
             files.append(await self.replay_file(match))
         async with self._delivering("post the board", self._places(match), needed):
@@ -255,7 +279,7 @@ class Announcer:
             return False
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            picture = await self.board_file(match) if board else MISSING
+            picture = await self.private_board(match, user_id) if board else MISSING
             await channel.send(limits.content(text), file=picture, allowed_mentions=pinging())
         except discord.HTTPException as error:
             if error.code != DMS_CLOSED:

@@ -9,6 +9,7 @@ sentence with the `ServiceError` that carries it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -111,6 +112,27 @@ def _bold_notation(turn: Turn) -> str:
     if words.startswith(turn.notation):
         return f"**{turn.notation}**{words[len(turn.notation) :]}"
     return words
+
+
+def alt_text(match: Match, state: Any) -> str:
+    """What a screen reader says for a board: the game, the turn, whose move, the last move
+    and what each side has, in the rules' words (Discord's attachment description)."""
+    game, names = match.game, match.names
+    ply = int(game.ply(state))
+    lines = [f"{match.title} board ({match.row.variant}), after {ply} turn{'s' * (ply != 1)}."]
+    last = game.last(state)
+    if last is not None and last.notation:
+        who = game.player_name(last.seat, names)
+        lines.append(f"Last move: {who} ({game.seat_name(last.seat)}) played {last.notation}.")
+    outcome = game.outcome(state)
+    if outcome is not None:
+        over = match.describe_outcome() if outcome == match.outcome else outcome.describe()
+        lines.append(f"Game over: {over}.")
+    else:
+        seat = game.to_move(state)
+        lines.append(f"{game.player_name(seat, names)} ({game.seat_name(seat)}) to move.")
+    lines.append(game.describe_position(state, names))
+    return limits.alt_text(" ".join(lines))
 
 
 def status_line(match: Match) -> str:

@@ -78,7 +78,7 @@ class Moves(commands.Cog):
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
                 limits.content("\n".join(lines)),
-                file=await self.bot.announcer.board_file(found),
+                file=await self.bot.announcer.private_board(found, interaction.user.id),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,
             )

@@ -18,6 +18,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    settings    how each member sees boards, each server's defaults, who may change them
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.settings import ServerChange, Settings, View
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
@@ -54,11 +56,13 @@ __all__ = [
     "Player",
     "Profile",
     "Reminder",
+    "ServerChange",
     "ServiceError",
     "Status",
     "Takeback",
     "TooComplex",
     "Turn",
+    "View",
 ]
 
 
@@ -90,3 +94,4 @@ class MatchService:
         self.takebacks = Takebacks(self.cache, self.queries)
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.settings = Settings(store)

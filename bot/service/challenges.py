@@ -91,10 +91,11 @@ class Challenges:
             raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
         count = len(opponents) + 1
         if not opponents or count not in chosen.player_counts:
-            counts = ", ".join(str(n - 1) for n in chosen.player_counts)
+            counts = [n - 1 for n in chosen.player_counts]
+            many = "s" if counts[-1] > 1 else ""
             raise ServiceError(
-                f"{chosen.title} cannot be played by {count} players",
-                f"name {counts} opponent(s)",
+                f"{chosen.title} is played by {_either(counts, 1)} players, not {count}: "
+                f"name {_either(counts)} opponent{many}"
             )
         return ChallengeRequest(
             guild_id,
@@ -217,3 +218,9 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
     if count in game.variants[game.default_variant].player_counts:
         return game.default_variant
     return next(v.name for v in game.variants.values() if count in v.player_counts)
+
+
+def _either(numbers: Sequence[int], plus: int = 0) -> str:
+    """`1`, `1 or 2`, `1, 2 or 3`: the choices in words, each raised by `plus`."""
+    words = [str(n + plus) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

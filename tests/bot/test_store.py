@@ -278,7 +278,7 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
     async def main() -> None:
         store = await open_store(database_url)
         service = MatchService(store, seeds=lambda: 5)
-        with pytest.raises(ServiceError, match="cannot be played by 1"):
+        with pytest.raises(ServiceError, match="is played by 2 players, not 1"):
             service.challenges.prepare(
                 guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[]
             )
