@@ -78,8 +78,12 @@ def interaction(
 def slash_command(
     tree: app_commands.CommandTree[Any], name: str
 ) -> app_commands.Command[Any, ..., Any]:
-    """The slash command of this name in the bot's tree; a script names one that is not."""
-    command = tree.get_command(name)
+    """The slash command of this name in the bot's tree (`server settings` is a group's
+    subcommand); a script names one that is not."""
+    group, _, sub = name.partition(" ")
+    command = tree.get_command(group)
+    if isinstance(command, app_commands.Group) and sub:
+        command = command.get_command(sub)
     if not isinstance(command, app_commands.Command):
         raise OfflineError(f"there is no /{name} command")
     return command
@@ -89,10 +93,10 @@ def command_data(
     state: DiscordState, command: app_commands.Command[Any, ..., Any], options: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A slash command's `data`, its options typed as Discord's client types them."""
-    name = command.name
+    name = command.qualified_name
     kinds = {p.name: p.type for p in command.parameters}
-    data: dict[str, Any] = {"id": str(state.next_id()), "name": name, "type": 1, "options": []}
-    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+    given: list[dict[str, Any]] = []
+    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}, "channels": {}}
     for key, value in options.items():
         if key not in kinds:
             known = ", ".join(kinds) or "none"
@@ -107,9 +111,22 @@ def command_data(
             if not value.strip().isdigit():  # typed in an offline script
                 raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
             value = int(value)
-        data["options"].append({"name": key, "type": kinds[key].value, "value": value})
-    if resolved["users"]:
-        data["resolved"] = resolved
+        elif kinds[key] is discord.AppCommandOptionType.channel:
+            if value not in state.channels:
+                raise OfflineError(f"/{name} {key} takes a channel, not {value!r}")
+            resolved["channels"][str(value)] = {**state.channels[value], "permissions": "0"}
+            value = str(value)
+        elif kinds[key] is discord.AppCommandOptionType.boolean and isinstance(value, str):
+            value = value.strip().lower() in ("true", "yes", "on")  # typed in a script
+        given.append({"name": key, "type": kinds[key].value, "value": value})
+    if command.parent is not None:  # a subcommand: its options sit inside it
+        given = [{"name": command.name, "type": 1, "options": given}]
+    root = command.root_parent or command
+    data: dict[str, Any] = {"id": str(state.next_id()), "name": root.name, "type": 1}
+    data["options"] = given
+    used = {kind: found for kind, found in resolved.items() if found}
+    if used:
+        data["resolved"] = used
     return data
 
 

@@ -45,6 +45,7 @@ class Sent:
     for_user: int | None = None  # who sees it, when ephemeral
     at: float = field(default_factory=time.perf_counter)  # when Discord received it
     embeds: list[dict[str, Any]] = field(default_factory=list)
+    descriptions: list[str | None] = field(default_factory=list)  # each file's alt text
 
     @property
     def buttons(self) -> list[str]:
@@ -60,6 +61,7 @@ class User:
     id: int
     name: str
     bot: bool = False
+    manages: bool = True  # has the Manage Server permission
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -87,8 +89,14 @@ class User:
             "communication_disabled_until": None,
             "pending": False,
             "premium_since": None,
-            "permissions": str(discord.Permissions.all().value),
+            "permissions": str(self.permissions().value),
         }
+
+    def permissions(self) -> discord.Permissions:
+        """Every permission, but Manage Server (and Administrator) only for a manager."""
+        granted = discord.Permissions.all()
+        granted.update(manage_guild=self.manages, administrator=self.manages)
+        return granted
 
 
 @dataclass

@@ -120,8 +120,11 @@ class Session:
         )
 
     def command(self, text: str) -> tuple[str, dict[str, Any]]:
-        """`/move move:e2 match:3` -> ("move", {"move": "e2", "match": "3"})."""
-        name, _, rest = text[1:].partition(" ")
+        """`/move move:e2 match:3` -> ("move", {"move": "e2", "match": "3"}); a group's
+        subcommand is named by its words before the options (`/server settings theme:dark`)."""
+        words = text[1:].split(" ")
+        split = next((n for n, w in enumerate(words) if ":" in w), len(words))
+        name, rest = " ".join(words[:split]).strip(), " ".join(words[split:])
         return name, {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
 
     def place(self, place: str | None) -> int | None:
@@ -141,7 +144,10 @@ class Session:
         raise OfflineError(f"no place called {place!r}: use #games, thread or thread N")
 
     def value(self, text: str) -> Any:
-        """An option's value: `@name` is that user (`@bot` the bot itself), else the text."""
+        """An option's value: `@name` is that user (`@bot` the bot itself), `#name` that
+        text channel, else the text."""
+        if text.startswith("#") and len(text) > 1:
+            return self.harness.text_channel(text[1:])
         if not text.startswith("@"):
             return text
         if text[1:].lower() == "bot":

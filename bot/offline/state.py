@@ -86,11 +86,21 @@ class DiscordState:
 
     # -- people and places ------------------------------------------------------------------
 
-    def user(self, name: str, *, bot: bool = False) -> User:
-        """The user with this name, created on first use."""
+    def user(self, name: str, *, bot: bool = False, manages: bool = True) -> User:
+        """The user with this name, created on first use (`manages`: with Manage Server)."""
         if name not in self.users:
-            self.users[name] = User(self.next_id(), name, bot)
+            self.users[name] = User(self.next_id(), name, bot, manages)
         return self.users[name]
+
+    def text_channel(self, name: str) -> int:
+        """The id of the server's text channel of this name, created on first use."""
+        for channel_id, channel in self.channels.items():
+            if channel["type"] == GUILD_TEXT and channel["name"] == name:
+                return channel_id
+        channel_id = self.next_id()
+        first = self.channels[self.channel_id]
+        self.channels[channel_id] = {**first, "id": str(channel_id), "name": name}
+        return channel_id
 
     def name_of(self, user_id: int) -> str:
         if user_id == self.bot_user.id:
@@ -214,7 +224,7 @@ class DiscordState:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": self._attachments(files),
+            "attachments": self._attachments(files, body),
             "embeds": body.get("embeds") or [],
             "components": numbered(body.get("components") or []),
             "pinned": False,
@@ -236,7 +246,7 @@ class DiscordState:
             message[key] = value or ([] if key != "content" else "")
         message["components"] = numbered(message["components"])
         if files:
-            message["attachments"] = self._attachments(files)
+            message["attachments"] = self._attachments(files, body)
         message["edited_timestamp"] = now_text()
         self.record("edit", message, files, self._owners.get(message_id))
         return message
@@ -262,6 +272,7 @@ class DiscordState:
                 message["components"],
                 for_user if message["flags"] & EPHEMERAL else None,
                 embeds=message["embeds"],
+                descriptions=[a["description"] for a in message["attachments"]] if files else [],
             )
         )
 
@@ -282,7 +293,11 @@ class DiscordState:
         if is_empty(message, files):
             raise self.refuse(400, EMPTY_MESSAGE, "Cannot send an empty message")
 
-    def _attachments(self, files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
+    def _attachments(
+        self, files: list[tuple[str, bytes]], body: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The message's attachments, each with the description (alt text) the body gave."""
+        given = {a.get("filename"): a for a in body.get("attachments") or []}
         return [
             {
                 "id": str(self.next_id()),
@@ -290,6 +305,7 @@ class DiscordState:
                 "size": len(data),
                 "url": f"https://cdn.offline.invalid/{name}",
                 "proxy_url": f"https://media.offline.invalid/{name}",
+                "description": given.get(name, {}).get("description"),
             }
             for name, data in files
         ]

@@ -9,11 +9,12 @@ import pytest
 
 import rules
 from bot.offline import OfflineDiscord
+from renderers import render_key
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
+COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay", "server"}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -42,6 +43,10 @@ def test_command_sync_payload(offline: Any) -> None:
         assert not move["match"]["required"]
         rules_options = {o["name"]: o for o in commands["rules"]["options"]}
         assert rules_options["topic"]["autocomplete"]
+        server = commands["server"]  # hidden from members who cannot manage the server
+        manage_guild = 1 << 5
+        assert int(server["default_member_permissions"]) == manage_guild
+        assert [o["name"] for o in server["options"]] == ["settings"]
 
     offline(scenario, dev_guild_id=GUILD)
 
@@ -67,9 +72,22 @@ def test_rules_for_every_topic(offline: Any, game: str, topic: str) -> None:
         sent = await h.command(h.user("alice"), "rules", game=game, topic=topic)
         (answer,) = private(sent)
         assert get_game(game).help_topics[topic] in answer.content
-        assert bool(answer.pngs) == (topic in ("overview", "setup"))
+        assert bool(answer.pngs) == (topic in ("overview", "setup", "board"))
         choices = await h.autocomplete(h.user("alice"), "rules", "topic", game=game, topic="")
-        assert choices == list(get_game(game).help_topics)[:25]
+        own = list(get_game(game).help_topics)
+        assert choices == [*own, *(["board"] if "board" not in own else [])][:25]
+
+    offline(scenario)
+
+
+@pytest.mark.parametrize("game", list(rules.GAMES))
+def test_the_board_topic_shows_the_key_in_the_members_theme(offline: Any, game: str) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(alice, "settings", theme="dark")
+        (answer,) = private(await h.command(alice, "rules", game=game, topic="board"))
+        assert answer.pngs == [render_key(game, theme="dark")]
+        assert '"Turn N" is the N-th line of its /record' in answer.content
 
     offline(scenario)
 
