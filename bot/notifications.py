@@ -28,7 +28,6 @@ from bot.texts import (
     dms_closed,
     jump_url,
     match_begins,
-    mention,
     reminder_direct,
     reminder_in_place,
     status_line,
@@ -330,7 +329,7 @@ class Announcer:
         text = challenge_unanswered(match)
         if not await self.direct(match, challenger, text, board=False):
             await channel.send(
-                limits.content(f"{mention(challenger)}, {text}"),
+                limits.content(challenge_unanswered(match, challenger)),
                 allowed_mentions=pinging(challenger),
             )
 

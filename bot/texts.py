@@ -77,9 +77,11 @@ def challenge_expired(match: Match) -> str:
     return limits.content(f"{challenge_text(match)}\n{note}")
 
 
-def challenge_unanswered(match: Match) -> str:
-    """Told to the challenger whose challenge expired (by DM, or after a mention)."""
-    return f"Your challenge {shown(match.describe())} expired unanswered."
+def challenge_unanswered(match: Match, to: int | None = None) -> str:
+    """Told to the challenger whose challenge expired: by DM, or addressed `to` them in the
+    channel (`@dave, your challenge ...`)."""
+    told = f"challenge {shown(match.describe())} expired unanswered."
+    return f"{mention(to)}, your {told}" if to is not None else f"Your {told}"
 
 
 def match_begins(match: Match) -> str:
@@ -97,6 +99,8 @@ def describe_turns(match: Match, turns: Sequence[Turn]) -> list[str]:
         name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
+        elif turn.notation.startswith("timeout") and match.outcome is None:
+            lines.append(f"{name} ran out of time and is out of the game; the others play on.")
         elif turn.notation.startswith("timeout"):
             lines.append(f"{name} ran out of time.")
         elif turn.automatic:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.interface import Interaction, answering, tell
 from bot.notifications import pinging
+from bot.service import ServiceError
 from bot.service.deadlines import DAY_CHOICES
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
@@ -33,6 +34,9 @@ THEME_CHOICES: list[app_commands.Choice[str]] = [
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=words, value=name) for name, words in ORIENTATIONS.items()
 ]
+# Where challenges can be made (the option offers every kind: its picture of the channel,
+# unlike a discord.TextChannel's, needs no cache of the server's channels).
+TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
 ]
@@ -121,11 +125,13 @@ class Settings(commands.Cog):
         orientation: str | None = None,
         days: int | None = None,
         games: str | None = None,
-        channel: discord.TextChannel | None = None,
+        channel: app_commands.AppCommandChannel | None = None,
         anywhere: bool = False,
     ) -> None:
         """Shown privately; a change is said publicly where it was made, so it is on record."""
         async with answering(interaction):
+            if channel is not None and channel.type not in TEXT_CHANNELS:
+                raise ServiceError(f"{channel.mention} is not a text channel: name one")
             change = await self.bot.service.settings.change_server(
                 interaction.guild_id,
                 manager=interaction.permissions.manage_guild,
