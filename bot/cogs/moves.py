@@ -88,7 +88,8 @@ class Moves(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             step = await self.service.picker.step(match_id, interaction.user.id)
             text, view = picker_message(step, _heading(step))
-            await interaction.followup.send(text, view=view, ephemeral=True)
+            board = await self.bot.announcer.private_board(step.match, interaction.user.id)
+            await interaction.followup.send(text, file=board, view=view, ephemeral=True)
 
     async def pick(
         self,
@@ -125,7 +126,7 @@ class Moves(commands.Cog):
             if step.move is None:
                 raise ServiceError("that choice is not a whole move", "pick the next square")
             done = await self._play(interaction, match_id, step.move)
-            await interaction.edit_original_response(content=done, view=None)
+            await interaction.edit_original_response(content=done, view=None, attachments=[])
 
     async def _refresh_picker(
         self, interaction: Interaction, match_id: int, stale: OutOfDate

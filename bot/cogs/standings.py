@@ -173,7 +173,7 @@ class Standings(commands.Cog):
         replay = await self.bot.service.ratings.positions(match_id)
         match, last = replay.match, len(replay.states) - 1
         ply = last if ply is None else min(max(ply, 0), last)
-        lines = [f"**{shown(match.describe())}** · position {ply} of {last}"]
+        lines = [f"**{shown(match.describe())}** · turn {ply} of {last}"]
         if ply == 0:
             lines.append("The setup.")
         else:

@@ -174,3 +174,36 @@ def test_every_attachment_of_a_long_session_has_alt_text(offline: Any) -> None:
         assert "alice: " in alt and " stones" in alt
 
     offline(scenario)
+
+
+def test_the_picker_shows_the_board_from_the_movers_side(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", None, match=str(match_id), move="a1e3")
+        board = h.latest(lambda s: "Move" in s.buttons)
+        (picker,) = private(await h.click(bob, board.message_id or 0, "Move"))
+        assert picker.pngs == [await picture(h, match_id, perspective=2)]
+        assert picker.descriptions[0] and "bob (Black) to move" in picker.descriptions[0]
+        for token in ("h8", "h4"):
+            await h.choose(bob, picker.message_id or 0, token)
+        now = h.latest(lambda s: s.message_id == picker.message_id)
+        assert "**h8h4** is a whole move: **Play** makes it, or **Back** to change it." in (
+            now.content
+        )
+
+    offline(scenario)
+
+
+def test_a_refused_boku_placement_lists_the_free_cells_nearest_the_one_typed(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, game="boku")
+        await h.command(alice, "move", None, match=str(match_id), move="e5")
+        (told,) = private(await h.command(bob, "move", None, match=str(match_id), move="e5"))
+        hint = told.content.splitlines()[-1]
+        assert (
+            hint == "-# moves can start on these, nearest e5 first: d5, e4, e6, f5, d4, f6, c5, d6"
+        )
+
+    offline(scenario)

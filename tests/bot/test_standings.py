@@ -80,10 +80,10 @@ def test_replay_steps_back_and_forth_after_a_restart(offline: Any, database: str
         match_id, (alice, bob) = await start_match(h)
         await h.command(alice, "move", move="a1e3")
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
-        assert "position 1 of 1" in shown.content and "alice played **a1e3**" in shown.content
+        assert "turn 1 of 1" in shown.content and "alice played **a1e3**" in shown.content
         await h.restart(new_bot(database))
         (back,) = edits(await h.click(bob, shown.message_id or 0, "◀"))
-        assert "position 0 of 1" in back.content and back.pngs
+        assert "turn 0 of 1" in back.content and back.pngs
         assert back.pngs[0] != shown.pngs[0], "another position, another picture"
 
     offline(scenario)

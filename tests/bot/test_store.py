@@ -17,6 +17,8 @@ from bot.store import (
     MIGRATIONS,
     TABLES,
     JobKind,
+    PreferenceRow,
+    ServerRow,
     StaleWrite,
     Store,
     StoreError,
@@ -252,11 +254,12 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.schedule(pending.id, 0, [(JobKind.EXPIRY, 1_800_000_000)])
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
+        await source.set_server_settings(ServerRow(1, theme="dark", games=("boku", "kyo")))
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
-            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1},
+            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1, "server_settings": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
@@ -270,6 +273,29 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         ] == "matches: 2 rows in the source, 3 in the copy"
         await source.close()
         await target.close()
+
+    run(main())
+
+
+def test_board_preferences_and_server_settings_round_trip(database_url: str) -> None:
+    """Each field kept as written on both backends; a member's DM choice survives a change
+    of theme, and a server never set reads as the defaults."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        assert await store.preferences(ALICE.user_id) == PreferenceRow()
+        await store.set_dm(ALICE.user_id, True)
+        await store.set_board_preferences(ALICE.user_id, "high-contrast", False)
+        assert await store.preferences(ALICE.user_id) == PreferenceRow(
+            dm=True, theme="high-contrast", flip=False
+        )
+        assert await store.server_settings(7) == ServerRow(7)
+        chosen = ServerRow(7, "dark", "mover", 0, ("quorum", "razzle"), 2**62)
+        await store.set_server_settings(chosen)
+        assert await store.server_settings(7) == chosen
+        await store.set_server_settings(ServerRow(7))
+        assert await store.server_settings(7) == ServerRow(7)
+        await store.close()
 
     run(main())
 
