@@ -133,6 +133,8 @@ class Session:
             or place.strip().lstrip("#") == self.harness.channels[self.harness.channel_id]["name"]
         ):
             return None
+        if place.strip().startswith("#"):
+            return self.harness.text_channel(place.strip()[1:])
         words = place.split()
         threads = self.harness.threads()
         if words[0] == "thread" and threads:
@@ -141,7 +143,7 @@ class Session:
             for thread in threads:
                 if f"#{words[1].lstrip('#')}:" in thread["name"]:
                     return int(thread["id"])
-        raise OfflineError(f"no place called {place!r}: use #games, thread or thread N")
+        raise OfflineError(f"no place called {place!r}: use #channel, thread or thread N")
 
     def value(self, text: str) -> Any:
         """An option's value: `@name` is that user (`@bot` the bot itself), `#name` that
