@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.challenges import DAYS_CHOICES
 from bot.interface import Interaction, answering, tell
 from bot.notifications import pinging
 from bot.service import ServiceError
-from bot.service.deadlines import DAY_CHOICES
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
-from bot.texts import mention, pace
+from bot.texts import mention
 from renderers import THEMES
 
 if TYPE_CHECKING:
@@ -37,9 +37,6 @@ ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
 # Where challenges can be made (the option offers every kind: its picture of the channel,
 # unlike a discord.TextChannel's, needs no cache of the server's channels).
 TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
-DAYS_CHOICES: list[app_commands.Choice[int]] = [
-    app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
-]
 
 
 def dm_line(mine: PreferenceRow) -> str:
