@@ -105,8 +105,9 @@ def test_offline_script_plays_and_check_db_verifies(
     assert "bob played h8h4." in out and "bob wins (resignation)" in out
     assert "~ thread archived" in out
     images = sorted((tmp_path / "data" / "offline").glob("*.png"))
-    # /board at ply 1 drew the same position again: kept beside the first, not over it
-    names = ["quorum-1-0.png", "quorum-1-1-v2.png", "quorum-1-1.png"]
+    # /board and the picker at ply 1 drew the same position again (from bob's side): kept
+    # beside the first, not over it
+    names = ["quorum-1-0.png", "quorum-1-1-v2.png", "quorum-1-1-v3.png", "quorum-1-1.png"]
     assert [p.name for p in images] == [*names, "quorum-1-2.png", "quorum-1-3.png"]
     assert all(str(p.relative_to(tmp_path)) in out for p in images)
     assert "Traceback" not in result.stderr
