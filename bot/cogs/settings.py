@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -11,7 +11,6 @@ from discord.ext import commands
 from bot.cogs.challenges import DAYS_CHOICES
 from bot.interface import Interaction, answering, tell
 from bot.notifications import pinging
-from bot.service import ServiceError
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
 from bot.texts import mention
@@ -34,9 +33,24 @@ THEME_CHOICES: list[app_commands.Choice[str]] = [
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=words, value=name) for name, words in ORIENTATIONS.items()
 ]
-# Where challenges can be made (the option offers every kind: its picture of the channel,
-# unlike a discord.TextChannel's, needs no cache of the server's channels).
-TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
+
+
+class TextChannelOption(app_commands.Transformer[Any]):
+    """A text channel as Discord resolved it: unlike a discord.TextChannel option, it needs
+    no cache of the server's channels (this bot asks for none)."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(
+        self, interaction: Interaction, value: Any, /
+    ) -> app_commands.AppCommandChannel:
+        return cast(app_commands.AppCommandChannel, value)  # `channel_types` allow no thread
 
 
 def dm_line(mine: PreferenceRow) -> str:
@@ -122,13 +136,13 @@ class Settings(commands.Cog):
         orientation: str | None = None,
         days: int | None = None,
         games: str | None = None,
-        channel: app_commands.AppCommandChannel | None = None,
+        channel: app_commands.Transform[
+            app_commands.AppCommandChannel | None, TextChannelOption
+        ] = None,
         anywhere: bool = False,
     ) -> None:
         """Shown privately; a change is said publicly where it was made, so it is on record."""
         async with answering(interaction):
-            if channel is not None and channel.type not in TEXT_CHANNELS:
-                raise ServiceError(f"{channel.mention} is not a text channel: name one")
             change = await self.bot.service.settings.change_server(
                 interaction.guild_id,
                 manager=interaction.permissions.manage_guild,

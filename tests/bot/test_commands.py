@@ -46,7 +46,10 @@ def test_command_sync_payload(offline: Any) -> None:
         server = commands["server"]  # hidden from members who cannot manage the server
         manage_guild = 1 << 5
         assert int(server["default_member_permissions"]) == manage_guild
-        assert [o["name"] for o in server["options"]] == ["settings"]
+        (settings,) = server["options"]
+        assert settings["name"] == "settings" and settings["type"] == 1  # a subcommand
+        channel = next(o for o in settings["options"] if o["name"] == "channel")
+        assert channel["channel_types"] == [0, 5]  # text and announcement channels only
 
     offline(scenario, dev_guild_id=GUILD)
 
