@@ -18,6 +18,7 @@ from bot.computer import Computer
 from bot.interface import apologise
 from bot.notifications import Announcer, Renderer
 from bot.reminders import JobHandler
+from bot.replays import ReplayWorker
 from bot.scheduler import Scheduler, process_name
 from bot.service import MatchService
 from bot.settings import Settings
@@ -63,6 +64,7 @@ class BoardBot(commands.AutoShardedBot):
     store: Store
     service: MatchService
     announcer: Announcer
+    replays: ReplayWorker
     scheduler: Scheduler
     catching_up: asyncio.Task[None]
     ai_pool: AIPool
@@ -126,7 +128,8 @@ class BoardBot(commands.AutoShardedBot):
             self.settings.database, pool_size=self.settings.database_pool_size
         )
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
-        self.announcer = Announcer(self, self.service, self._render)
+        self.replays = ReplayWorker()
+        self.announcer = Announcer(self, self.service, self._render, self.replays)
         handler = JobHandler(self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
@@ -152,6 +155,8 @@ class BoardBot(commands.AutoShardedBot):
         await super().close()
         if hasattr(self, "service"):
             self.service.offload.close()
+        if hasattr(self, "replays"):
+            self.replays.close()
         if hasattr(self, "store"):
             await self.store.close()
 

@@ -21,7 +21,6 @@ OPTION_TEXT = 100  # a select option's label or value, an autocomplete choice's 
 PLACEHOLDER = 150
 OPTIONS = 25  # options in a select menu, choices offered by autocomplete
 THREAD_NAME = 100
-ALT_TEXT = 1024  # characters in an attachment's description (its alt text)
 UPLOAD = 10 * 1024 * 1024  # bytes in one file, without a boosted server
 ELLIPSIS = "…"
 QUOTED = 100  # characters of what a member typed that a reply repeats back
@@ -30,6 +29,7 @@ EMBED_DESCRIPTION = 4096
 EMBED_FIELDS = 25
 FIELD_NAME = 256
 FIELD_VALUE = 1024
+ATTACHMENT_DESCRIPTION = 1024  # an image's alt text
 EMBED_TOTAL = 6000  # characters of title, description and every field's name and value
 
 
@@ -52,8 +52,8 @@ def content(text: str) -> str:
     return clip(text, CONTENT)
 
 
-def alt_text(text: str) -> str:
-    return clip(text, ALT_TEXT)
+def description(text: str) -> str:
+    return clip(text, ATTACHMENT_DESCRIPTION)
 
 
 def label(text: str) -> str:

@@ -17,6 +17,7 @@ import discord
 from discord.utils import MISSING
 
 from bot import limits
+from bot.replays import ReplayWorker
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.texts import (
     POSTED_LATE,
@@ -30,11 +31,12 @@ from bot.texts import (
     match_begins,
     reminder_direct,
     reminder_in_place,
+    replay_alt,
+    replay_post,
     status_line,
     your_move,
 )
 from bot.views import board_view
-from renderers import render_replay
 
 log = logging.getLogger(__name__)
 
@@ -107,12 +109,6 @@ class Renderer(Protocol):
     ) -> bytes: ...
 
 
-class ReplayRenderer(Protocol):
-    def __call__(
-        self, game_name: str, states: Sequence[Any], *, names: Sequence[str] | None = None
-    ) -> bytes: ...
-
-
 class Announcer:
     """Renders boards (in a thread, off the event loop) and posts them where a match lives."""
 
@@ -121,12 +117,12 @@ class Announcer:
         client: discord.Client,
         service: MatchService,
         render: Renderer,
-        replay: ReplayRenderer = render_replay,
+        replays: ReplayWorker,
     ) -> None:
         self.client = client
         self.service = service
         self.render = render
-        self.replay = replay
+        self.replays = replays
         # Told of every position posted in a match still being played (the computer
         # listens here for its turns).
         self.watchers: list[Callable[[Match], None]] = []
@@ -157,15 +153,25 @@ class Announcer:
         """The board as this member sees it: from their seat, in their theme."""
         return await self.board_file(match, await self.service.settings.private_view(match, viewer))
 
-    async def replay_file(self, match: Match) -> discord.File:
-        """The whole game as an animated GIF (under 8 MB), built off the event loop."""
-        replay = await self.service.ratings.positions(match.id)
-        gif = await asyncio.to_thread(
-            self.replay, match.game.name, replay.states, names=match.names
-        )
+    async def post_replay(self, match_id: int) -> None:
+        """The finished match's replay GIF, made in the worker process, as its own message
+        after the result; the thread, reopened by the post, is archived again."""
+        match = await self.service.cache.get(match_id)
+        record = await self.service.queries.record(match_id)
+        gif = await self.replays.make(record, names=match.names)
         name = f"{match.game.name}-{match.id}-replay.gif"
-        about = limits.alt_text(f"An animated replay of {match.describe()}, turn by turn.")
-        return discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=about)
+        picture = discord.File(
+            io.BytesIO(limits.upload(gif, name)), filename=name, description=replay_alt(match)
+        )
+        needed = (self._sending(match), "attach_files")
+        try:
+            async with self._delivering("post the replay", self._places(match), needed):
+                await self._channel(match).send(
+                    replay_post(match), file=picture, allowed_mentions=pinging()
+                )
+            await self.archive(match)
+        except Undelivered as error:  # nobody is waiting for an answer: the log says it
+            log.info("match #%s: %s", match_id, error)
 
     def _channel(self, match: Match) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
@@ -233,9 +239,9 @@ class Announcer:
         self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
-        carries the replay of the whole game, and its thread is archived. The player to move
-        is pinged (unless it is the computer), and those in `ping`; the deadline is shown in
-        each reader's time zone."""
+        replay follows as its own message (`post_replay`), and its thread is archived. The
+        player to move is pinged (unless it is the computer), and those in `ping`; the
+        deadline is shown in each reader's time zone."""
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         text = limits.content("\n".join([*lines, status_line(match), due]).strip())
@@ -244,13 +250,11 @@ class Announcer:
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
-        files = [await self.board_file(match, await self.service.settings.thread_view(match))]
-        if match.outcome is not None:
-            files.append(await self.replay_file(match))
+        board = await self.board_file(match, await self.service.settings.thread_view(match))
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
-                files=files,
+                file=board,
                 allowed_mentions=pinging(*ping, *to_ping),
                 view=board_view(match.id) if active else MISSING,
             )
@@ -262,6 +266,8 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
+        if match.outcome is not None:
+            await self.service.deadlines.replay_later(match)
         if to_ping:
             link = jump_url(match.row.guild_id, match.channel_id, message.id)
             await self.direct(match, to_ping[0], your_move(match, due, link))

@@ -1,8 +1,9 @@
 """What happens when a scheduled job falls due: reminders (a DM for those who opted in, else
-a mention in the match thread), timeouts and expired challenges.
+a mention in the match thread), timeouts, expired challenges and finished matches' replays.
 
-Each job runs under its match's lock, like a command, and acts through a guarded service
-call: when the match has moved on, the call returns None and nothing is posted. What is
+Each job but the replay runs under its match's lock, like a command, and acts through a
+guarded service call: when the match has moved on, the call returns None and nothing is
+posted. What is
 posted, and in which words, is the announcer's.
 """
 
@@ -20,6 +21,9 @@ class JobHandler:
 
     async def __call__(self, job: JobRow) -> None:
         deadlines = self.service.deadlines
+        if job.kind == JobKind.REPLAY:  # a finished match: no write to guard, seconds of work
+            await self.announcer.post_replay(job.match_id)
+            return
         async with self.service.cache.lock(job.match_id):
             if job.kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
                 reminder = await deadlines.remind(job)

@@ -30,7 +30,9 @@ from bot.store import JobKind, JobRow, Shards, Store
 log = logging.getLogger(__name__)
 
 # Run again after a restart if claimed and never finished: their writes are guarded.
-RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY)
+# A replay is not guarded, but a stop before it was posted must not lose it; a stop between
+# its post and its record of being done (a moment) would post it twice.
+RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY, JobKind.REPLAY)
 
 RETRY_SECONDS = 60
 

@@ -136,7 +136,7 @@ def alt_text(match: Match, state: Any) -> str:
         seat = game.to_move(state)
         lines.append(f"{game.player_name(seat, names)} ({game.seat_name(seat)}) to move.")
     lines.append(game.describe_position(state, names))
-    return limits.alt_text(" ".join(lines))
+    return limits.description(" ".join(lines))
 
 
 def status_line(match: Match) -> str:
@@ -232,3 +232,20 @@ def takeback_agreed(request: Takeback) -> str:
 
 def taken_back(request: Takeback) -> str:
     return f"**{request.notation}** was taken back."
+
+
+def replay_post(match: Match) -> str:
+    """The line above a finished match's replay, posted after its result."""
+    turns = match.turns_played
+    return limits.content(
+        f"Replay of {shown(match.describe())}: {turns} turn{'' if turns == 1 else 's'}."
+    )
+
+
+def replay_alt(match: Match) -> str:
+    """What a screen reader says of the replay GIF."""
+    return limits.description(
+        f"Animated replay of {match.describe()} ({match.game.title}), "
+        f"{match.turns_played} turns from the setup to the final position; "
+        f"{match.describe_outcome()}."
+    )

@@ -257,16 +257,28 @@ class HistoryButton(
         await pager.history_page(interaction, self.user_id, self.game, self.page)
 
 
+# A replay's steps: the label, and how far each goes from the position shown (None: to the
+# setup or to the end). The letter keeps two buttons aiming at one position apart.
+REPLAY_STEPS = {
+    "f": ("⏮", None),
+    "b": ("-10", -10),
+    "p": (BACK, -1),
+    "n": (FORWARD, 1),
+    "j": ("+10", 10),
+    "l": ("⏭", None),
+}
+
+
 class ReplayButton(
     ui.DynamicItem[ui.Button[Any]],
-    template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[pn])",
+    template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[fbpnjl])",
 ):
     """Steps a /replay to the position its custom_id names (match id and ply)."""
 
     def __init__(self, match_id: int, ply: int, way: str, enabled: bool) -> None:
         super().__init__(
             ui.Button(
-                label=BACK if way == "p" else FORWARD,
+                label=REPLAY_STEPS[way][0],
                 style=discord.ButtonStyle.secondary,
                 disabled=not enabled,
                 custom_id=limits.custom_id(f"bg:replay:{match_id}:{ply}:{way}"),
@@ -294,10 +306,17 @@ def history_view(user_id: int, game: str | None, page: int, pages: int) -> ui.Vi
 
 
 def replay_view(match_id: int, ply: int, last: int) -> ui.View:
-    """◀ ▶ under the replay of position `ply` (0 = the setup) of `last`."""
+    """⏮ -10 ◀ ▶ +10 ⏭ under the replay of position `ply` (0 = the setup) of `last`: each
+    button is off where it would not move."""
     view = ui.View(timeout=None)
-    view.add_item(ReplayButton(match_id, max(ply - 1, 0), "p", ply > 0))
-    view.add_item(ReplayButton(match_id, min(ply + 1, last), "n", ply < last))
+    for way, (_, step) in REPLAY_STEPS.items():
+        if step is None:
+            target = 0 if way == "f" else last
+        else:
+            target = min(max(ply + step, 0), last)
+        button = ReplayButton(match_id, target, way, target != ply)
+        button.item.row = 0 if way in "fpnl" else 1
+        view.add_item(button)
     return view
 
 

@@ -105,7 +105,9 @@ class Guide(commands.Cog):
             f"{game.seat_name(game.to_move(state))} moves first."
         )
         return discord.File(
-            io.BytesIO(png), filename=f"{game.name}-start.png", description=limits.alt_text(about)
+            io.BytesIO(png),
+            filename=f"{game.name}-start.png",
+            description=limits.description(about),
         )
 
     @rules.autocomplete("topic")

@@ -107,7 +107,8 @@ class OfflineDiscord(DiscordState):
 
     async def settle(self, names: tuple[str, ...] = DISPATCH_TASKS) -> None:
         """Wait until every handler the bot started for an interaction has finished, and the
-        computer's turns that followed (`names=INTERACTION_TASKS` leaves those running)."""
+        computer's turns and the jobs due now (a finished match's replay) that followed
+        (`names=INTERACTION_TASKS` leaves those running)."""
         me = asyncio.current_task()
         while True:
             running = [
@@ -115,9 +116,16 @@ class OfflineDiscord(DiscordState):
                 for t in asyncio.all_tasks()
                 if t is not me and not t.done() and t.get_name().startswith(names)
             ]
-            if not running:
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
+            elif names != DISPATCH_TASKS or not await self._jobs_due():
                 return
-            await asyncio.gather(*running, return_exceptions=True)
+
+    async def _jobs_due(self) -> bool:
+        """Run the scheduler's jobs due by now (after any run it began itself); whether
+        there were any."""
+        scheduler = getattr(self.bot, "scheduler", None)
+        return scheduler is not None and await scheduler.run_due() > 0
 
     def command_payload(
         self, user: User, name: str, channel_id: int | None = None, /, **options: Any

@@ -71,6 +71,12 @@ class Deadlines:
         assert due is not None
         return due
 
+    async def replay_later(self, match: Match) -> None:
+        """Have the scheduler make and post the finished match's replay, once: a stop before
+        it is posted leaves the job to the next start."""
+        await self.cache.store.schedule(match.id, match.row.ply, [(JobKind.REPLAY, self.now())])
+        self.scheduled()
+
     async def catch_up(self, shards: Shards | None = None) -> list[int]:
         """Schedule what a stop between a write and its scheduling left out, from now, for
         the matches of these shards' servers: a restart loses no deadline (the player gains

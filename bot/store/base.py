@@ -45,6 +45,8 @@ class JobKind(StrEnum):
     """The deadline passed: the player to move loses on time."""
     EXPIRY = "expiry"
     """A challenge went unanswered too long: close it."""
+    REPLAY = "replay"
+    """The match ended: make its replay GIF in a worker and post it after the result."""
 
 
 # The statuses as the schema's CHECK constraint lists them.

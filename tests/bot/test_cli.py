@@ -124,7 +124,7 @@ def test_offline_script_plays_and_check_db_verifies(
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
     copied = (
-        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 3, ratings: 2, rated_matches: 1, "
+        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 1, ratings: 2, rated_matches: 1, "
         "takeback_votes: 0, server_settings: 0 rows"
     )
     assert f"{copied} copied." in copy.stdout

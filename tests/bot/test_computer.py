@@ -258,7 +258,8 @@ def test_against_the_computer_only_the_person_is_reminded_and_times_out(offline:
         sent = await h.command(alice, "move", move="a1e3")
         reply = [s for s in public(sent) if s.pngs][-1]
         assert "Deadline: <t:" in reply.content, "alice's clock runs after the computer's reply"
-        *reminders, ending = [s.content for s in public(await h.advance(DAY))]
+        *reminders, ending, replay = [s.content for s in public(await h.advance(DAY))]
+        assert replay.startswith("Replay of Quorum")
         assert len(reminders) == 2 and all(f"<@{alice.id}>, reminder" in r for r in reminders)
         assert "alice ran out of time" in ending
         assert f"<@{h.bot_user.id}>" not in "".join(reminders)

@@ -54,7 +54,8 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
             mover = users[number % 2]
             sent = await h.command(mover, "move", int(thread["id"]), move=move)
             assert sent[0].kind == "defer" and sent[0].ephemeral
-            (board,) = public(sent)
+            board, *replay = public(sent)
+            assert len(replay) == (number == len(moves) - 1)  # the last move ends the game
             assert board.channel_id == int(thread["id"])
             assert board.pngs[0].startswith(PNG)
             assert f"played **{move}**" in board.content
@@ -63,12 +64,13 @@ def test_whole_quorum_game_from_challenge_to_win(offline: Any) -> None:
             previous = board.message_id
             (note,) = private(sent)
             assert note.content.startswith(f"You played **{move}**")
-        final = h.latest(lambda s: s.kind == "message" and not s.ephemeral)
+        final = h.latest(lambda s: "Game over" in s.content)
         winner = users[(len(moves) - 1) % 2]
         assert f"Game over: {winner.name} wins (quorum)" in final.content
         assert final.buttons == []
-        assert (
-            h.sent[-2].kind == "archive"
+        assert (  # archived with the result, and again after the replay reopened it
+            [s.kind for s in h.sent].count("archive") == 2
+            and h.sent[-1].kind == "archive"
             and h.channels[int(thread["id"])]["thread_metadata"]["archived"]
         )
         match = await h.bot.service.cache.get(match_id)

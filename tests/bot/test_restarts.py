@@ -147,8 +147,8 @@ async def resign_answers_after_restart(h: OfflineDiscord, database: str) -> None
     assert await status(h, match_id) == Status.ACTIVE
     (question,) = private(await h.command(bob, "resign"))
     await restart(h, database)
-    (posted,) = public(await h.click(bob, question.message_id or 0, "Resign"))
-    assert "bob resigned" in posted.content
+    posted, replay = public(await h.click(bob, question.message_id or 0, "Resign"))
+    assert "bob resigned" in posted.content and replay.content.startswith("Replay of")
     assert await status(h, match_id) == Status.FINISHED
 
 

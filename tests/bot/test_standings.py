@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-from functools import partial
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from PIL import Image
 
 from bot import limits
 from bot.offline import OfflineDiscord, Sent
-from renderers import render_replay
+from renderers.replay import MAX_BYTES
 from tests.bot.support import new_bot, private, resign, start_match
 
 
@@ -35,11 +34,23 @@ def test_the_issue_script_ranks_alice_above_bob_and_the_ending_carries_a_replay(
     async def scenario(h: OfflineDiscord) -> None:
         _, (alice, bob) = await quick_win(h)
         ending = h.latest(lambda s: "Game over" in s.content)
-        (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
+        assert [name for name, _ in ending.files] == ["quorum-1-2.png"]  # no waiting on a GIF
+        replay = h.latest(lambda s: s.content.startswith("Replay of Quorum #1"))
+        assert h.sent.index(replay) > h.sent.index(ending)
+        assert replay.channel_id == ending.channel_id
+        (gif,) = [data for name, data in replay.files if name.endswith(".gif")]
         with Image.open(io.BytesIO(gif)) as image:
             assert image.format == "GIF"
             assert getattr(image, "n_frames", 1) == 3  # the setup, a1e3, the resignation
-        assert len(gif) <= 8 * 1024 * 1024
+        assert len(gif) <= MAX_BYTES
+        (alt,) = [
+            a["description"]
+            for _, _, body in h.requests
+            if isinstance(body, dict)
+            for a in body.get("attachments", [])
+            if a.get("filename", "").endswith(".gif")
+        ]
+        assert alt.startswith("Animated replay of Quorum #1: alice vs bob") and "resignation" in alt
         (board,) = private(await h.command(alice, "leaderboard", game="quorum"))
         (embed,) = board.embeds
         lines = embed["description"].splitlines()
@@ -89,6 +100,25 @@ def test_replay_steps_back_and_forth_after_a_restart(offline: Any, database: str
     offline(scenario)
 
 
+def test_replay_jumps_to_either_end_and_by_ten(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, users = await start_match(h, "boku")
+        for number in range(12):
+            match = await h.bot.service.cache.get(match_id)
+            move = match.game.legal_moves(match.state)[0]
+            text = match.game.format_move(match.state, move)
+            await h.bot.service.turns.move(match_id, users[number % 2].id, text)
+        (shown,) = private(await h.command(users[0], "replay", match=str(match_id)))
+        assert "position 12 of 12" in shown.content
+        assert shown.buttons == ["⏮", "◀", "▶", "⏭", "-10", "+10"]
+        steps = {"⏮": 0, "+10": 10, "▶": 11, "⏭": 12, "-10": 2, "◀": 1}
+        for label, position in steps.items():
+            (moved,) = edits(await h.click(users[0], shown.message_id or 0, label))
+            assert f"position {position} of 12" in moved.content, label
+
+    offline(scenario)
+
+
 def test_record_and_replay_without_a_match_pick_the_latest_finished_one(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, _) = await quick_win(h)
@@ -122,16 +152,15 @@ def test_embeds_are_cut_to_discords_limits() -> None:
     assert len(embed.get("description", "")) <= limits.EMBED_DESCRIPTION
 
 
-def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
+def test_a_long_games_replay_follows_its_result_within_the_limits(offline: Any) -> None:
     """Up to 200 turns of Boku (none ending it), played through the service, then a
-    resignation through Discord: the replay on the result post keeps every frame and stays
-    under the byte limit given."""
-    budget = 400_000
+    resignation through Discord: the result posts without its replay, which follows from
+    the worker process, plays within 45 s holding the final position 4 s, and stays under
+    4 MB."""
     rng = random.Random(3)
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, users = await start_match(h, "boku")
-        h.bot.announcer.replay = partial(render_replay, max_bytes=budget)
         for _ in range(200):
             match = await h.bot.service.cache.get(match_id)
             game, state = match.game, match.state
@@ -144,12 +173,18 @@ def test_a_long_games_replay_is_shrunk_to_its_size_limit(offline: Any) -> None:
             mover = users[match.game.to_move(match.state) - 1]
             text = match.game.format_move(match.state, move)
             await h.bot.service.turns.move(match_id, mover.id, text)
-        turns = (await h.bot.service.cache.get(match_id)).row.ply
         await resign(h, users[0])
         ending = h.latest(lambda s: "Game over" in s.content)
-        (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
-        assert len(gif) <= budget
+        assert not [name for name, _ in ending.files if name.endswith(".gif")]
+        replay = h.latest(lambda s: s.content.startswith("Replay of Boku"))
+        (gif,) = [data for name, data in replay.files if name.endswith(".gif")]
+        assert len(gif) <= MAX_BYTES
         with Image.open(io.BytesIO(gif)) as image:
-            assert getattr(image, "n_frames", 1) == turns + 2  # the setup and the resignation
+            durations = []
+            for frame in range(getattr(image, "n_frames", 1)):
+                image.seek(frame)
+                durations.append(image.info["duration"])
+        assert sum(durations) <= 45_000 and durations[-1] == 4_000
+        assert min(durations) >= 150
 
     offline(scenario)

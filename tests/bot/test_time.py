@@ -105,8 +105,9 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
         assert said(await h.advance(3 * HOUR)) == []  # not again
         (last,) = said(await h.advance(90 * 60), channel_id=where)  # one hour left at 23h
         assert "reminder" in last and f"<@{bob.id}>" in last
-        (ending,) = said(await h.advance(HOUR), channel_id=where)
+        ending, replay = said(await h.advance(HOUR), channel_id=where)
         assert "bob ran out of time" in ending and "alice wins (timeout)" in ending
+        assert replay.startswith("Replay of Quorum #1")
         assert h.channels[where]["thread_metadata"]["archived"]
         match = await h.bot.service.cache.get(match_id)
         assert match.status == "finished" and match.row.outcome == {
@@ -125,7 +126,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
     offline: Any, database: str
 ) -> None:
     """A timeout ends the match through the same path as any ending: rated exactly once (a
-    restart rates nothing again), the result post carries the replay, and the reminders
+    restart rates nothing again), the replay follows the result post, and the reminders
     and the result ping only the player they address."""
 
     async def scenario(h: OfflineDiscord) -> None:
@@ -135,7 +136,8 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
         await h.advance(2 * DAY)
         ending = h.latest(lambda s: "Game over" in s.content)
         assert "alice wins (timeout)" in ending.content
-        (gif,) = [data for name, data in ending.files if name.endswith(".gif")]
+        replay = h.latest(lambda s: s.content.startswith("Replay of Quorum"))
+        (gif,) = [data for name, data in replay.files if name.endswith(".gif")]
         with Image.open(io.BytesIO(gif)) as image:
             assert getattr(image, "n_frames", 1) == 3  # the setup, a1e3, the timeout
         pinged = [
@@ -173,8 +175,8 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
         await h.restart(new_bot(database, clock=clock_of(h)))
 
         sent = said(await h.advance(5 * HOUR))
-        assert len(sent) == 2 and "reminder" in sent[0]  # only the one-hour reminder
-        assert "alice wins (timeout)" in sent[1]
+        assert len(sent) == 3 and "reminder" in sent[0]  # only the one-hour reminder
+        assert "alice wins (timeout)" in sent[1] and sent[2].startswith("Replay of")
         assert (await h.bot.service.cache.get(match_id)).status == "finished"
 
     offline(scenario)
@@ -190,8 +192,8 @@ def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, data
         start = len(h.sent)
         await h.restart(new_bot(database, clock=clock))
         await h.advance(0)
-        (ending,) = said(h.sent[start:])  # late reminders are skipped, the timeout is not
-        assert "alice wins (timeout)" in ending
+        ending, replay = said(h.sent[start:])  # late reminders are skipped, not the timeout
+        assert "alice wins (timeout)" in ending and replay.startswith("Replay of")
 
     offline(scenario)
 
@@ -215,9 +217,39 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
             JobKind.TIMEOUT,
         ]
         await h.restart(new_bot(database, clock=clock_of(h)))
-        (ending,) = said(await h.advance(2 * DAY))
+        ending, replay = said(await h.advance(2 * DAY))
         assert ending.startswith("alice ran out of time") and "bob wins (timeout)" in ending
+        assert replay.startswith("Replay of")
         assert await h.bot.store.claim_job(owner, int(START) + 3 * DAY) is None  # all done
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_replay_left_unposted_by_a_stop_is_made_at_the_next_start_once(
+    offline: Any, database: str
+) -> None:
+    """The process claimed the replay job and died before posting it: the next start
+    posts it, and only once."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.bot.scheduler.stop()
+
+        async def nothing_runs() -> int:
+            return 0
+
+        h.bot.scheduler.run_due = nothing_runs  # type: ignore[method-assign]
+        sent = await h.command(alice, "resign")
+        await h.click(alice, private(sent)[0].message_id or 0, "Resign")
+        assert not [s for s in h.sent if s.content.startswith("Replay of")]
+        store, owner = h.bot.store, h.bot.scheduler.owner
+        job = await store.claim_job(owner, int(START))
+        assert job is not None and job.kind == JobKind.REPLAY and job.match_id == match_id
+        await h.restart(new_bot(database, clock=clock_of(h)))
+        await h.advance(DAY)
+        replays = [s for s in h.sent if s.content.startswith("Replay of Quorum #1")]
+        assert len(replays) == 1 and replays[0].files[0][0] == "quorum-1-replay.gif"
 
     offline(scenario)
 
