@@ -109,12 +109,12 @@ def test_replay_jumps_to_either_end_and_by_ten(offline: Any) -> None:
             text = match.game.format_move(match.state, move)
             await h.bot.service.turns.move(match_id, users[number % 2].id, text)
         (shown,) = private(await h.command(users[0], "replay", match=str(match_id)))
-        assert "position 12 of 12" in shown.content
+        assert "turn 12 of 12" in shown.content
         assert shown.buttons == ["⏮", "◀", "▶", "⏭", "-10", "+10"]
         steps = {"⏮": 0, "+10": 10, "▶": 11, "⏭": 12, "-10": 2, "◀": 1}
         for label, position in steps.items():
             (moved,) = edits(await h.click(users[0], shown.message_id or 0, label))
-            assert f"position {position} of 12" in moved.content, label
+            assert f"turn {position} of 12" in moved.content, label
 
     offline(scenario)
 
