@@ -5,19 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import asyncpg
-import discord
-
+from bot import launch
 from bot.app import create_bot
 from bot.offline import run_offline
+from bot.permissions import application_id_from_token, invite_url
 from bot.service import MatchService
-from bot.settings import TOKEN_HELP, Settings, SettingsError, load_settings
+from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
 
@@ -32,7 +30,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument(
         "--sync",
         action="store_true",
-        help="register the slash commands with Discord globally, then exit",
+        help="register the slash commands with Discord now, even if unchanged, then exit "
+        "(globally, or in the DEV_GUILD_ID server)",
+    )
+    mode.add_argument(
+        "--invite",
+        action="store_true",
+        help="print the link that adds the bot to a server with the permissions it needs",
     )
     mode.add_argument(
         "--check-db",
@@ -62,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    quiet = args.offline or args.check_db or args.copy_db
+    quiet = args.offline or args.check_db or args.copy_db or args.invite
     logging.basicConfig(
         level=logging.WARNING if quiet else settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -73,34 +77,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(check_db(settings))
     if args.copy_db:
         return asyncio.run(copy_db(*args.copy_db))
+    if args.invite:
+        return invite(settings)
     if not settings.token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
-    try:
-        if args.sync:
-            return asyncio.run(sync_commands(settings))
-        create_bot(settings).run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print("Discord rejected DISCORD_TOKEN; copy it again from the Bot page.", file=sys.stderr)
+    if args.sync:
+        return sync_commands(settings)
+    bot = create_bot(settings)
+    return launch.run(lambda: launch.serve(bot, settings.token))
+
+
+def invite(settings: Settings) -> int:
+    application_id = settings.application_id or application_id_from_token(settings.token)
+    if application_id is None:
+        print(INVITE_HELP, file=sys.stderr)
         return 2
+    print(invite_url(application_id))
     return 0
 
 
-async def sync_commands(settings: Settings) -> int:
-    """Global sync is slow to propagate and rate limited, so it happens only on request."""
-    bot = create_bot(settings, sync_global=True)
-    async with bot:
-        await bot.login(settings.token)
-    print(f"Registered {len(bot.synced)} commands globally: ", end="")
-    print(", ".join(f"/{c.name}" for c in bot.synced))
-    return 0
+def sync_commands(settings: Settings) -> int:
+    """Register the commands even if the stored hash says they are unchanged (after
+    commands were removed by hand, say), then exit."""
+    bot = create_bot(settings, sync_only=True)
+
+    async def register() -> None:
+        async with bot:
+            await bot.login(settings.token)
+
+    status = launch.run(register)
+    if status == 0:
+        where = "globally" if settings.dev_guild_id is None else f"in {settings.dev_guild_id}"
+        print(f"Registered {len(bot.synced)} commands {where}: ", end="")
+        print(", ".join(f"/{c.name}" for c in bot.synced))
+    return status
 
 
 class Unopenable(Exception):
     """A database that cannot be opened; the message says which and why."""
-
-
-OPEN_ERRORS = (StoreError, OSError, sqlite3.DatabaseError, asyncpg.PostgresError)
 
 
 @asynccontextmanager
@@ -114,8 +129,8 @@ async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator
         raise Unopenable(f"There is no database at {file}.")
     try:
         store = await open_store(where)
-    except OPEN_ERRORS as error:
-        raise Unopenable(f"Cannot open {where}: {error}") from error
+    except launch.DATABASE_ERRORS as error:
+        raise Unopenable(launch.database_problem(where, error)) from error
     try:
         yield store
     finally:

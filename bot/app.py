@@ -14,9 +14,12 @@ from discord.ext import commands
 from ai.worker import Search, search_dump
 from bot.ai_pool import AIPool
 from bot.clock import Clock, SystemClock
+from bot.commands_sync import register_commands
 from bot.computer import Computer
-from bot.interface import apologise
+from bot.interface import apologise, options_offered
+from bot.launch import open_database
 from bot.notifications import Announcer, Renderer
+from bot.permissions import PermissionWatch
 from bot.reminders import JobHandler
 from bot.replays import ReplayWorker
 from bot.scheduler import Scheduler, process_name
@@ -24,7 +27,7 @@ from bot.service import MatchService
 from bot.settings import Settings
 from bot.startup import TASK_NAME as CATCH_UP_TASK
 from bot.startup import CatchUp
-from bot.store import Store, open_store
+from bot.store import Store
 from bot.views import PERSISTENT_ITEMS
 from renderers import render_png
 
@@ -39,10 +42,14 @@ COGS = (
     "bot.cogs.settings",
     "bot.cogs.takeback",
     "bot.cogs.standings",
+    "bot.cogs.strays",
 )
 
 
 class BoardTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await options_offered(interaction)
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
@@ -75,7 +82,7 @@ class BoardBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         render: Renderer = render_png,
-        sync_global: bool = False,
+        sync_only: bool = False,
         clock: Clock | None = None,
         search: Search = search_dump,
         seeds: Callable[[], int] | None = None,
@@ -95,12 +102,19 @@ class BoardBot(commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.settings = settings
-        self.sync_global = sync_global
+        self.sync_only = sync_only
         self._render = render
         self.clock: Clock = clock or SystemClock()
         self._search = search
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
+        self.permission_watch = PermissionWatch()
+        for listener in (
+            self.permission_watch.on_guild_available,
+            self.permission_watch.on_guild_join,
+            self.permission_watch.on_app_command_completion,
+        ):
+            self.add_listener(listener)
 
     async def setup_hook(self) -> None:
         """Open the store, wire the parts, start the scheduler; what the last run left
@@ -109,24 +123,18 @@ class BoardBot(commands.AutoShardedBot):
         await self.scheduler.start()
         self.catching_up = asyncio.create_task(
             CatchUp(self.service, self.announcer, self.computer, self.settings.shards).run(
-                play=not self.sync_global  # a one-shot `--sync` run plays no turns
+                play=not self.sync_only  # a one-shot `--sync` run plays no turns
             ),
             name=CATCH_UP_TASK,
         )
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            self.synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(self.synced), guild.id)
-        if self.sync_global:
-            self.synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(self.synced))
+        synced = await register_commands(
+            self.tree, self.store, self.settings.dev_guild_id, force=self.sync_only
+        )
+        self.synced = synced or []
 
     async def _open(self) -> None:
         """The store, the service and everything that acts for it, and the cogs."""
-        self.store = await open_store(
-            self.settings.database, pool_size=self.settings.database_pool_size
-        )
+        self.store = await open_database(self.settings)
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
         self.replays = ReplayWorker()
         self.announcer = Announcer(self, self.service, self._render, self.replays)
@@ -165,19 +173,20 @@ def create_bot(
     settings: Settings,
     *,
     render: Renderer = render_png,
-    sync_global: bool = False,
+    sync_only: bool = False,
     clock: Clock | None = None,
     search: Search = search_dump,
     seeds: Callable[[], int] | None = None,
 ) -> BoardBot:
-    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `clock` is
-    the scheduler's time (tests pass a manual one); `search` is what the computer's worker
-    processes run (tests pass broken ones); `seeds` draws each new match's seed (random
-    unless given)."""
+    """Build the bot without connecting; `login` (or `start`) runs `setup_hook`. `sync_only`
+    is a `--sync` run: the commands are registered even if unchanged, and no turn is played.
+    `clock` is the scheduler's time (tests pass a manual one); `search` is what the
+    computer's worker processes run (tests pass broken ones); `seeds` draws each new
+    match's seed (random unless given)."""
     return BoardBot(
         settings,
         render=render,
-        sync_global=sync_global,
+        sync_only=sync_only,
         clock=clock,
         search=search,
         seeds=seeds,

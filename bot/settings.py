@@ -22,10 +22,16 @@ To run the bot on Discord:
      and copy the token from its "Bot" page.
   2. Put it in a file named .env next to pyproject.toml:  DISCORD_TOKEN=your-token
      (see .env.example for every setting), or export it in the environment.
-  3. Invite the bot with the "bot" and "applications.commands" scopes.
+  3. Run `python -m bot --invite` and open the link it prints to add the bot to a server.
 
 To try the bot without Discord or a token:
   python -m bot --offline
+"""
+
+INVITE_HELP = """\
+The invite link needs the application's id: set APPLICATION_ID (the "Application ID" on
+your application's General Information page at https://discord.com/developers/applications),
+or DISCORD_TOKEN, whose first part holds the same id.
 """
 
 
@@ -36,6 +42,7 @@ class SettingsError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str = ""
+    application_id: int | None = None  # for the invite link; else read from the token
     database_path: Path = DEFAULT_DATABASE
     database_url: str | None = None  # when set, wins over database_path
     database_pool_size: int = 10
@@ -67,9 +74,7 @@ def load_settings(
     if env_file is not None and env_file.is_file():
         values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     values.update(os.environ if environ is None else environ)
-    guild = values.get("DEV_GUILD_ID", "").strip()
-    if guild and not guild.isdigit():
-        raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}")
+    guild = _snowflake(values, "DEV_GUILD_ID", "a server id")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL {level!r} is not one of DEBUG, INFO, WARNING, ERROR")
@@ -86,13 +91,21 @@ def load_settings(
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
         database_url=url,
         database_pool_size=_count(values, "DATABASE_POOL_SIZE") or Settings.database_pool_size,
-        dev_guild_id=int(guild) if guild else None,
+        application_id=_snowflake(values, "APPLICATION_ID", "an application id"),
+        dev_guild_id=guild,
         log_level=level,
         shard_count=shard_count,
         shard_ids=shard_ids,
         ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
         ai_nodes=_count(values, "AI_NODES"),
     )
+
+
+def _snowflake(values: Mapping[str, str], name: str, what: str) -> int | None:
+    text = values.get(name, "").strip()
+    if text and not text.isdigit():
+        raise SettingsError(f"{name} must be {what} (digits only), not {text!r}")
+    return int(text) if text else None
 
 
 def _count(values: Mapping[str, str], name: str) -> int | None:

@@ -1,7 +1,8 @@
 """Message components: persistent buttons that carry the match id, and the move picker.
 
 Buttons only translate a click into a call on the cog that owns the feature; the cogs
-are looked up by name so this module imports none of them.
+are looked up by name so this module imports none of them. Every component naming a match
+is `InMatch`: it acts only where that match is in reach (another server's is refused).
 """
 
 from __future__ import annotations
@@ -47,7 +48,22 @@ def _cog(interaction: discord.Interaction[Any], name: str) -> Any:
     return cog
 
 
-class AcceptButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\d+)"):
+class Gate(Protocol):
+    async def admit(self, interaction: discord.Interaction[Any], match_id: int) -> bool: ...
+
+
+class InMatch:
+    """Mixed into each component whose custom_id names a match: before its callback runs,
+    the Matches cog checks that the match is in reach where it was clicked (and says so
+    when not), since a custom_id can name any match."""
+
+    match_id: int
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await cast(Gate, _cog(interaction, "Matches")).admit(interaction, self.match_id)
+
+
+class AcceptButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -69,7 +85,7 @@ class AcceptButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\
         await answers.accept(interaction, self.match_id)
 
 
-class DeclineButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id>\d+)"):
+class DeclineButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -91,7 +107,7 @@ class DeclineButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id
         await answers.decline(interaction, self.match_id)
 
 
-class WithdrawButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<id>\d+)"):
+class WithdrawButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<id>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -113,7 +129,7 @@ class WithdrawButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<
         await answers.withdraw(interaction, self.match_id)
 
 
-class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"):
+class MoveButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"):
     def __init__(self, match_id: int) -> None:
         super().__init__(
             ui.Button(
@@ -142,6 +158,7 @@ class TakebackAnswers(Protocol):
 
 
 class TakebackButton(
+    InMatch,
     ui.DynamicItem[ui.Button[Any]],
     template=r"bg:takeback:(?P<answer>yes|no):(?P<id>\d+):(?P<ply>\d+)",
 ):
@@ -179,7 +196,7 @@ class ResignAnswers(Protocol):
 
 
 class ResignButton(
-    ui.DynamicItem[ui.Button[Any]], template=r"bg:resign:(?P<answer>yes|no):(?P<id>\d+)"
+    InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:resign:(?P<answer>yes|no):(?P<id>\d+)"
 ):
     """Resign or Cancel under the private question /resign asks: a stray /resign must not
     end a game. Sent ephemerally, so only the member who asked sees them."""
@@ -270,6 +287,7 @@ REPLAY_STEPS = {
 
 
 class ReplayButton(
+    InMatch,
     ui.DynamicItem[ui.Button[Any]],
     template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[fbpnjl])",
 ):
@@ -380,7 +398,7 @@ def _option(token: str, label: str) -> discord.SelectOption:
     )
 
 
-class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
+class PickSelect(InMatch, ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
     """One menu of the next choices (a step may need several: 25 options each)."""
 
     def __init__(self, item: ui.Select[Any], match_id: int, ply: int, path: str) -> None:
@@ -411,7 +429,7 @@ class PickSelect(ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(
         await player.pick(interaction, self.match_id, self.ply, self.path, chosen)
 
 
-class PickPlay(ui.DynamicItem[ui.Button[Any]], template=rf"bg:play:{_PICKER}"):
+class PickPlay(InMatch, ui.DynamicItem[ui.Button[Any]], template=rf"bg:play:{_PICKER}"):
     """Plays the move the path spells, through the same service call as /move."""
 
     def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:
@@ -441,7 +459,7 @@ class PickPlay(ui.DynamicItem[ui.Button[Any]], template=rf"bg:play:{_PICKER}"):
         await player.play_picked(interaction, self.match_id, self.ply, self.path)
 
 
-class PickBack(ui.DynamicItem[ui.Button[Any]], template=rf"bg:back:{_PICKER}"):
+class PickBack(InMatch, ui.DynamicItem[ui.Button[Any]], template=rf"bg:back:{_PICKER}"):
     """Goes one choice back."""
 
     def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:

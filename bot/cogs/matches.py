@@ -1,4 +1,5 @@
-"""/matches (yours, waiting for you first) and /record (a match's record as a file)."""
+"""/matches (yours, waiting for you first), /record (a match's record as a file), and which
+match a button may act on where it is clicked."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, turns_text
+from bot.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
 from bot.service import Match
 from bot.texts import jump_url, shown
 
@@ -87,6 +88,15 @@ class Matches(commands.Cog):
                 ),
                 ephemeral=True,
             )
+
+    async def admit(self, interaction: Interaction, match_id: int) -> bool:
+        """Whether a button or menu naming this match may act where it was used (views ask
+        before each click, see views.InMatch); if not, the member is told so, as of a match
+        that does not exist."""
+        async with answering(interaction):
+            await self.bot.service.queries.reach(viewer(interaction), match_id)
+            return True
+        return False
 
 
 async def setup(bot: BoardBot) -> None:

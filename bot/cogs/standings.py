@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot import limits, ratings
 from bot.cogs.challenges import GAME_CHOICES
-from bot.interface import Interaction, answering, match_choices, resolve
-from bot.service import Turn
+from bot.interface import Interaction, answering, match_choices, resolve, viewer
+from bot.service import Turn, Viewer
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
 from bot.texts import describe_turns, jump_url, mention, shown
@@ -85,7 +85,7 @@ class Standings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             who = user or interaction.user
-            found = await self.bot.service.ratings.profile(interaction.guild_id or 0, who.id)
+            found = await self.bot.service.ratings.profile(viewer(interaction), who.id)
             fields = [
                 (
                     get_game(standing.game).title,
@@ -122,7 +122,7 @@ class Standings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             who = (user or interaction.user).id
-            embed, view = await self._history(interaction.guild_id, who, game, 1)
+            embed, view = await self._history(viewer(interaction), who, game, 1)
             await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
     async def history_page(
@@ -131,14 +131,14 @@ class Standings(commands.Cog):
         """A history's ◀ ▶ button: the page it names, in place."""
         async with answering(interaction):
             await interaction.response.defer()
-            embed, view = await self._history(interaction.guild_id, user_id, game, page)
+            embed, view = await self._history(viewer(interaction), user_id, game, page)
             await interaction.edit_original_response(embed=embed, view=view)
 
     async def _history(
-        self, guild_id: int | None, user_id: int, game: str | None, page: int
+        self, seen_by: Viewer, user_id: int, game: str | None, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
         found = await self.bot.service.ratings.history(
-            guild_id, user_id, game, page=page, per_page=HISTORY_PAGE
+            seen_by, user_id, game, page=page, per_page=HISTORY_PAGE
         )
         which = f"{get_game(game).title} matches" if game else "matches"
         lines = [f"{mention(user_id)}'s finished {which}, newest first:"]

@@ -9,6 +9,7 @@ import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
+import discord
 from discord import app_commands
 from discord.webhook.async_ import async_context
 
@@ -22,8 +23,15 @@ from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
 from bot.startup import TASK_NAME as CATCH_UP_TASK
 
-INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
-# The bot's work for an interaction, and the computer's turns that follow it.
+# The bot's work for an interaction: its command or component, and the listeners of the events
+# it raises (`on_interaction`, `on_app_command_completion`).
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord.py: on_",
+)
+# ... and the computer's turns that follow it.
 DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX)
 
 
@@ -77,6 +85,28 @@ class OfflineDiscord(DiscordState):
         self.bot.http.request = functools.partial(rest.request, self)  # type: ignore[method-assign]
         await self.bot.login("offline-token")
         await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done
+
+    def guild_create(self, *, joined: bool = False, withheld: tuple[str, ...] = ()) -> None:
+        """The gateway's GUILD_CREATE for the offline server, as at a start (`joined`: as
+        when the bot is added to it), the bot's role granting all but `withheld` there."""
+        granted = discord.Permissions.all()
+        for name in ("administrator", *withheld):  # an administrator has every permission
+            setattr(granted, name, False)
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "position": 0, "color": 0}
+        everyone |= {"hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        payload: dict[str, Any] = {
+            "id": str(self.guild_id),
+            "name": self.server,
+            "owner_id": str(self.user("owner").id),
+            "roles": [{**everyone, "permissions": str(granted.value)}],
+            "members": [{**self.bot_user.member(), "roles": []}],
+            "channels": [self.channels[self.channel_id]],
+            "threads": [],
+            "member_count": 2,
+        }
+        if not joined:
+            payload["unavailable"] = False
+        self.bot._connection.parse_guild_create(payload)
 
     # -- interactions ----------------------------------------------------------------------
 

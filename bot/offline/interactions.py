@@ -18,7 +18,6 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.offline.checks import choice_problems
 from bot.offline.records import (
     ALREADY_ACKNOWLEDGED,
-    DM,
     EPHEMERAL,
     INVALID_FORM_BODY,
     INVALID_WEBHOOK_TOKEN,
@@ -61,17 +60,18 @@ def interaction(
         "app_permissions": str(state.permissions(where).value),
         "entitlements": [],
     }
-    if state.channels[where]["type"] == DM:
+    guild_id = state.guild_of(where)
+    if guild_id is None:
         payload["user"] = user.payload()
         payload["context"] = 1  # the bot's DM
         payload["authorizing_integration_owners"] = {"0": "0"}
     else:
-        payload["guild_id"] = str(state.guild_id)
-        payload["guild"] = {"id": str(state.guild_id), "locale": "en-US", "features": []}
+        payload["guild_id"] = str(guild_id)
+        payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
         payload["guild_locale"] = "en-US"
         payload["member"] = user.member()
         payload["context"] = 0  # a server
-        payload["authorizing_integration_owners"] = {"0": str(state.guild_id)}
+        payload["authorizing_integration_owners"] = {"0": str(guild_id)}
     return payload
 
 

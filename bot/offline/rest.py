@@ -88,7 +88,7 @@ def thread(state: DiscordState, ids: dict[str, str], body: Any, files: Files) ->
         "id": str(thread_id),
         "type": PUBLIC_THREAD,
         "name": body["name"],
-        "guild_id": str(state.guild_id),
+        "guild_id": state.channels[parent]["guild_id"],
         "parent_id": str(parent),
         "owner_id": str(state.bot_user.id),
         "message_count": 0,

@@ -5,8 +5,10 @@ command (`/move move:a1e3 match:2`, users as `@name`), `click LABEL` (a button o
 latest message that has it), `pick VALUE` (an option of the latest menu offering it) or
 `complete /command option:typed` (the suggestions offered while the last option is typed).
 `@bot` is the bot itself.
-PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's).
-Users exist from their first line. Replies print as text; images are saved to files, the
+PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's), in
+the first server; `#games@other`, `thread@other` or `thread N@other` are places in another
+server (`other`), to see what one server may not of another's. Users, servers and channels
+exist from their first line. Replies print as text; images are saved to files, the
 previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
@@ -33,6 +35,9 @@ from bot.settings import Settings
 
 LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")
 OPTION = re.compile(r"(\w+):(.*?)(?=\s+\w+:|$)")
+PLACE = re.compile(
+    r"^(?:#(?P<channel>[\w-]+)|thread(?:\s+#?(?P<match>\d+))?)(?:\s*@(?P<server>[\w.-]+))?$"
+)
 EXAMPLE = """\
 Type lines like these (Ctrl-D to quit):
   alice: /challenge game:quorum opponent:@bob
@@ -128,28 +133,29 @@ class Session:
         return name, {k: self.value(v.strip()) for k, v in OPTION.findall(rest)}
 
     def place(self, place: str | None) -> int | None:
-        if (
-            place is None
-            or place.strip().lstrip("#") == self.harness.channels[self.harness.channel_id]["name"]
-        ):
+        """The channel a line runs in (None: the first server's first channel)."""
+        if place is None:
             return None
-        if place.strip().startswith("#"):
-            return self.harness.text_channel(place.strip()[1:])
-        words = place.split()
-        threads = self.harness.threads()
-        if words[0] == "thread" and threads:
-            if len(words) == 1:
-                return int(threads[-1]["id"])
-            for thread in threads:
-                if f"#{words[1].lstrip('#')}:" in thread["name"]:
-                    return int(thread["id"])
-        raise OfflineError(f"no place called {place!r}: use #channel, thread or thread N")
+        found = PLACE.match(place.strip())
+        if not found:
+            raise OfflineError(
+                f"no place called {place!r}: use #games, thread or thread N, "
+                "and add @SERVER for another server (#games@other)"
+            )
+        server = found["server"] or self.harness.server
+        if found["channel"]:
+            return self.harness.server_channel(server, found["channel"])
+        threads = self.harness.threads(self.harness.servers.get(server, 0))
+        for thread in reversed(threads):
+            if found["match"] is None or f"#{found['match']}:" in thread["name"]:
+                return int(thread["id"])
+        raise OfflineError(f"no match thread {place.strip()!r} yet")
 
     def value(self, text: str) -> Any:
         """An option's value: `@name` is that user (`@bot` the bot itself), `#name` that
         text channel, else the text."""
         if text.startswith("#") and len(text) > 1:
-            return self.harness.text_channel(text[1:])
+            return self.harness.server_channel(self.harness.server, text[1:])
         if not text.startswith("@"):
             return text
         if text[1:].lower() == "bot":
@@ -226,7 +232,11 @@ class Session:
             return str(channel_id)
         if channel["type"] == 1:
             return f"DM to {channel['recipients'][0]['username']}"
-        return ("#" if channel["type"] == 0 else "thread ") + str(channel["name"])
+        name = ("#" if channel["type"] == 0 else "thread ") + str(channel["name"])
+        guild_id = self.harness.guild_of(channel_id)
+        if guild_id == self.harness.guild_id:
+            return name
+        return name + "@" + next(n for n, g in self.harness.servers.items() if g == guild_id)
 
     def plain(self, text: str) -> str:
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.harness.name_of(int(m[1])), text)

@@ -36,7 +36,9 @@ from bot.offline.records import (
 
 
 class DiscordState:
-    """One server, one text channel and the threads the bot opens, all in memory."""
+    """Servers with their text channels and the threads the bot opens, all in memory: the
+    first server and its channel (`guild_id`, `channel_id`) exist from the start, any other
+    from its first use (`server_channel`)."""
 
     def __init__(self, *, server: str, channel: str, check_request: RequestCheck | None) -> None:
         self.check_request = check_request
@@ -45,22 +47,11 @@ class DiscordState:
         self._ids = itertools.count(FIRST_ID)
         self.bot_user = User(self.next_id(), "Board Games", bot=True)
         self.application_id = self.next_id()
-        self.guild_id = self.next_id()
+        self.servers: dict[str, int] = {}  # name -> guild id
+        self.channels: dict[int, dict[str, Any]] = {}
         self.server = server
-        self.channel_id = self.next_id()
-        self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: {
-                "id": str(self.channel_id),
-                "type": GUILD_TEXT,
-                "name": channel,
-                "guild_id": str(self.guild_id),
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-                "flags": 0,
-            }
-        }
+        self.channel_id = self.server_channel(server, channel)
+        self.guild_id = self.servers[server]
         self.users: dict[str, User] = {}
         self.messages: dict[int, dict[str, Any]] = {}
         self.sent: list[Sent] = []
@@ -92,23 +83,49 @@ class DiscordState:
             self.users[name] = User(self.next_id(), name, bot, manages)
         return self.users[name]
 
-    def text_channel(self, name: str) -> int:
-        """The id of the server's text channel of this name, created on first use."""
-        for channel_id, channel in self.channels.items():
-            if channel["type"] == GUILD_TEXT and channel["name"] == name:
-                return channel_id
-        channel_id = self.next_id()
-        first = self.channels[self.channel_id]
-        self.channels[channel_id] = {**first, "id": str(channel_id), "name": name}
-        return channel_id
-
     def name_of(self, user_id: int) -> str:
         if user_id == self.bot_user.id:
             return self.bot_user.name
         return next((u.name for u in self.users.values() if u.id == user_id), str(user_id))
 
-    def threads(self) -> list[dict[str, Any]]:
-        return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
+    def server_channel(self, server: str, channel: str = "games") -> int:
+        """The id of the text channel of this name in the server of this name, each made on
+        first use (a second server shows what one server must not see of another's)."""
+        if server not in self.servers:
+            self.servers[server] = self.next_id()
+        guild_id = self.servers[server]
+        for found in self.channels.values():
+            if found["type"] == GUILD_TEXT and (found["guild_id"], found["name"]) == (
+                str(guild_id),
+                channel,
+            ):
+                return int(found["id"])
+        channel_id = self.next_id()
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": GUILD_TEXT,
+            "name": channel,
+            "guild_id": str(guild_id),
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "flags": 0,
+        }
+        return channel_id
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server a channel or thread is in; None for a direct message."""
+        guild_id = self.channels[channel_id].get("guild_id")
+        return None if guild_id is None else int(guild_id)
+
+    def threads(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """The threads, oldest first: all, or one server's."""
+        return [
+            c
+            for c in self.channels.values()
+            if c["type"] == PUBLIC_THREAD and guild_id in (None, int(c["guild_id"]))
+        ]
 
     def dm(self, user: User) -> int:
         """The id of the direct-message channel between the bot and this user."""
@@ -212,10 +229,11 @@ class DiscordState:
         if not loading:
             self._check_not_empty(body, files)
         message_id = message_id or self.next_id()
+        guild_id = self.guild_of(channel_id)
         message = {
             "id": str(message_id),
             "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
+            **({} if guild_id is None else {"guild_id": str(guild_id)}),
             "author": self.bot_user.payload(),
             "content": body.get("content") or "",
             "timestamp": now_text(),

@@ -19,6 +19,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
     settings    how each member sees boards, each server's defaults, who may change them
+    stale       why a component no longer on its message does nothing
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges
 from bot.service.deadlines import Deadlines, Reminder
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.queries import Listing, Queries
 from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.settings import ServerChange, Settings, View
+from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.store import Status, Store
@@ -63,6 +65,7 @@ __all__ = [
     "TooComplex",
     "Turn",
     "View",
+    "Viewer",
 ]
 
 
@@ -95,3 +98,4 @@ class MatchService:
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
         self.settings = Settings(store)
+        self.stale = Stale(self.cache)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, no_match
 from bot.store import CorruptMatch, MatchRow, StaleWrite, Status, Store
 from rules import RulesError
 
@@ -52,9 +52,7 @@ class MatchCache:
         try:
             row = await self.store.get_match(match_id)
             if row is None:
-                raise ServiceError(
-                    f"there is no match #{match_id}", "use /matches to see your matches"
-                )
+                raise no_match(match_id)
             return self.load(row)
         except CorruptMatch as error:
             log.error("%s", error)

@@ -162,7 +162,7 @@ class Challenges:
         match = await self.cache.get(match_id)
         if match.seat_of(user_id) != 1:
             raise ServiceError(f"only {match.at(1).name}, who made this challenge, may withdraw it")
-        _require_open(match)
+        require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
     async def _close(self, match: Match, status: Status) -> Match:
@@ -173,7 +173,7 @@ class Challenges:
         return await self.cache.get(match.id)
 
 
-def _require_open(match: Match) -> None:
+def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
             f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
@@ -185,7 +185,7 @@ def _require_open(match: Match) -> None:
 
 def _challenged_seat(match: Match, user_id: int) -> int:
     """The seat this user is invited to and may still answer for."""
-    _require_open(match)
+    require_open(match)
     seat = match.seat_of(user_id)
     if seat is None:
         invited = ", ".join(s.name for s in match.seats[1:])

@@ -26,6 +26,32 @@ class ServiceError(Exception):
         return f"{self.message}\n{self.hint}" if self.hint else self.message
 
 
+def no_match(match_id: int) -> ServiceError:
+    """What a user hears of a match that does not exist, or is not theirs to see: the same
+    words, so other servers' match numbers cannot be probed."""
+    return ServiceError(f"there is no match #{match_id} here", "use /matches to see your matches")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who uses a command or button, and where: a server reaches only its own matches, and a
+    direct message only the matches its user plays."""
+
+    user_id: int
+    guild_id: int | None
+
+    def reaches(self, row: MatchRow) -> bool:
+        if self.guild_id is not None:
+            return row.guild_id == self.guild_id
+        return any(seat.user_id == self.user_id for seat in row.seats)
+
+    def reads_history_of(self, user_id: int) -> bool:
+        """Whether a player's finished matches may be listed here: a server lists its own
+        matches of anyone, a direct message only the viewer's own history (a history is
+        paged in the store, which knows the server, not who else played)."""
+        return self.guild_id is not None or user_id == self.user_id
+
+
 @dataclass(frozen=True)
 class Player:
     user_id: int

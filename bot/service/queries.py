@@ -1,5 +1,8 @@
 """Finding matches without changing them: by thread, a user's open list, the match a command
-means, and a match's record for export."""
+means, and a match's record for export.
+
+Every match a user names, by option, thread or button, is found through `reach`, which
+keeps each server to its own matches (see `Viewer`)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from dataclasses import dataclass
 from bot import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import suggestions
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, Viewer, no_match
 from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
 from bot.store import CorruptMatch, Status
 from rules import Record
@@ -37,10 +40,6 @@ class Queries:
         self.cache = cache
         self.offload = offload
 
-    async def in_thread(self, thread_id: int) -> Match | None:
-        match_id = await self.cache.store.match_in_thread(thread_id)
-        return None if match_id is None else await self.cache.get(match_id)
-
     async def listing(self, user_id: int, guild_id: int | None = None) -> Listing:
         """A user's open matches, those waiting for them first, then the most recent."""
         rows, broken = await self.cache.store.matches_of(user_id, OPEN, guild_id)
@@ -55,14 +54,16 @@ class Queries:
         matches.sort(key=lambda m: not m.waits_for(user_id))
         return Listing(tuple(matches), len(broken))
 
+    async def reach(self, viewer: Viewer, match_id: int) -> Match:
+        """The match with this number, if the viewer may reach it where they are; else the
+        error a match that does not exist gives."""
+        match = await self.cache.get(match_id)
+        if not viewer.reaches(match.row):
+            raise no_match(match_id)
+        return match
+
     async def resolve(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int,
-        ref: str | None,
-        *,
-        recent: bool = False,
+        self, viewer: Viewer, channel_id: int, ref: str | None, *, recent: bool = False
     ) -> Match:
         """The match a command means: named, this thread's, or the user's only one here.
         With `recent` (commands that only look), a user with no match in progress gets their
@@ -74,10 +75,11 @@ class Queries:
                     f"{limits.quote(ref)} is not a match number",
                     "pick one from the list, or type its number like 12",
                 )
-            return await self.cache.get(int(found[1]))
-        here = await self.in_thread(channel_id)
+            return await self.reach(viewer, int(found[1]))
+        here = await self.cache.store.match_in_thread(channel_id)
         if here is not None:
-            return here
+            return await self.reach(viewer, here)
+        user_id, guild_id = viewer.user_id, viewer.guild_id
         listing = await self.listing(user_id, guild_id)
         active = [m for m in listing.matches if m.status == Status.ACTIVE]
         if len(active) == 1:

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import ratings
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, Viewer
 from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Shards, Status
 from rules import get_game
@@ -103,24 +103,32 @@ class Ratings:
         mine = await self.cache.store.rank_of(guild_id, name, user_id)
         return Leaderboard(name, tuple(top), mine)
 
-    async def profile(self, guild_id: int, user_id: int) -> Profile:
-        standings = await self.cache.store.ratings_of(guild_id, user_id)
-        listing = await self.queries.listing(user_id, guild_id)
-        recent = await self.history(guild_id, user_id, per_page=RECENT_RESULTS)
-        return Profile(user_id, tuple(standings), listing.matches, recent.rows)
+    async def profile(self, viewer: Viewer, user_id: int) -> Profile:
+        """A player's standings in the viewer's server (none in direct messages), and the
+        matches of theirs the viewer may reach."""
+        standings = []
+        if viewer.guild_id is not None:
+            standings = await self.cache.store.ratings_of(viewer.guild_id, user_id)
+        listing = await self.queries.listing(user_id, viewer.guild_id)
+        current = tuple(m for m in listing.matches if viewer.reaches(m.row))
+        recent = await self.history(viewer, user_id, per_page=RECENT_RESULTS)
+        return Profile(user_id, tuple(standings), current, recent.rows)
 
     async def history(
         self,
-        guild_id: int | None,
+        viewer: Viewer,
         user_id: int,
         game: str | None = None,
         *,
         page: int = 1,
         per_page: int,
     ) -> HistoryPage:
-        """A page of a player's finished matches, newest first (rows only: no position is
-        loaded), read a page at a time from the store; a page past the end gives the last."""
-        read = partial(self.cache.store.history, user_id, guild_id, game, limit=per_page)
+        """A page of a player's finished matches that the viewer may reach, newest first
+        (rows only: no position is loaded), read a page at a time from the store; a page
+        past the end gives the last."""
+        if not viewer.reads_history_of(user_id):
+            return HistoryPage((), 1, 1, 0)
+        read = partial(self.cache.store.history, user_id, viewer.guild_id, game, limit=per_page)
         page = max(page, 1)
         rows, broken, total = await read(offset=(page - 1) * per_page)
         pages = max(1, math.ceil(total / per_page))

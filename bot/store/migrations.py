@@ -252,6 +252,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX ratings_rank ON ratings (guild_id, game, (mu - 3 * sigma));
         """,
     ),
+    # What was last sent to Discord as the command list, per scope (an application,
+    # globally or in one server), so a start re-registers only when the commands changed.
+    Migration.portable(
+        "the command payload registered per scope",
+        """
+        CREATE TABLE command_registrations (
+            scope TEXT PRIMARY KEY,
+            payload_hash TEXT NOT NULL,
+            registered_at TEXT NOT NULL
+        );
+        """,
+    ),
     # Boards from each viewer's side and in their theme (issue 28): a person's choice to see
     # boards from their own side, and each server's defaults. `orientation` is 'first' (seat
     # 1 at the bottom of thread posts) or 'mover'; `games` lists the games that may be
@@ -283,6 +295,7 @@ TABLES = (
     "ratings",
     "rated_matches",
     "takeback_votes",
+    "command_registrations",
     "server_settings",
 )
 

@@ -4,6 +4,10 @@ The guarantees are the SQLite store's, made to hold across processes: a turn is 
 statement whose `UPDATE ... WHERE ply = expected` decides the race (a loser blocks on the
 row lock, then finds the ply moved on and writes nothing), a seat acceptance locks its match
 row first, and a job claim locks the row it marks, so no two processes take the same job.
+
+A pooled connection the server dropped (a restart, a network hiccup) is noticed only when
+used; `PostgresStore._fresh` then replaces the pool's connections and tries once more, so no
+command fails for it.
 """
 
 from __future__ import annotations
@@ -12,17 +16,23 @@ import functools
 import itertools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
+from asyncpg.transaction import Transaction
 
 from bot.store.base import Row
 from bot.store.migrations import pending
 from bot.store.sql import Session, SqlStore, TurnWrite
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# What using a connection the server has dropped raises, depending on when it notices.
+DEAD_CONNECTION = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, ConnectionError)
 
 # Taken while migrating, so processes starting together migrate one after the other.
 MIGRATION_LOCK = 0x626F617264  # "board"
@@ -58,21 +68,32 @@ def _affected(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresSession:
-    """The pool, or one connection taken from it, speaking the shared `?` SQL."""
+Fresh = Callable[[Callable[[], Awaitable[T]]], Awaitable[T]]
 
-    def __init__(self, db: asyncpg.Pool | asyncpg.Connection) -> None:
+
+async def _as_is(work: Callable[[], Awaitable[T]]) -> T:
+    return await work()
+
+
+class PostgresSession:
+    """The pool, or one connection taken from it, speaking the shared `?` SQL. On the pool,
+    each statement runs through `fresh` (the store's retry on a dropped connection); in a
+    transaction a lost connection loses the transaction, so it is not retried there."""
+
+    def __init__(self, db: asyncpg.Pool | asyncpg.Connection, fresh: Fresh[Any] = _as_is) -> None:
         self._db = db
+        self._fresh = fresh
 
     async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
-        rows: list[Row] = await self._db.fetch(numbered(sql), *params)
+        rows: list[Row] = await self._fresh(lambda: self._db.fetch(numbered(sql), *params))
         return rows
 
     async def execute(self, sql: str, *params: Any) -> int:
-        return _affected(await self._db.execute(numbered(sql), *params))
+        status = await self._fresh(lambda: self._db.execute(numbered(sql), *params))
+        return _affected(status)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._db.executemany(numbered(sql), rows)
+        await self._fresh(lambda: self._db.executemany(numbered(sql), rows))
 
 
 class PostgresStore(SqlStore):
@@ -92,7 +113,7 @@ class PostgresStore(SqlStore):
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self._session = PostgresSession(pool)
+        self._session = PostgresSession(pool, self._fresh)
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
@@ -112,7 +133,21 @@ class PostgresStore(SqlStore):
                 await db.execute("INSERT INTO schema_version VALUES ($1)", number)
 
     async def schema_version(self) -> int:
-        return int(await self._pool.fetchval("SELECT max(version) FROM schema_version") or 0)
+        return int(await self._value("SELECT max(version) FROM schema_version") or 0)
+
+    async def _fresh(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run `work` on the pool; if its connection was dead, once more on a fresh one.
+
+        The pool's other idle connections died with it, so all are replaced first. Only
+        work that a dead connection cannot have half done comes here: a single statement
+        (a read; a write that is idempotent or guarded by the ply, which refuses a second
+        landing) or a transaction's BEGIN (`_begin`)."""
+        try:
+            return await work()
+        except DEAD_CONNECTION as error:
+            log.warning("a PostgreSQL connection was lost (%s); trying a fresh one", error)
+            await self._pool.expire_connections()
+            return await work()
 
     def _reader(self) -> PostgresSession:
         return self._session
@@ -123,8 +158,28 @@ class PostgresStore(SqlStore):
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[PostgresSession]:
-        async with self._pool.acquire() as db, db.transaction():
+        db, transaction = await self._fresh(self._begin)
+        try:
             yield PostgresSession(db)
+        except BaseException:
+            await transaction.rollback()
+            raise
+        else:
+            await transaction.commit()
+        finally:
+            await self._pool.release(db)
+
+    async def _begin(self) -> tuple[asyncpg.Connection, Transaction]:
+        """A pooled connection with a transaction begun: BEGIN is the first statement it
+        sends, so a dead connection fails here, before anything of the transaction ran."""
+        db = await self._pool.acquire()
+        transaction = db.transaction()
+        try:
+            await transaction.start()
+        except BaseException:
+            await self._pool.release(db)
+            raise
+        return db, transaction
 
     async def _lock_match(self, db: Session, match_id: int) -> None:
         await db.execute("SELECT 1 FROM matches WHERE id = ? FOR UPDATE", match_id)
@@ -136,21 +191,21 @@ class PostgresStore(SqlStore):
 
     async def _write_turns(self, write: TurnWrite) -> bool:
         """One statement: the guarded UPDATE and the log INSERT stand or fall together."""
+        values = (
+            write.match_id,
+            write.expected_ply,
+            write.expected_ply + len(write.turns),
+            write.snapshot,
+            write.status,
+            write.outcome,
+            write.draw_offer,
+            write.played_at,
+            [ply for ply, _, _ in write.turns],
+            [seat for _, seat, _ in write.turns],
+            [notation for _, _, notation in write.turns],
+        )
         try:
-            written = await self._pool.execute(
-                APPEND_TURNS,
-                write.match_id,
-                write.expected_ply,
-                write.expected_ply + len(write.turns),
-                write.snapshot,
-                write.status,
-                write.outcome,
-                write.draw_offer,
-                write.played_at,
-                [ply for ply, _, _ in write.turns],
-                [seat for _, seat, _ in write.turns],
-                [notation for _, _, notation in write.turns],
-            )
+            written = await self._fresh(lambda: self._pool.execute(APPEND_TURNS, *values))
         except asyncpg.UniqueViolationError:
             return False
         return _affected(written) == len(write.turns)

@@ -711,6 +711,25 @@ class SqlStore(ABC):
             )
         return refused == 1
 
+    # -- command registrations ---------------------------------------------------------------
+
+    async def registered_hash(self, scope: str) -> str | None:
+        rows = await self._reader().fetch(
+            "SELECT payload_hash FROM command_registrations WHERE scope = ?", scope
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def set_registered_hash(self, scope: str, payload_hash: str) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO command_registrations (scope, payload_hash, registered_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (scope) DO UPDATE SET "
+                "payload_hash = excluded.payload_hash, registered_at = excluded.registered_at",
+                scope,
+                payload_hash,
+                now(),
+            )
+
     async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
         async with self._transaction() as db:
             await db.execute(

@@ -58,6 +58,7 @@ class ThrowawayPostgres:
     def __init__(self, folder: Path, binaries: Path) -> None:
         self.folder = folder
         self.binaries = binaries
+        self._options = ""  # the server's command-line options, for restarts
 
     @classmethod
     def start(cls, *, durable: bool = False, max_connections: int = 100) -> ThrowawayPostgres:
@@ -73,12 +74,23 @@ class ThrowawayPostgres:
             options = f"-k {server.folder} -p {SOCKET_PORT} " + " ".join(
                 f"-c {setting}" for setting in settings
             )
-            log = str(server.folder / "log")
-            server._run("pg_ctl", "-D", str(server.data), "-o", options, "-l", log, "-w", "start")
+            server._start(options)
         except BaseException:
             shutil.rmtree(server.folder, ignore_errors=True)
             raise
         return server
+
+    def restart(self) -> None:
+        """Restart the server as an operator would: every connection open before is dead
+        afterwards, and the data stays (a fast stop writes it all out first, which
+        `DISPOSABLE`'s settings otherwise leave to chance)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._start(self._options)
+
+    def _start(self, options: str) -> None:
+        self._options = options
+        log = str(self.folder / "log")
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
 
     @property
     def data(self) -> Path:

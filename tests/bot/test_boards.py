@@ -112,7 +112,7 @@ def test_server_settings_are_logged_where_changed_and_shape_thread_posts(
 def test_challenges_honour_the_servers_games_days_and_channel(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         owner, alice, bob = h.user("olive"), h.user("alice"), h.user("bob")
-        matches = h.text_channel("matches")
+        matches = h.server_channel(h.server, "matches")
         await h.command(owner, "server settings", games="boost razzle", days=7)
         (refused,) = await h.command(alice, "challenge", game="quorum", opponent=bob)
         assert refused.content == (

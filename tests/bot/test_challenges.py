@@ -113,7 +113,7 @@ def test_bad_challenges_are_refused_before_anything_is_stored(offline: Any) -> N
             assert [s.kind for s in sent] == ["message"], sent  # answered at once, no defer
             assert sent[0].ephemeral and reason in sent[0].content.lower(), sent[0].content
         sent = await h.command(alice, "challenge", game="chess", opponent=bob)
-        assert "no game called 'chess'" in sent[0].content.lower()
+        assert sent[0].content.startswith("'chess' is not a choice for game.")
         assert await h.bot.store.match_ids() == []
 
     offline(scenario)

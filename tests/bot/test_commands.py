@@ -57,7 +57,7 @@ def test_command_sync_payload(offline: Any) -> None:
 def test_global_sync_only_on_request(database: str) -> None:
     async def main() -> list[tuple[str, str, Any]]:
         bot = new_bot(database)
-        bot.sync_global = True
+        bot.sync_only = True
         async with OfflineDiscord(bot) as h:
             return h.requests
 

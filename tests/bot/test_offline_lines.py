@@ -58,3 +58,21 @@ def test_a_session_keeps_each_of_its_images_and_clears_the_last_sessions(tmp_pat
     assert images == ["quorum-1-0-v2.png", "quorum-1-0.png", "quorum-1-replay.gif"]
     assert (folder / "quorum-1-replay.gif").read_bytes().startswith(b"GIF")
     assert all(str(folder / name) in out for name in images)
+
+
+def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
+    """`#games@other` and `thread@other` are places in a second server, which sees none of
+    the first server's matches."""
+    script = (
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n"
+        "carol in #games@other: /board match:1\n"
+        "carol in #games@other: /challenge game:boku opponent:@dave\ndave: click Accept\n"
+        "dave in thread@other: /board\ndave in thread 1@other: /board\n"
+        "alice in #games: /board match:1\n"
+    )
+    out = session(tmp_path, script)
+    refused = "carol: /board match:1\n   [#games@other] bot (only carol sees this): There is"
+    assert f"{refused} no match #1 here.\n" in out
+    assert "[thread Boku #2: carol vs dave@other] bot (only dave sees this): Boku #2" in out
+    assert out.count("?? no match thread 'thread 1@other' yet") == 1  # match 1 is not there
+    assert "[#games] bot (only alice sees this): Quorum #1: alice vs bob" in out

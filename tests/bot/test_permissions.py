@@ -18,7 +18,8 @@ async def thread_of(h: OfflineDiscord, match_id: int) -> int:
 
 
 async def board_is_shown(h: OfflineDiscord, user: Any, match_id: int) -> None:
-    (board,) = private(await h.command(user, "board", None, match=str(match_id)))
+    """/board in the channel (where the first member may also be told what the bot lacks)."""
+    board = private(await h.command(user, "board", None, match=str(match_id)))[0]
     assert board.pngs
 
 

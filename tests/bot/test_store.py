@@ -239,6 +239,23 @@ def test_claims_recover_with_no_kind_to_retry(database_url: str) -> None:
     run(main())
 
 
+def test_the_registered_command_hash_is_kept_per_scope(database_url: str) -> None:
+    async def main() -> None:
+        store = await open_store(database_url)
+        try:
+            assert await store.registered_hash("application:1:global") is None
+            await store.set_registered_hash("application:1:global", "a" * 64)
+            await store.set_registered_hash("application:1:guild:5", "b" * 64)
+            await store.set_registered_hash("application:1:global", "c" * 64)
+            assert await store.registered_hash("application:1:global") == "c" * 64
+            assert await store.registered_hash("application:1:guild:5") == "b" * 64
+            assert await store.registered_hash("application:2:global") is None
+        finally:
+            await store.close()
+
+    run(main())
+
+
 def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
     """From an SQLite file into each backend: identical rows, a refusal to copy into a
     database that has rows, and new matches numbered after the copied ones."""
@@ -255,11 +272,18 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
         await source.set_server_settings(ServerRow(1, theme="dark", games=("boku", "kyo")))
+        await source.set_registered_hash("application:1:global", "0" * 64)
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
             **{"matches": 2, "seats": 4, "moves": 2, "preferences": 1, "jobs": 1},
-            **{"ratings": 2, "rated_matches": 1, "takeback_votes": 1, "server_settings": 1},
+            **{
+                "ratings": 2,
+                "rated_matches": 1,
+                "takeback_votes": 1,
+                "command_registrations": 1,
+                "server_settings": 1,
+            },
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []

@@ -88,7 +88,7 @@ def test_an_unoffered_number_of_days_is_refused(offline: Any) -> None:
         sent = await h.command(
             h.user("alice"), "challenge", game="quorum", opponent=h.user("bob"), days=4
         )
-        assert "4 days per move is not offered" in private(sent)[0].content
+        assert private(sent)[0].content.startswith("4 is not a choice for days.")
 
     offline(scenario)
 

@@ -1,0 +1,86 @@
+"""Every click gets an answer. discord.py drops a press on a component that matches none of
+the bot's templates, or that is no longer on its message (a client still showing a message
+as it was before an edit removed its buttons); this answers such a press privately, saying
+why, and does nothing else. Every component the bot sends is one of `PERSISTENT_ITEMS`."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.interface import Interaction, answering, tell
+from bot.views import (
+    PERSISTENT_ITEMS,
+    AcceptButton,
+    DeclineButton,
+    HistoryButton,
+    ReplayButton,
+    WithdrawButton,
+)
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
+
+CHALLENGE_ITEMS = (AcceptButton, DeclineButton, WithdrawButton)
+PAGER_ITEMS = (HistoryButton, ReplayButton)
+
+UNKNOWN = (
+    "This button is not one I know (it may come from an older version of the bot), so "
+    "nothing happened.\n-# /matches lists your matches."
+)
+OLD_PAGE = "These buttons are out of date, so nothing happened.\n-# Run the command again."
+
+
+def recognise(custom_id: str) -> tuple[type[Any], re.Match[str]] | None:
+    """The component class whose template this id fits, with the parts it carries."""
+    for item in PERSISTENT_ITEMS:
+        found = item.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if found is not None:
+            return item, found
+    return None
+
+
+def on_message(message: discord.Message | None, custom_id: str, kind: int) -> bool:
+    """Whether the message, as Discord sent it with the press, still carries the component."""
+    for row in message.components if message is not None else ():
+        children = row.children if isinstance(row, discord.ActionRow) else [row]
+        for child in children:
+            if getattr(child, "custom_id", None) == custom_id and child.type.value == kind:
+                return True
+    return False
+
+
+class StrayClicks(commands.Cog):
+    def __init__(self, bot: BoardBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        found = recognise(custom_id)
+        if found is not None and on_message(
+            interaction.message, custom_id, int(data.get("component_type", 0))
+        ):
+            return  # its DynamicItem answers
+        async with answering(interaction):
+            if found is None:
+                await tell(interaction, UNKNOWN)
+                return
+            item, parts = found
+            if item in PAGER_ITEMS:
+                await tell(interaction, OLD_PAGE)
+                return
+            ply = int(parts["ply"]) if "ply" in parts.groupdict() else None
+            await self.bot.service.stale.refuse(
+                int(parts["id"]), challenge=item in CHALLENGE_ITEMS, ply=ply
+            )
+
+
+async def setup(bot: BoardBot) -> None:
+    await bot.add_cog(StrayClicks(bot))

@@ -1,0 +1,162 @@
+"""Starting the bot, and saying in one sentence why it could not start.
+
+A failure an admin can fix (no network, a refused token, a database that is down, refuses
+the login or cannot be written) ends the process with status 1 and one line naming the
+cause and what to check; the traceback is logged only at LOG_LEVEL=DEBUG.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sqlite3
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+import asyncpg
+import discord
+
+from bot.settings import Settings
+from bot.store import Store, StoreError, open_store, parse_url
+
+log = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (StoreError, OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError)
+LOGIN_REFUSED = (
+    asyncpg.InvalidPasswordError,
+    asyncpg.InvalidAuthorizationSpecificationError,
+)
+
+
+class StartupFailure(Exception):
+    """Why the bot cannot start, in one sentence for the admin."""
+
+
+async def open_database(settings: Settings) -> Store:
+    """The store the settings name, or a StartupFailure saying why it cannot be opened."""
+    try:
+        backend, target = _backend(settings.database)
+        if backend == "sqlite":
+            await asyncio.to_thread(_probe_sqlite, Path(target))
+        return await open_store(settings.database, pool_size=settings.database_pool_size)
+    except DATABASE_ERRORS as error:
+        raise StartupFailure(database_problem(settings.database, error)) from error
+
+
+def _backend(where: str | Path) -> tuple[str, str]:
+    return ("sqlite", str(where)) if isinstance(where, Path) else parse_url(where)
+
+
+def _probe_sqlite(path: Path) -> None:
+    """Open the file once the plain way: aiosqlite leaves its thread behind when a first
+    connection fails, which then prints a traceback at exit."""
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(path).close()
+
+
+def database_problem(where: str | Path, error: BaseException) -> str:
+    """One sentence on a database that would not open (never showing a password)."""
+    backend, target = _backend(where)
+    if isinstance(error, StoreError):
+        return f"The database cannot be used: {_one_line(error)}."
+    if backend == "sqlite":
+        verb = "use" if isinstance(error, sqlite3.Error) else "write"
+        return (
+            f"Cannot {verb} the SQLite database {target} ({_reason(error)}); check that its "
+            "folder exists or can be created and is writable by this user, or set "
+            "DATABASE_PATH (DATABASE_URL) to another place."
+        )
+    server, user, database = _postgres_parts(target)
+    if isinstance(error, LOGIN_REFUSED):
+        return (
+            f"PostgreSQL at {server} refused the login of user {user!r} ({_one_line(error)}); "
+            "check the user name and password in DATABASE_URL."
+        )
+    if isinstance(error, asyncpg.PostgresError):
+        return (
+            f"PostgreSQL at {server} refused to open database {database!r} "
+            f"({_one_line(error)}); check DATABASE_URL."
+        )
+    return (
+        f"Cannot connect to PostgreSQL at {server} ({_reason(error)}); check that the server "
+        "is running and that DATABASE_URL names its host and port."
+    )
+
+
+def discord_problem(error: BaseException) -> str | None:
+    """One sentence on why Discord could not be reached or refused us; None if it is not
+    such a failure."""
+    if isinstance(error, discord.LoginFailure):
+        return (
+            "Discord refused DISCORD_TOKEN (401 Unauthorized); copy the token again from your "
+            "application's Bot page (Reset Token) into .env or the environment."
+        )
+    if isinstance(error, aiohttp.ClientConnectorDNSError):
+        return (
+            f"Cannot reach Discord: the name {error.host} does not resolve; check this "
+            "machine's network connection and DNS."
+        )
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return (
+            f"Cannot reach Discord at {error.host}:{error.port} ({_reason(error.os_error)}); "
+            "check the network connection, firewall or proxy."
+        )
+    if isinstance(error, aiohttp.ClientError):
+        return f"Cannot reach Discord ({_one_line(error)}); check the network connection."
+    return None
+
+
+async def serve(bot: discord.Client, token: str) -> None:
+    """Log in, run `setup_hook`, connect, and run until closed (Client.run without its
+    logging set-up)."""
+    async with bot:
+        await bot.start(token)
+
+
+def run(work: Callable[[], Coroutine[Any, Any, None]]) -> int:
+    """Run `work` (serving, or a `--sync`); 1 with one sentence on stderr if it fails for
+    a reason the admin can fix, 0 otherwise (also on Ctrl+C)."""
+    try:
+        asyncio.run(work())
+    except KeyboardInterrupt:
+        return 0
+    except (StartupFailure, discord.LoginFailure, aiohttp.ClientError) as error:
+        log.debug("the bot could not start", exc_info=error)
+        print(discord_problem(error) or _one_line(error), file=sys.stderr)
+        return 1
+    return 0
+
+
+def _postgres_parts(url: str) -> tuple[str, str, str]:
+    """(host:port, user, database) of a PostgreSQL URL; the host may be in the query."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    host = parts.hostname or query.get("host", ["localhost"])[0]
+    port = parts.port or int(query.get("port", ["5432"])[0])
+    user = parts.username or query.get("user", [""])[0]
+    return f"{host}:{port}", user, parts.path.lstrip("/")
+
+
+def _reason(error: BaseException) -> str:
+    """The cause in a few words: refused, unresolvable, no answer, or the system's words."""
+    if isinstance(error, ConnectionRefusedError) or "refused" in str(error).lower():
+        return "connection refused"
+    if isinstance(error, socket.gaierror):
+        return "its host name does not resolve"
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return "a file stands where its folder should be"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return _one_line(error)
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
