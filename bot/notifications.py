@@ -20,9 +20,10 @@ from discord.utils import MISSING
 
 from bot import limits
 from bot.replays import ReplayWorker
-from bot.service import Match, MatchService, Reminder, ServiceError, Turn
+from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.texts import (
     POSTED_LATE,
+    alt_text,
     challenge_expired,
     challenge_unanswered,
     deadline_line,
@@ -31,7 +32,6 @@ from bot.texts import (
     followed,
     jump_url,
     match_begins,
-    mention,
     on_vacation,
     reminder_direct,
     reminder_in_place,
@@ -111,7 +111,13 @@ class DmsClosed(Exception):
 
 class Renderer(Protocol):
     def __call__(
-        self, game_name: str, state: Any, *, names: Sequence[str] | None = None
+        self,
+        game_name: str,
+        state: Any,
+        *,
+        perspective: int | None = None,
+        names: Sequence[str] | None = None,
+        theme: str | None = None,
     ) -> bytes: ...
 
 
@@ -134,14 +140,30 @@ class Announcer:
         self.watchers: list[Callable[[Match], None]] = []
 
     async def board_file(
-        self, match: Match, ply: int | None = None, state: Any = None
+        self, match: Match, view: View, ply: int | None = None, state: Any = None
     ) -> discord.File:
-        """The board now, or at an earlier `ply` whose `state` a replay passes."""
+        """The board now, or at an earlier `ply` whose `state` a replay passes, drawn as
+        `view` says (see service.settings), with its alt text."""
         if ply is None:
             ply, state = match.row.ply, match.state
-        png = await asyncio.to_thread(self.render, match.game.name, state, names=match.names)
+        png = await asyncio.to_thread(
+            self.render,
+            match.game.name,
+            state,
+            perspective=view.perspective,
+            names=match.names,
+            theme=view.theme,
+        )
         name = f"{match.game.name}-{match.id}-{ply}.png"
-        return discord.File(io.BytesIO(limits.upload(png, name)), filename=name)
+        return discord.File(
+            io.BytesIO(limits.upload(png, name)),
+            filename=name,
+            description=alt_text(match, state),
+        )
+
+    async def private_board(self, match: Match, viewer: int) -> discord.File:
+        """The board as this member sees it: from their seat, in their theme."""
+        return await self.board_file(match, await self.service.settings.private_view(match, viewer))
 
     async def post_replay(self, match_id: int) -> None:
         """The finished match's replay GIF, made in the worker process, as its own message
@@ -266,10 +288,11 @@ class Announcer:
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
+        board = await self.board_file(match, await self.service.settings.thread_view(match))
         async with self._delivering("post the board", self._places(match), needed):
             message = await channel.send(
                 text,
-                file=await self.board_file(match),
+                file=board,
                 allowed_mentions=pinging(*ping, *to_ping),
                 view=board_view(match.id) if active else rematch_view(match.id),
             )
@@ -298,7 +321,7 @@ class Announcer:
         wanted = await self.service.store.preferences(user_id)
         if not wanted.dm or wanted.dm_refused:
             return False
-        picture = await self.board_file(match) if board else MISSING
+        picture = await self.private_board(match, user_id) if board else MISSING
         try:
             return await self._send_dm(user_id, text, picture)
         except DmsClosed as closed:
@@ -314,11 +337,13 @@ class Announcer:
         followers = await self.service.following.recipients(match.id)
         if not followers:
             return
-        picture = await self.board_file(match)
+        picture = await self.board_file(match, await self.service.settings.thread_view(match))
         png = picture.fp.read()
         text = followed(match, lines, notes, link)
         for user_id in followers:
-            board = discord.File(io.BytesIO(png), filename=picture.filename)
+            board = discord.File(
+                io.BytesIO(png), filename=picture.filename, description=picture.description
+            )
             with contextlib.suppress(DmsClosed):
                 await self._send_dm(user_id, text, board)
 
@@ -375,7 +400,7 @@ class Announcer:
         text = challenge_unanswered(match)
         if not await self.direct(match, challenger, text, board=False):
             await channel.send(
-                limits.content(f"{mention(challenger)}, {text}"),
+                limits.content(challenge_unanswered(match, challenger)),
                 allowed_mentions=pinging(challenger),
             )
 

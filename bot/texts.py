@@ -9,6 +9,7 @@ sentence with the `ServiceError` that carries it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -92,9 +93,11 @@ def challenge_expired(match: Match) -> str:
     return limits.content(f"{challenge_text(match)}\n{note}")
 
 
-def challenge_unanswered(match: Match) -> str:
-    """Told to the challenger whose challenge expired (by DM, or after a mention)."""
-    return f"Your challenge {shown(match.describe())} expired unanswered."
+def challenge_unanswered(match: Match, to: int | None = None) -> str:
+    """Told to the challenger whose challenge expired: by DM, or addressed `to` them in the
+    channel (`@dave, your challenge ...`)."""
+    told = f"challenge {shown(match.describe())} expired unanswered."
+    return f"{mention(to)}, your {told}" if to is not None else f"Your {told}"
 
 
 def match_begins(match: Match) -> str:
@@ -114,6 +117,8 @@ def describe_turns(match: Match, turns: Sequence[Turn], verb: str = "played") ->
         name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(f"{name} resigned.")
+        elif turn.notation.startswith("timeout") and match.outcome is None:
+            lines.append(f"{name} ran out of time and is out of the game; the others play on.")
         elif turn.notation.startswith("timeout"):
             lines.append(f"{name} ran out of time.")
         elif turn.automatic:
@@ -131,6 +136,27 @@ def _bold_notation(turn: Turn) -> str:
     if words.startswith(turn.notation):
         return f"**{turn.notation}**{words[len(turn.notation) :]}"
     return words
+
+
+def alt_text(match: Match, state: Any) -> str:
+    """What a screen reader says for a board: the game, the turn, whose move, the last move
+    and what each side has, in the rules' words (Discord's attachment description)."""
+    game, names = match.game, match.names
+    ply = int(game.ply(state))
+    lines = [f"{match.title} board ({match.row.variant}), after {ply} turn{'s' * (ply != 1)}."]
+    last = game.last(state)
+    if last is not None and last.notation:
+        who = game.player_name(last.seat, names)
+        lines.append(f"Last move: {who} ({game.seat_name(last.seat)}) played {last.notation}.")
+    outcome = game.outcome(state)
+    if outcome is not None:
+        over = match.describe_outcome() if outcome == match.outcome else outcome.describe()
+        lines.append(f"Game over: {over}.")
+    else:
+        seat = game.to_move(state)
+        lines.append(f"{game.player_name(seat, names)} ({game.seat_name(seat)}) to move.")
+    lines.append(game.describe_position(state, names))
+    return limits.description(" ".join(lines))
 
 
 def status_line(match: Match) -> str:

@@ -646,6 +646,15 @@ def play_label(move: str) -> str:
     return limits.label(f"Play {move}")
 
 
+def played_line(step: PickerStep) -> str:
+    """What the Play button does, and what else may be done instead."""
+    others = ["**Back** to change it"] if step.path else []
+    if step.choices:
+        others.insert(0, "pick more to make a longer move")
+    instead = f", or {' or '.join(others)}" if others else ""
+    return f"**{step.move}** is a whole move: **Play** makes it{instead}."
+
+
 def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
     """The picker at this step: its text and its components (nothing kept in memory)."""
     chosen = " → ".join(step.path) if step.path else "nothing yet"
@@ -664,7 +673,7 @@ def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
     elif step.choices:
         lines.append("This move is too long for the picker; type the rest with /move.")
     if step.move is not None and _fits("play", step):
-        lines.append(f"Press **{play_label(step.move)}** to play **{step.move}**.")
+        lines.append(played_line(step))
         view.add_item(PickPlay.build(step))
     elif step.move is not None:
         lines.append(

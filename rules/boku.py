@@ -25,6 +25,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    counted,
     direct_constructor,
     owned_pieces,
     parse_seat,
@@ -499,6 +500,11 @@ class Boku(Game[BokuState, BokuMove]):
         if move.removed is None:
             return NAMES[move.cell]
         return f"{NAMES[move.cell]}x{NAMES[move.removed]}"
+
+    def describe_position(self, state: BokuState, names: Sequence[str] | None = None) -> str:
+        return self.seats_described(
+            state, names, lambda seat: counted(state.board.count(str(seat)), "stone")
+        )
 
     def describe_move(
         self, state: BokuState, move: BokuMove, names: Sequence[str] | None = None

@@ -371,6 +371,13 @@ def join_words(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def counted(number: int, noun: str) -> str:
+    """`1 stone`, `3 stones`, `no stones`: a count in words for descriptions."""
+    if number == 0:
+        return f"no {noun}s"
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def join_clauses(clauses: Sequence[str]) -> str:
     """Like `join_words`, with a comma before the last 'and' when a clause has an 'and' of its
     own, so that the lists stay apart: `taking a3 and b4, and turning c5`."""
@@ -489,6 +496,11 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def _decode(self, data: Mapping[str, Any]) -> S: ...
 
+    @abstractmethod
+    def describe_position(self, state: S, names: Sequence[str] | None = None) -> str:
+        """What each side has on the board, in a short sentence (`alice: 12 stones; bob: 11
+        stones.`), so alt text and other words can say how a game stands without a picture."""
+
     # -- overridable conveniences ----------------------------------------------------------
 
     def normalize(self, text: str) -> str:
@@ -531,6 +543,16 @@ class Game(ABC, Generic[S, M]):
         if 1 <= seat <= len(self.seat_names):
             return self.seat_names[seat - 1]
         return f"Player {seat}"
+
+    def seats_described(
+        self, state: S, names: Sequence[str] | None, words: Callable[[int], str]
+    ) -> str:
+        """`alice: 12 stones; bob: 11 stones.`: each seat's `words`, for describe_position."""
+        parts = [
+            f"{self.player_name(seat, names)}: {words(seat)}"
+            for seat in range(1, self.players(state) + 1)
+        ]
+        return "; ".join(parts) + "."
 
     def player_name(self, seat: int, names: Sequence[str] | None = None) -> str:
         """How text names a player: the display name if given (case kept), else the seat's."""

@@ -21,6 +21,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    counted,
     direct_constructor,
     grid_rows,
     join_clauses,
@@ -344,6 +345,11 @@ class Quorum(Game[QuorumState, QuorumMove]):
         if isinstance(move, Jump):
             return NAMES[move.active] + NAMES[move.target]
         return "place" if isinstance(move, Place) else "pass"
+
+    def describe_position(self, state: QuorumState, names: Sequence[str] | None = None) -> str:
+        return self.seats_described(
+            state, names, lambda seat: counted(state.board.count(STONE[seat]), "stone")
+        )
 
     def describe_move(
         self, state: QuorumState, move: QuorumMove, names: Sequence[str] | None = None

@@ -34,6 +34,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    counted,
     direct_constructor,
     grid_rows,
     parse_seat,
@@ -462,6 +463,13 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
 
     def format_move(self, state: RazzleState, move: RazzleMove) -> str:
         return "-".join(self.move_tokens(state, move))
+
+    def describe_position(self, state: RazzleState, names: Sequence[str] | None = None) -> str:
+        def words(seat: int) -> str:
+            ball = _name(state.board.index(BALL[seat]))
+            return f"{counted(state.board.count(PIECE[seat]) + 1, 'piece')}, the ball on {ball}"
+
+        return self.seats_described(state, names, words)
 
     def describe_move(
         self, state: RazzleState, move: RazzleMove, names: Sequence[str] | None = None

@@ -55,7 +55,7 @@ class Challenges(commands.Cog):
         opponent2="A second opponent (games for 3 or more)",
         opponent3="A third opponent (games for 4)",
         variant="A variant of the game (the default fits the number of players)",
-        days=f"Days to make each move (default {DEFAULT_DAYS})",
+        days=f"Days to make each move (default: the server's, else {DEFAULT_DAYS})",
         rated="Whether the result counts for ratings (default: yes; never with this bot)",
         level="How well this bot plays when you challenge it (default 2: medium)",
         players="How many players an open challenge seats, you included (default 2)",
@@ -72,7 +72,7 @@ class Challenges(commands.Cog):
         opponent2: discord.User | None = None,
         opponent3: discord.User | None = None,
         variant: str | None = None,
-        days: int = DEFAULT_DAYS,
+        days: int | None = None,
         rated: bool = True,
         level: int = DEFAULT_LEVEL,
         players: app_commands.Range[int, 2, 4] | None = None,
@@ -80,6 +80,9 @@ class Challenges(commands.Cog):
         async with answering(interaction):
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
             opponents = [self._opponent(u, level) for u in named]
+            days = await self.bot.service.settings.check_challenge(
+                interaction.guild_id, interaction.channel_id or 0, game, days
+            )
             request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,

@@ -112,7 +112,11 @@ class Matches(commands.Cog):
             result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
             await interaction.followup.send(
                 f"The record of {found.describe()} ({turns_text(found)}{result}).",
-                file=discord.File(data, filename=f"{found.game.name}-{found.id}.txt"),
+                file=discord.File(
+                    data,
+                    filename=f"{found.game.name}-{found.id}.txt",
+                    description=f"The game record of {found.describe()}, a turn per line.",
+                ),
                 ephemeral=True,
             )
 

@@ -84,7 +84,7 @@ class Moves(commands.Cog):
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
                 limits.content("\n".join(lines)),
-                file=await self.bot.announcer.board_file(found),
+                file=await self.bot.announcer.private_board(found, interaction.user.id),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,
             )
@@ -94,7 +94,8 @@ class Moves(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             step = await self.service.picker.step(match_id, interaction.user.id)
             text, view = picker_message(step, _heading(step))
-            await interaction.followup.send(text, view=view, ephemeral=True)
+            board = await self.bot.announcer.private_board(step.match, interaction.user.id)
+            await interaction.followup.send(text, file=board, view=view, ephemeral=True)
 
     async def pick(
         self,

@@ -156,24 +156,25 @@ class Standings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
-            text, file, view = await self._replay(found.id, None)
+            text, file, view = await self._replay(found.id, None, interaction.user.id)
             await interaction.followup.send(text, file=file, view=view, ephemeral=True)
 
     async def replay_step(self, interaction: Interaction, match_id: int, ply: int) -> None:
         """A replay's ◀ ▶ button: the position it names, in place."""
         async with answering(interaction):
             await interaction.response.defer()
-            text, file, view = await self._replay(match_id, ply)
+            text, file, view = await self._replay(match_id, ply, interaction.user.id)
             await interaction.edit_original_response(content=text, attachments=[file], view=view)
 
     async def _replay(
-        self, match_id: int, ply: int | None
+        self, match_id: int, ply: int | None, viewer: int
     ) -> tuple[str, discord.File, discord.ui.View]:
-        """The text, board and buttons of one position (the last when `ply` is None)."""
+        """The text, board and buttons of one position (the last when `ply` is None), drawn
+        as the viewer sees boards."""
         replay = await self.bot.service.ratings.positions(match_id)
         match, last = replay.match, len(replay.states) - 1
         ply = last if ply is None else min(max(ply, 0), last)
-        lines = [f"**{shown(match.describe())}** · position {ply} of {last}"]
+        lines = [f"**{shown(match.describe())}** · turn {ply} of {last}"]
         if ply == 0:
             lines.append("The setup.")
         else:
@@ -186,7 +187,8 @@ class Standings(commands.Cog):
         analysis = await self.bot.service.analyses.result(match_id, replay)
         if analysis is not None:
             lines.append(turn_evaluation(analysis, ply))
-        file = await self.bot.announcer.board_file(match, ply, replay.states[ply])
+        view = await self.bot.service.settings.private_view(match, viewer)
+        file = await self.bot.announcer.board_file(match, view, ply, replay.states[ply])
         return limits.content("\n".join(lines)), file, replay_view(match_id, ply, last)
 
 

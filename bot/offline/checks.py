@@ -36,6 +36,8 @@ def limit_problems(body: Mapping[str, Any], files: list[tuple[str, bytes]]) -> l
         problems += _component_problems(component)
     if any(len(data) > 10 * 1024 * 1024 for _, data in files):
         problems.append("a file is larger than 10 MiB")
+    if any(len(a.get("description") or "") > 1024 for a in body.get("attachments") or []):
+        problems.append("an attachment's description is longer than 1024 characters")
     return problems + [problem for embed in body.get("embeds") or [] for problem in _embed(embed)]
 
 

@@ -99,7 +99,7 @@ def command_data(
     leaf: dict[str, Any] = {"options": []}
     data: dict[str, Any] = {"id": str(state.next_id()), "type": 1}
     data.update(_nested(name.split(), leaf))
-    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}, "channels": {}}
     for key, value in options.items():
         if key not in kinds:
             known = ", ".join(kinds) or "none"
@@ -114,9 +114,17 @@ def command_data(
             if not value.strip().isdigit():  # typed in an offline script
                 raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")
             value = int(value)
+        elif kinds[key] is discord.AppCommandOptionType.channel:
+            if value not in state.channels:
+                raise OfflineError(f"/{name} {key} takes a channel, not {value!r}")
+            resolved["channels"][str(value)] = {**state.channels[value], "permissions": "0"}
+            value = str(value)
+        elif kinds[key] is discord.AppCommandOptionType.boolean and isinstance(value, str):
+            value = value.strip().lower() in ("true", "yes", "on")  # typed in a script
         leaf["options"].append({"name": key, "type": kinds[key].value, "value": value})
-    if resolved["users"]:
-        data["resolved"] = resolved
+    used = {kind: found for kind, found in resolved.items() if found}
+    if used:
+        data["resolved"] = used
     return data
 
 

@@ -45,6 +45,7 @@ class Sent:
     for_user: int | None = None  # who sees it, when ephemeral
     at: float = field(default_factory=time.perf_counter)  # when Discord received it
     embeds: list[dict[str, Any]] = field(default_factory=list)
+    descriptions: list[str | None] = field(default_factory=list)  # each file's alt text
 
     @property
     def buttons(self) -> list[str]:

@@ -153,7 +153,10 @@ class Session:
         raise OfflineError(f"no match thread {place.strip()!r} yet")
 
     def value(self, text: str) -> Any:
-        """An option's value: `@name` is that user (`@bot` the bot itself), else the text."""
+        """An option's value: `@name` is that user (`@bot` the bot itself), `#name` that
+        text channel, else the text."""
+        if text.startswith("#") and len(text) > 1:
+            return self.harness.server_channel(self.harness.server, text[1:])
         if not text.startswith("@"):
             return text
         if text[1:].lower() == "bot":

@@ -291,6 +291,7 @@ class DiscordState:
                 message["components"],
                 for_user if message["flags"] & EPHEMERAL else None,
                 embeds=message["embeds"],
+                descriptions=[a["description"] for a in message["attachments"]] if files else [],
             )
         )
 

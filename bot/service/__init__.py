@@ -21,6 +21,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     offload     rules work in worker threads, each call with a time budget
     picker      the guided move picker's steps, from the match and the path chosen
     audit       replaying every log against its snapshot
+    settings    how each member sees boards, each server's defaults, who may change them
     stale       why a component no longer on its message does nothing
     tournaments entries, rounds opened as matches, results from the finished hook, standings
     analysis    computer analyses of finished matches: requests, the queue, stored readings
@@ -44,6 +45,7 @@ from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.premoves import PremoveLines, Premoves
 from bot.service.queries import Listing, Queries, Waiting
 from bot.service.ratings import Leaderboard, Profile, Ratings
+from bot.service.settings import ServerChange, Settings, View
 from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
 from bot.service.tournaments import Tournaments
@@ -69,12 +71,14 @@ __all__ = [
     "Profile",
     "RematchResult",
     "Reminder",
+    "ServerChange",
     "ServiceError",
     "Status",
     "Takeback",
     "TooComplex",
     "Turn",
     "VacationState",
+    "View",
     "Viewer",
     "Waiting",
 ]
@@ -113,6 +117,7 @@ class MatchService:
         self.turns.answers = self.premoves.reply
         self.picker = Picker(self.cache, self.offload)
         self.audit = Audit(self.cache, self.queries)
+        self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
         self.analyses = Analyses(self.cache, self.ratings, clock)

@@ -125,10 +125,11 @@ class Challenges:
             raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
         count = len(opponents) + 1
         if count not in chosen.player_counts:
-            counts = ", ".join(str(n - 1) for n in chosen.player_counts)
+            allowed = [n - 1 for n in chosen.player_counts]
+            many = "s" if allowed[-1] > 1 else ""
             raise ServiceError(
-                f"{chosen.title} cannot be played by {count} players",
-                f"name {counts} opponent(s)",
+                f"{chosen.title} is played by {_either(allowed, 1)} players, not {count}: "
+                f"name {_either(allowed)} opponent{many}"
             )
         return ChallengeRequest(
             guild_id,
@@ -309,3 +310,9 @@ def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
     if player.engine is None:
         return player.name
     return COMPUTER.format(side=game.seat_name(seat))
+
+
+def _either(numbers: Sequence[int], plus: int = 0) -> str:
+    """`1`, `1 or 2`, `1, 2 or 3`: the choices in words, each raised by `plus`."""
+    words = [str(n + plus) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

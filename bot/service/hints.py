@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.service.matches import Match
 
 MAX_CHOICES = 25
@@ -30,5 +32,27 @@ def legal_hint(match: Match, text: str) -> str:
         shown = ", ".join(moves[:HINTED])
         more = ", and more" if len(moves) > HINTED else ""
         return f"legal moves from {token}: {shown}{more}"
+    square = _square(typed)
+    near = [t for t in tree.children if _square(t)] if square else []
+    if square and near:
+        near.sort(key=lambda t: _distance(square, _square(t) or square))
+        nearest = ", ".join(near[:HINTED])
+        return f"moves can start on these, nearest {text.strip()} first: {nearest}"
     starts = ", ".join(list(tree.children)[:MAX_CHOICES])
     return f"moves can start with: {starts}" if starts else "there is no legal move"
+
+
+SQUARE = re.compile(r"([a-z])(\d{1,2})")
+
+
+def _square(text: str) -> tuple[int, int] | None:
+    """`e5` -> (4, 5): a square's file and rank, when the text is just one square's name."""
+    found = SQUARE.fullmatch(text.lower())
+    return (ord(found[1]) - ord("a"), int(found[2])) if found else None
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """Steps between two squares on a hexagonal board (Boku's, whose files lean), then on a
+    square one: near squares first on either kind of board."""
+    files, ranks = b[0] - a[0], b[1] - a[1]
+    return max(abs(files), abs(ranks), abs(files - ranks)), abs(files) + abs(ranks)

@@ -151,7 +151,7 @@ class Match:
     @property
     def turns_played(self) -> int:
         """Moves and automatic passes, not resignations: the count /board and /record give,
-        which the board's move number follows."""
+        which the board's turn number follows."""
         return int(self.game.ply(self.state))
 
     def describe_outcome(self) -> str:

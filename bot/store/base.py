@@ -190,6 +190,20 @@ class PremoveRow:
 class PreferenceRow:
     dm: bool = False
     dm_refused: bool = False
+    theme: str | None = None  # a renderers.THEMES name; None: the default
+    flip: bool = True  # boards of their own matches drawn from their side
+
+
+@dataclass(frozen=True)
+class ServerRow:
+    """A server's defaults; None means the bot's own default."""
+
+    guild_id: int
+    theme: str | None = None
+    orientation: str = "first"  # thread posts: 'first' (seat 1 at the bottom) or 'mover'
+    days: int | None = None
+    games: tuple[str, ...] | None = None  # the games that may be challenged; None: all
+    channel_id: int | None = None  # where challenges are made
 
 
 @dataclass(frozen=True)
@@ -503,6 +517,16 @@ class Store(Protocol):
         """Remember that Discord refused a DM to this user (who may have no preferences
         yet: a follower); True the first time only."""
         ...
+
+    async def set_board_preferences(self, user_id: int, theme: str | None, flip: bool) -> None:
+        """Save how this member sees boards (their other preferences unchanged)."""
+        ...
+
+    async def server_settings(self, guild_id: int) -> ServerRow:
+        """The server's defaults (every one the bot's own when never set)."""
+        ...
+
+    async def set_server_settings(self, settings: ServerRow) -> None: ...
 
     async def vote_takeback(self, match_id: int, ply: int, seat: int) -> frozenset[int]:
         """Record one seat's agreement to take back the turn that led to `ply`; returns

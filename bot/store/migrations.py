@@ -370,6 +370,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # Boards from each viewer's side and in their theme (issue 28): a person's choice to see
+    # boards from their own side, and each server's defaults. `orientation` is 'first' (seat
+    # 1 at the bottom of thread posts) or 'mover'; `games` lists the games that may be
+    # challenged, comma-separated (NULL: all); NULL elsewhere means the bot's default.
+    Migration.typed(
+        "board orientation and themes, server settings",
+        """
+        ALTER TABLE preferences ADD COLUMN flip INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE server_settings (
+            guild_id {big} PRIMARY KEY,
+            theme TEXT,
+            orientation TEXT NOT NULL DEFAULT 'first',
+            days INTEGER,
+            games TEXT,
+            channel_id {big},
+            updated_at TEXT NOT NULL
+        );
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -391,6 +410,7 @@ TABLES = (
     "premoves",
     "analyses",
     "analysis_readings",
+    "server_settings",
 )
 
 

@@ -29,6 +29,7 @@ from bot.store.base import (
     RatingRow,
     RatingUpdate,
     Row,
+    ServerRow,
     Shards,
     Stage,
     StaleWrite,
@@ -804,9 +805,55 @@ class SqlStore(ABC):
 
     async def preferences(self, user_id: int) -> PreferenceRow:
         rows = await self._reader().fetch(
-            "SELECT dm, dm_refused FROM preferences WHERE user_id = ?", user_id
+            "SELECT dm, dm_refused, theme, flip FROM preferences WHERE user_id = ?", user_id
         )
-        return PreferenceRow(bool(rows[0][0]), bool(rows[0][1])) if rows else PreferenceRow()
+        if not rows:
+            return PreferenceRow()
+        row = rows[0]
+        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]))
+
+    async def set_board_preferences(self, user_id: int, theme: str | None, flip: bool) -> None:
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, theme, flip, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET theme = excluded.theme, "
+                "flip = excluded.flip, updated_at = excluded.updated_at",
+                user_id,
+                theme,
+                int(flip),
+                now(),
+            )
+
+    async def server_settings(self, guild_id: int) -> ServerRow:
+        rows = await self._reader().fetch(
+            "SELECT theme, orientation, days, games, channel_id FROM server_settings "
+            "WHERE guild_id = ?",
+            guild_id,
+        )
+        if not rows:
+            return ServerRow(guild_id)
+        row = rows[0]
+        allowed = tuple(row[3].split(",")) if row[3] is not None else None
+        return ServerRow(guild_id, row[0], row[1], row[2], allowed, row[4])
+
+    async def set_server_settings(self, settings: ServerRow) -> None:
+        games = ",".join(settings.games) if settings.games is not None else None
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO server_settings "
+                "(guild_id, theme, orientation, days, games, channel_id, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "theme = excluded.theme, orientation = excluded.orientation, "
+                "days = excluded.days, games = excluded.games, "
+                "channel_id = excluded.channel_id, updated_at = excluded.updated_at",
+                settings.guild_id,
+                settings.theme,
+                settings.orientation,
+                settings.days,
+                games,
+                settings.channel_id,
+                now(),
+            )
 
     async def set_dm(self, user_id: int, wanted: bool) -> None:
         async with self._writer() as db:

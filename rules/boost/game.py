@@ -59,6 +59,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    counted,
     direct_constructor,
     join_clauses,
     join_words,
@@ -231,6 +232,17 @@ class Boost(Game[BoostState, BoostMove]):
         if isinstance(move, Build | Promote):
             return names[move.point]
         return "pass"
+
+    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> str:
+        def words(seat: int) -> str:
+            if seat in state.resigned:
+                return "out of the game"
+            kinds = ((PAWN, "pawn"), (KNIGHT, "knight"), (TOWER, "tower"))
+            return join_words(
+                [counted(state.masks[slot(seat, k)].bit_count(), n) for k, n in kinds]
+            )
+
+        return self.seats_described(state, names, words)
 
     def describe_move(
         self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None

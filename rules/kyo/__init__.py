@@ -33,6 +33,7 @@ from rules.core import (
     Variant,
     common_from_json,
     common_to_json,
+    counted,
     join_clauses,
 )
 from rules.kyo.board import (
@@ -179,6 +180,17 @@ class Kyo(Game[KyoState, KyoMove]):
 
     def format_move(self, state: KyoState, move: KyoMove) -> str:
         return str(move)
+
+    def describe_position(self, state: KyoState, names: Sequence[str] | None = None) -> str:
+        """Each side's pawns and the mana it still has on the board (it loses at none)."""
+
+        def words(seat: int) -> str:
+            side = SIDES[seat]
+            pawns = sum(stack.count(letter) for stack in state.board for letter in side.pawns)
+            mana = sum(stack.count(letter) for stack in state.board for letter in side.mana)
+            return f"{counted(pawns, 'pawn')}, {counted(mana, 'mana chip')}"
+
+        return self.seats_described(state, names, words)
 
     def describe_move(
         self, state: KyoState, move: KyoMove, names: Sequence[str] | None = None

@@ -102,7 +102,10 @@ def test_bad_challenges_are_refused_before_anything_is_stored(offline: Any) -> N
             ({"opponent": alice}, "cannot challenge yourself"),
             ({"opponent": robot}, "is a bot"),
             ({"opponent": bob, "opponent2": bob}, "named twice"),
-            ({"opponent": bob, "opponent2": h.user("carol")}, "cannot be played by 3"),
+            (
+                {"opponent": bob, "opponent2": h.user("carol")},
+                "quorum is played by 2 players, not 3: name 1 opponent.",
+            ),
             ({"opponent": bob, "variant": "huge"}, "no variant 'huge'"),
         ]
         for options, reason in cases:

@@ -105,8 +105,9 @@ def test_offline_script_plays_and_check_db_verifies(
     assert "bob played h8h4." in out and "bob wins (resignation)" in out
     assert "~ thread archived" in out
     images = sorted((tmp_path / "data" / "offline").glob("*.png"))
-    # /board at ply 1 drew the same position again: kept beside the first, not over it
-    names = ["quorum-1-0.png", "quorum-1-1-v2.png", "quorum-1-1.png"]
+    # /board and the picker at ply 1 drew the same position again (from bob's side): kept
+    # beside the first, not over it
+    names = ["quorum-1-0.png", "quorum-1-1-v2.png", "quorum-1-1-v3.png", "quorum-1-1.png"]
     assert [p.name for p in images] == [*names, "quorum-1-2.png", "quorum-1-3.png"]
     assert all(str(p.relative_to(tmp_path)) in out for p in images)
     assert "Traceback" not in result.stderr
@@ -126,7 +127,7 @@ def test_offline_script_plays_and_check_db_verifies(
         "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 1, ratings: 2, rated_matches: 1, "
         "takeback_votes: 0, command_registrations: 1, vacations: 0, followers: 0, tournaments: 0, "
         "tournament_entrants: 0, tournament_boards: 0, premoves: 0, analyses: 0, "
-        "analysis_readings: 0 rows"
+        "analysis_readings: 0, server_settings: 0 rows"
     )
     assert f"{copied} copied." in copy.stdout
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (

@@ -9,12 +9,22 @@ import pytest
 
 import rules
 from bot.offline import OfflineDiscord
+from renderers import render_key
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
 COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
-COMMANDS |= {"vacation", "follow", "unfollow", "next", "tournament", "premove", "analysis"}
+COMMANDS |= {
+    "vacation",
+    "follow",
+    "unfollow",
+    "next",
+    "tournament",
+    "premove",
+    "analysis",
+    "server",
+}
 GUILD = 1_200_000_000_000_000_001
 
 
@@ -50,6 +60,13 @@ def test_command_sync_payload(offline: Any) -> None:
         assert {o["type"] for o in tournament.values()} == {1}  # subcommands
         create = {o["name"]: o for o in tournament["create"]["options"]}
         assert [c["value"] for c in create["format"]["choices"]] == ["round-robin", "swiss"]
+        server = commands["server"]  # hidden from members who cannot manage the server
+        manage_guild = 1 << 5
+        assert int(server["default_member_permissions"]) == manage_guild
+        (settings,) = server["options"]
+        assert settings["name"] == "settings" and settings["type"] == 1  # a subcommand
+        channel = next(o for o in settings["options"] if o["name"] == "channel")
+        assert channel["channel_types"] == [0, 5]  # text and announcement channels only
 
     offline(scenario, dev_guild_id=GUILD)
 
@@ -75,9 +92,22 @@ def test_rules_for_every_topic(offline: Any, game: str, topic: str) -> None:
         sent = await h.command(h.user("alice"), "rules", game=game, topic=topic)
         (answer,) = private(sent)
         assert get_game(game).help_topics[topic] in answer.content
-        assert bool(answer.pngs) == (topic in ("overview", "setup"))
+        assert bool(answer.pngs) == (topic in ("overview", "setup", "board"))
         choices = await h.autocomplete(h.user("alice"), "rules", "topic", game=game, topic="")
-        assert choices == list(get_game(game).help_topics)[:25]
+        own = list(get_game(game).help_topics)
+        assert choices == [*own, *(["board"] if "board" not in own else [])][:25]
+
+    offline(scenario)
+
+
+@pytest.mark.parametrize("game", list(rules.GAMES))
+def test_the_board_topic_shows_the_key_in_the_members_theme(offline: Any, game: str) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(alice, "settings", theme="dark")
+        (answer,) = private(await h.command(alice, "rules", game=game, topic="board"))
+        assert answer.pngs == [render_key(game, theme="dark")]
+        assert '"Turn N" is the N-th line of its /record' in answer.content
 
     offline(scenario)
 

@@ -200,10 +200,10 @@ async def replay_steps_after_restart(h: OfflineDiscord, database: str) -> None:
     (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
     await restart(h, database)
     (back,) = edits(await h.click(bob, shown.message_id or 0, "◀"))
-    assert "position 0 of 1" in back.content
+    assert "turn 0 of 1" in back.content
     await restart(h, database)
     (forth,) = edits(await h.click(bob, shown.message_id or 0, "▶"))
-    assert "position 1 of 1" in forth.content
+    assert "turn 1 of 1" in forth.content
 
 
 async def post_entry(h: OfflineDiscord, database: str) -> Sent:

@@ -178,9 +178,9 @@ def test_the_bot_serves_while_a_missing_board_is_still_being_drawn(
         await h.bot.close()
         drawing = threading.Event()
 
-        def slow_render(game_name: str, state: Any, *, names: Any = None) -> bytes:
+        def slow_render(game_name: str, state: Any, **options: Any) -> bytes:
             drawing.wait(HANG_GUARD)
-            return render_png(game_name, state, names=names)
+            return render_png(game_name, state, **options)
 
         clock = h.bot.clock
         settings = Settings(token="offline", database_url=database)

@@ -168,7 +168,7 @@ def test_in_direct_messages_only_a_matchs_players_reach_it(offline: Any) -> None
         sent = await press(h, carol, forge(h, h.dm(carol), step), step)
         assert [s.content for s in private(sent)] == [REFUSED]
         (shown,) = [s for s in await press(h, alice, forge(h, h.dm(alice), step), step) if s.files]
-        assert "position 0 of 2" in shown.content
+        assert "turn 0 of 2" in shown.content
         (theirs,) = private(await h.command(carol, "history", h.dm(carol), user=alice))
         assert "Quorum #1" not in theirs.embeds[0]["description"]
         (own,) = private(await h.command(alice, "history", h.dm(alice)))

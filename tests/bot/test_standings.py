@@ -91,10 +91,10 @@ def test_replay_steps_back_and_forth_after_a_restart(offline: Any, database: str
         match_id, (alice, bob) = await start_match(h)
         await h.command(alice, "move", move="a1e3")
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
-        assert "position 1 of 1" in shown.content and "alice played **a1e3**" in shown.content
+        assert "turn 1 of 1" in shown.content and "alice played **a1e3**" in shown.content
         await h.restart(new_bot(database))
         (back,) = edits(await h.click(bob, shown.message_id or 0, "◀"))
-        assert "position 0 of 1" in back.content and back.pngs
+        assert "turn 0 of 1" in back.content and back.pngs
         assert back.pngs[0] != shown.pngs[0], "another position, another picture"
 
     offline(scenario)
@@ -109,12 +109,12 @@ def test_replay_jumps_to_either_end_and_by_ten(offline: Any) -> None:
             text = match.game.format_move(match.state, move)
             await h.bot.service.turns.move(match_id, users[number % 2].id, text)
         (shown,) = private(await h.command(users[0], "replay", match=str(match_id)))
-        assert "position 12 of 12" in shown.content
+        assert "turn 12 of 12" in shown.content
         assert shown.buttons == ["⏮", "◀", "▶", "⏭", "-10", "+10"]
         steps = {"⏮": 0, "+10": 10, "▶": 11, "⏭": 12, "-10": 2, "◀": 1}
         for label, position in steps.items():
             (moved,) = edits(await h.click(users[0], shown.message_id or 0, label))
-            assert f"position {position} of 12" in moved.content, label
+            assert f"turn {position} of 12" in moved.content, label
 
     offline(scenario)
 

@@ -18,7 +18,9 @@ from bot.store import (
     OPEN_SEAT,
     TABLES,
     JobKind,
+    PreferenceRow,
     PremoveRow,
+    ServerRow,
     StaleWrite,
     Store,
     StoreError,
@@ -293,6 +295,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.vote_takeback(match_id, 1, 2)
         await source.set_dm(ALICE.user_id, True)
         await source.set_premoves(match_id, 1, 2, [["h8h4", "a1e3"]])
+        await source.set_server_settings(ServerRow(1, theme="dark", games=("boku", "kyo")))
         await source.set_registered_hash("application:1:global", "0" * 64)
         vacation = await source.start_vacation(ALICE.user_id, 1_800_000_000, 1_800_086_400)
         await source.follow(match_id, CAROL.user_id, True)
@@ -315,6 +318,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
             **{"tournaments": 1, "tournament_entrants": 2, "tournament_boards": 1},
             **{"premoves": 1},
             **{"analyses": 1, "analysis_readings": 1},
+            **{"server_settings": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []
@@ -330,6 +334,29 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         assert await target.start_vacation(BOB.user_id, 0, 10) == vacation + 1
         await source.close()
         await target.close()
+
+    run(main())
+
+
+def test_board_preferences_and_server_settings_round_trip(database_url: str) -> None:
+    """Each field kept as written on both backends; a member's DM choice survives a change
+    of theme, and a server never set reads as the defaults."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        assert await store.preferences(ALICE.user_id) == PreferenceRow()
+        await store.set_dm(ALICE.user_id, True)
+        await store.set_board_preferences(ALICE.user_id, "high-contrast", False)
+        assert await store.preferences(ALICE.user_id) == PreferenceRow(
+            dm=True, theme="high-contrast", flip=False
+        )
+        assert await store.server_settings(7) == ServerRow(7)
+        chosen = ServerRow(7, "dark", "mover", 0, ("quorum", "razzle"), 2**62)
+        await store.set_server_settings(chosen)
+        assert await store.server_settings(7) == chosen
+        await store.set_server_settings(ServerRow(7))
+        assert await store.server_settings(7) == ServerRow(7)
+        await store.close()
 
     run(main())
 

@@ -314,7 +314,8 @@ def test_a_timeout_in_three_player_boost_removes_the_player_and_play_goes_on(
         (thread,) = h.threads()
         *reminders, ending = said(await h.advance(DAY))
         assert len(reminders) == 2 and all(f"<@{alice.id}>, reminder" in r for r in reminders)
-        assert "alice ran out of time" in ending and f"<@{bob.id}>, your move" in ending
+        assert "alice ran out of time and is out of the game; the others play on." in ending
+        assert f"<@{bob.id}>, your move" in ending
         assert f"<t:{int(START) + 2 * DAY}:R>" in ending  # bob's clock started
         assert not h.channels[int(thread["id"])]["thread_metadata"]["archived"]
         match = await h.bot.service.cache.get(match_id)
@@ -337,7 +338,7 @@ def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
         assert edit.message_id == challenge.message_id and edit.buttons == []
         assert "expired" in edit.content
         (told,) = said(sent)
-        assert told.startswith(f"<@{alice.id}>") and "expired unanswered" in told
+        assert told.startswith(f"<@{alice.id}>, your challenge") and "expired unanswered" in told
         # A client that still shows the old buttons clicks Accept anyway.
         payload = h.component_payload(bob, challenge.message_id or 0, "bg:accept:1")
         payload["message"] = {**payload["message"], "components": challenge.components}

@@ -1,0 +1,182 @@
+"""Settings: how each member sees boards, a server's defaults, and who may change them.
+
+Boards are drawn for a viewer: a member's own matches from their seat (unless they turned
+that off), in their theme; thread posts in the server's theme, seat 1 at the bottom or the
+player to move, as the server chose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import rules
+from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.service.matches import Match, ServiceError
+from bot.store import PreferenceRow, ServerRow, Store
+from renderers import THEMES
+
+ORIENTATIONS = {"first": "seat 1 at the bottom", "mover": "the player to move at the bottom"}
+ALL_GAMES = "all"
+
+
+@dataclass(frozen=True)
+class View:
+    """How one picture is drawn: the seat at the bottom (None: seat 1) and the theme."""
+
+    perspective: int | None = None
+    theme: str | None = None
+
+
+@dataclass(frozen=True)
+class ServerChange:
+    """The server settings after a change, and each change in words (none: nothing asked)."""
+
+    settings: ServerRow
+    changes: tuple[str, ...]
+
+
+class Settings:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def person(self, user_id: int) -> PreferenceRow:
+        return await self.store.preferences(user_id)
+
+    async def set_person(
+        self, user_id: int, *, theme: str | None = None, flip: bool | None = None
+    ) -> PreferenceRow:
+        """Change how this member sees boards; what is not named stays as it was."""
+        if theme is not None:
+            _check_theme(theme)
+        mine = await self.store.preferences(user_id)
+        theme = mine.theme if theme is None else theme
+        flip = mine.flip if flip is None else flip
+        await self.store.set_board_preferences(user_id, theme, flip)
+        return await self.store.preferences(user_id)
+
+    async def server(self, guild_id: int | None) -> ServerRow:
+        if guild_id is None:
+            return ServerRow(0)
+        return await self.store.server_settings(guild_id)
+
+    async def private_view(self, match: Match, viewer: int) -> View:
+        """A member's own picture (/board, /replay, DMs): from their seat if they play and
+        want it so, in their theme."""
+        mine = await self.store.preferences(viewer)
+        seat = match.seat_of(viewer) if mine.flip else None
+        return View(seat, mine.theme)
+
+    async def thread_view(self, match: Match) -> View:
+        """A picture posted where the match is played: the server's theme and orientation."""
+        server = await self.server(match.row.guild_id)
+        mover = match.to_move
+        seat = mover.seat if server.orientation == "mover" and mover is not None else None
+        return View(seat, server.theme)
+
+    async def change_server(
+        self,
+        guild_id: int | None,
+        *,
+        manager: bool,
+        theme: str | None = None,
+        orientation: str | None = None,
+        days: int | None = None,
+        games: str | None = None,
+        channel_id: int | None = None,
+        anywhere: bool = False,
+    ) -> ServerChange:
+        """Check and save a server's defaults; only a member who may manage the server may,
+        which Discord enforces too (though its owners can grant the command to others)."""
+        if guild_id is None:
+            raise ServiceError("server settings exist only in a server")
+        if not manager:
+            raise ServiceError(
+                "only members with the Manage Server permission may see or change the "
+                "server settings"
+            )
+        before = await self.store.server_settings(guild_id)
+        after = before
+        if theme is not None:
+            after = replace(after, theme=_check_theme(theme))
+        if orientation is not None:
+            if orientation not in ORIENTATIONS:
+                raise ServiceError(
+                    f"{orientation!r} is not a board orientation",
+                    f"choose one of {', '.join(ORIENTATIONS)}",
+                )
+            after = replace(after, orientation=orientation)
+        if days is not None:
+            if days not in DAY_CHOICES:
+                choices = ", ".join(map(str, DAY_CHOICES))
+                raise ServiceError(f"{days} days per move is not offered: choose {choices}")
+            after = replace(after, days=days)
+        if games is not None:
+            after = replace(after, games=_games(games))
+        if anywhere:
+            after = replace(after, channel_id=None)
+        elif channel_id is not None:
+            after = replace(after, channel_id=channel_id)
+        changes = tuple(_changes(before, after))
+        if changes:
+            await self.store.set_server_settings(after)
+        return ServerChange(after, changes)
+
+    async def check_challenge(
+        self, guild_id: int | None, channel_id: int, game: str, days: int | None
+    ) -> int:
+        """Refuse a challenge the server does not allow (a game not offered, or outside the
+        matches channel); the days per move it gets (the server's default when not given)."""
+        server = await self.server(guild_id)
+        if server.games is not None and game not in server.games:
+            title = rules.GAMES[game].title if game in rules.GAMES else game
+            offered = ", ".join(rules.GAMES[g].title for g in server.games)
+            raise ServiceError(f"{title} may not be challenged on this server: choose {offered}")
+        if server.channel_id is not None and channel_id != server.channel_id:
+            raise ServiceError(
+                f"challenges on this server are made in <#{server.channel_id}>: "
+                "run /challenge there"
+            )
+        if days is not None:
+            return days
+        return DEFAULT_DAYS if server.days is None else server.days
+
+
+def _check_theme(theme: str) -> str:
+    if theme not in THEMES:
+        raise ServiceError(f"{theme!r} is not a theme: choose {', '.join(THEMES)}")
+    return theme
+
+
+def _games(text: str) -> tuple[str, ...] | None:
+    """`all`, or game names separated by commas or spaces: the games that may be challenged."""
+    words = [w for w in text.replace(",", " ").lower().split() if w]
+    if words == [ALL_GAMES]:
+        return None
+    unknown = [w for w in words if w not in rules.GAMES]
+    if unknown or not words:
+        raise ServiceError(
+            f"{', '.join(unknown) or 'nothing'} is not a game here: name some of "
+            f"{', '.join(rules.GAMES)}, or {ALL_GAMES}"
+        )
+    return tuple(name for name in rules.GAMES if name in words)
+
+
+def describe_server(settings: ServerRow) -> list[str]:
+    """Each server setting in words, as /server settings shows them."""
+    games = settings.games
+    days = DEFAULT_DAYS if settings.days is None else settings.days
+    return [
+        f"Theme of boards in match threads: **{settings.theme or 'classic'}**",
+        f"Boards in match threads: **{ORIENTATIONS[settings.orientation]}**",
+        f"Default days per move: **{days or 'no limit'}**",
+        "Games that may be challenged: "
+        f"**{', '.join(rules.GAMES[g].title for g in games) if games else 'all'}**",
+        "Challenges are made in: "
+        f"**{f'<#{settings.channel_id}>' if settings.channel_id else 'any channel'}**",
+    ]
+
+
+def _changes(before: ServerRow, after: ServerRow) -> list[str]:
+    """The lines of describe_server that a change altered, as they read after it."""
+    pairs = zip(describe_server(before), describe_server(after), strict=True)
+    return [new for old, new in pairs if old != new]
