@@ -54,7 +54,8 @@ time loses (in 3-4 player Boost that player leaves).
 • `/leaderboard game`, `/profile [user]`, `/history [user] [game]`; `/analysis [match]`: the \
 computer's view of a finished match (a graph of the chances, blunders, better moves).
 • `/tournament create|start|standings|leave|list`: round robin and Swiss.
-• `/settings [dm] [theme] [flip]`, `/vacation days` (1-30; `days:0` ends it), `/follow match`.
+• `/settings [dm] [theme] [flip]`, `/vacation days` (1-30; `days:0` ends it), `/follow`, \
+`/unfollow`.
 • `/server settings`: the server's defaults (for members who may manage the server).
 • `/rules game [topic]`: how each game is played; `topic:board` is the key to the pictures.
 Inside a match thread you never need the `match` option.
