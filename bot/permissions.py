@@ -56,6 +56,7 @@ NEEDED = (
         "open a thread on the challenge message",
     ),
     Needed("manage_threads", "Manage Threads", "archive a finished match's thread"),
+    Needed("embed_links", "Embed Links", "post the summary of a computer analysis (/analysis)"),
 )
 
 

@@ -108,7 +108,7 @@ def test_without_manage_threads_the_finished_match_is_told_but_not_archived(offl
     offline(scenario)
 
 
-def test_without_embed_links_nothing_changes_as_the_bot_sends_no_embeds(offline: Any) -> None:
+def test_without_embed_links_boards_still_post_as_they_carry_no_embeds(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         h.withhold(h.channel_id, "embed_links")
         match_id, (alice, _) = await start_match(h)
