@@ -48,7 +48,10 @@ def done_text(analysis: Analysis) -> str:
 
 def marks_rule() -> str:
     """The thresholds in words, from the constants (docs/analysis.md)."""
-    steps = ", ".join(f"{threshold:.0f} a {mark}" for threshold, mark in reversed(THRESHOLDS))
+    steps = ", ".join(
+        f"{threshold:.0f} {'an' if str(mark)[0] in 'aeiou' else 'a'} {mark}"
+        for threshold, mark in reversed(THRESHOLDS)
+    )
     return f"Points of win chance a move lost: {steps}. A forced move is never marked."
 
 
@@ -61,7 +64,8 @@ def summary_line(summary: Summary) -> str:
     marks = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts)
     return (
         f"Accuracy **{summary.accuracy:.0f}** · {marks} · average loss "
-        f"{summary.average_loss:.1f} points over {summary.moves} moves"
+        f"{summary.average_loss:.1f} points over {summary.moves} "
+        f"move{'' if summary.moves == 1 else 's'}"
     )
 
 
