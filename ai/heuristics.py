@@ -233,6 +233,11 @@ class RazzleEvaluator(_Base):
 
     scale = 1.5
 
+    def key(self, state: Any) -> Hashable:
+        """The repetition key: the board with the ineligible pieces marked, whether a throw
+        is forced, and the seat to move (each changes the moves)."""
+        return state.key
+
     def priority(self, state: Any, move: Any) -> float:
         """Passes by how far they carry the ball; knight moves by the ground they gain."""
         seat = state.turn
@@ -278,6 +283,9 @@ class BokuEvaluator(_Base):
     steeply by how many) and marbles on the board (captures)."""
 
     scale = 3.0
+
+    def key(self, state: Any) -> Hashable:
+        return (state.board, state.turn, state.blocked)  # the blocked cell changes the moves
 
     def priority(self, state: Any, move: Any) -> float:
         """Captures first, then cells next to many marbles (where rows grow or are blocked)."""

@@ -3,14 +3,17 @@
 Seats alternate between games; a draw scores half, a game past PLY_CAP plies is a draw.
 Searches stop on CPU time only (no wall-time stop), so a busy machine slows the benchmark
 but does not weaken either side.
-Prints each pairing's score with a 95% Wilson interval, and the CPU and wall seconds per
-move of each side. The default pairings are the targets of docs/ai.md: level 3 against the
-reference (ai/reference.py), level 3 against level 2, level 2 against level 1.
+Prints each pairing's score with a 95% Wilson interval, the median length of its games in
+plies, and the CPU and wall seconds per move of each side. The default pairings are the
+targets of docs/ai.md: level 3 against the reference (ai/reference.py), level 3 against
+level 2, level 2 against level 1.
 
 Run: python -m benchmarks.ai_ladder [--games 20] [--game boost ...] [--pairing 3:ref 3:2]
      [--seconds 3=2.0 2=0.5] [--nodes 3=4000] [--jobs 2]
 A side is a level (1-3), `ref` (the reference player) or `random`. `--seconds` overrides a
-level's CPU time, `--nodes` makes a level search by a node budget instead (deterministic).
+side's CPU time (`ref=4` caps the reference player, which otherwise looks at every move: a
+Kyo position can have 20,000 turns), `--nodes` makes a level search by a node budget instead
+(deterministic).
 """
 
 from __future__ import annotations
@@ -66,23 +69,25 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make_player(side: str, seconds: dict[int, float], nodes: dict[int, int]) -> Player:
+def make_player(side: str, seconds: dict[str, float], nodes: dict[str, int]) -> Player:
     """The mover for one side of a pairing (see the module docstring)."""
     if side == "random":
         return lambda name, state, seed: random.Random(seed).choice(
             get_game(name).legal_moves(state)
         )
     if side == "ref":
-        return lambda name, state, seed: ai.reference(name, state, seed=seed, cpu_only=True).move
+        return lambda name, state, seed: (
+            ai.reference(name, state, seconds=seconds.get(side), seed=seed, cpu_only=True).move
+        )
     level = int(side)
     return lambda name, state, seed: (
         ai.choose(
             name,
             state,
             level=level,
-            seconds=seconds.get(level),
+            seconds=seconds.get(side),
             seed=seed,
-            nodes=nodes.get(level),
+            nodes=nodes.get(side),
             cpu_only=True,
         ).move
     )
@@ -107,7 +112,7 @@ def play(name: str, players: dict[int, Player], seed: int, times: dict[int, Time
 
 
 def one_game(
-    name: str, pairing: str, index: int, seconds: dict[int, float], nodes: dict[int, int]
+    name: str, pairing: str, index: int, seconds: dict[str, float], nodes: dict[str, int]
 ) -> tuple[float, Times, Times]:
     """Game `index` of a pairing, the first side's seat alternating: its score and both
     sides' times (first side, second side)."""
@@ -127,8 +132,8 @@ def pairing_line(
     name: str,
     pairing: str,
     games: int,
-    seconds: dict[int, float],
-    nodes: dict[int, int],
+    seconds: dict[str, float],
+    nodes: dict[str, int],
     jobs: int,
 ) -> str:
     """One line of the table."""
@@ -147,11 +152,12 @@ def pairing_line(
     for _, one, two in results:
         first.add(one)
         second.add(two)
+    plies = statistics.median(len(one.cpu) + len(two.cpu) for _, one, two in results)
     low, high = wilson(score, games)
     label = pairing.replace(":", " vs ")
     return (
         f"{name:7} {label:10} {games:5} {wins:4} {draws:5} {score / games:6.0%}"
-        f"  [{low:4.0%}, {high:4.0%}]  {first.text()}  {second.text()}"
+        f"  [{low:4.0%}, {high:4.0%}] {plies:5.0f}  {first.text()}  {second.text()}"
     )
 
 
@@ -160,15 +166,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing")
     parser.add_argument("--game", action="append", choices=list(GAMES), help="default: all")
     parser.add_argument("--pairing", nargs="*", default=list(PAIRINGS), help="e.g. 3:ref 3:2")
-    parser.add_argument("--seconds", nargs="*", default=[], help="level=seconds, e.g. 3=0.5")
+    parser.add_argument("--seconds", nargs="*", default=[], help="side=seconds, e.g. 3=0.5 ref=4")
     parser.add_argument("--nodes", nargs="*", default=[], help="level=nodes, e.g. 3=4000")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args()
-    seconds = {int(k): float(v) for k, v in (item.split("=") for item in args.seconds)}
-    nodes = {int(k): int(v) for k, v in (item.split("=") for item in args.nodes)}
+    seconds = {k: float(v) for k, v in (item.split("=") for item in args.seconds)}
+    nodes = {k: int(v) for k, v in (item.split("=") for item in args.nodes)}
     print(
         f"{'game':7} {'pairing':10} {'games':>5} {'wins':>4} {'draws':>5} {'score':>6}"
-        f"  {'95% CI':12}  {'first: cpu med/max, wall med':28}  second"
+        f"  {'95% CI':12} {'plies':>5}  {'first: cpu med/max, wall med':28}  second"
     )
     for name in args.game or list(GAMES):
         for pairing in args.pairing:

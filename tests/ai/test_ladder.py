@@ -16,6 +16,6 @@ def test_wilson_interval() -> None:
 
 def test_one_game_is_played_and_timed() -> None:
     times = {1: Times(), 2: Times()}
-    players = {1: make_player("1", {}, {1: 20}), 2: make_player("random", {}, {})}
+    players = {1: make_player("1", {}, {"1": 20}), 2: make_player("random", {}, {})}
     score = play("boku", players, seed=0, times=times)
     assert score in (0.0, 0.5, 1.0) and times[1].cpu and len(times[1].wall) == len(times[1].cpu)
