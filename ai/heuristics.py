@@ -236,7 +236,8 @@ class RazzleEvaluator(_Base):
     def key(self, state: Any) -> Hashable:
         """The repetition key: the board with the ineligible pieces marked, whether a throw
         is forced, and the seat to move (each changes the moves)."""
-        return state.key
+        key: str = state.key
+        return key
 
     def priority(self, state: Any, move: Any) -> float:
         """Passes by how far they carry the ball; knight moves by the ground they gain."""
