@@ -37,15 +37,30 @@ Scored = list[tuple[float, Any, Any]]
 Verdict = tuple[float, Any, int]
 
 
-def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
-    """Every legal move, except where a position may have too many to list in time (Kyo):
-    there, the lazy move tree's moves, those it yields in part of the time left when searching
-    by time, all of them (in the same order) when searching by nodes, so that a node-budget
-    search repeats what a timed one that reached as many nodes played."""
+def listing(game: Game[Any, Any], state: Any, budget: Budget) -> tuple[list[Any], bool]:
+    """A position's moves, and whether they are all of them. Where a position may have too
+    many to list in time (Kyo) a timed search takes the lazy move tree's moves while
+    LISTING_SHARE of its time left lasts, on the budget's own clocks (CPU time, so a busy
+    machine does not shorten the list, and the wall-time stop when it has one); a search by
+    nodes takes all of them, in the same order, so that it repeats what a timed one that
+    reached as many nodes played."""
     if not game.may_list_slowly:
-        return list(game.legal_moves(state))
+        return list(game.legal_moves(state)), True
     left = budget.seconds_left()
-    return list(game.move_tree(state).moves(None if left is None else left * LISTING_SHARE))
+    if left is None:
+        return list(game.move_tree(state).moves()), True
+    reserve = left * (1 - LISTING_SHARE)
+    found = []
+    for move in game.move_tree(state).moves():
+        found.append(move)
+        if (budget.seconds_left() or 0.0) <= reserve:
+            return found, False
+    return found, True
+
+
+def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
+    """The moves of `listing`, when some will do."""
+    return listing(game, state, budget)[0]
 
 
 def winning_move(game: Game[Any, Any], state: Any, moves: Iterable[Any]) -> Any | None:
