@@ -5,10 +5,11 @@ so a full two-ply search costs tens of seconds. Instead every root turn is appli
 scored (a win is played at once); then, best-scored first, each turn is answered with every
 reply of the opponent (strikes first) and valued at its worst reply, stopping a turn's
 replies as soon as one refutes it below the best turn so far (alpha-beta's cut at two
-plies). A turn whose replies cannot all be listed in the time left is skipped, never judged
-by part of them (the reply left out could be the refutation). The turns examined so when the
-time ends are the ones worth a reply; the best of them by its worst reply is played, or the
-best one-ply turn if not one was examined.
+plies). Where a turn leaves the opponent thousands of replies (a queen on a field of mana),
+it is judged by those listed in a quarter of the time left, the shortest first, so every
+piece's one-step strikes are among them. The turns examined so when the time ends are the
+ones worth a reply; the best of them by its worst reply is played, or the best one-ply turn
+if not one was examined.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from ai.base import (
     OutOfBudget,
     static_value,
 )
-from ai.reference import Reference, Scored, Verdict, listing
+from ai.reference import Reference, Scored, Verdict, listed_moves
 from rules.core import Game
+
+# Of the time left, what listing one turn's replies may take: a few turns get examined even
+# where every turn has thousands of replies.
+REPLY_SHARE = 0.25
 
 
 class SelectiveTwoPly(Reference):
@@ -36,7 +41,7 @@ class SelectiveTwoPly(Reference):
                 value = self._worst_reply(game, after, seat, answered, b)
             except OutOfBudget:
                 break
-            if value is not None and value > answered:
+            if value > answered:
                 answered, best = value, move
         if best is None:  # not one turn answered in time: the best one-ply turn
             return scored[0][0], scored[0][1], 1
@@ -44,17 +49,15 @@ class SelectiveTwoPly(Reference):
 
     def _worst_reply(
         self, game: Game[Any, Any], after: Any, seat: int, floor: float, budget: Budget
-    ) -> float | None:
+    ) -> float:
         """The value of `after` for `seat` at the opponent's best reply, or any value at or
-        below `floor` once a reply shows it is no better than that; None when the replies
-        could not all be listed in time (a reply left out could be the refutation)."""
+        below `floor` once a reply shows it is no better than that. Replies too many to list
+        in REPLY_SHARE of the time left are judged by those listed, the shortest first."""
         if game.outcome(after) is not None:
             return static_value(game, self.evaluator, after, seat)
-        replies, complete = listing(game, after, budget)
+        replies = listed_moves(game, after, budget, REPLY_SHARE)
         if budget.exhausted():
             raise OutOfBudget
-        if not complete:
-            return None
         if not replies:
             return static_value(game, self.evaluator, after, seat)
         replies.sort(key=lambda m: -self.evaluator.priority(after, m))

@@ -23,6 +23,7 @@ import itertools
 import re
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -208,17 +209,23 @@ class MoveTree:
             self._expand = None
         return self._children
 
-    def moves(self, seconds: float | None = None) -> Iterator[Hashable]:
-        """Every complete move at or below this node, depth first, each once; with `seconds`,
-        only those found within that much time (lists shown to players are bounded)."""
+    def moves(
+        self, seconds: float | None = None, *, breadth_first: bool = False
+    ) -> Iterator[Hashable]:
+        """Every complete move at or below this node, each once, depth first (a picker's
+        order) or breadth first (the shortest first: a search that can list only some of a
+        position's moves sees every piece's short ones, not one piece's long walks); with
+        `seconds`, only those found within that much time (lists shown to players are
+        bounded)."""
         deadline = None if seconds is None else time.perf_counter() + seconds
         keys: set[Hashable] = set()
         found: set[Hashable] = set()
-        stack: list[MoveTree] = [self]
+        stack: deque[MoveTree] = deque([self])
+        take = stack.popleft if breadth_first else stack.pop
         while stack:
             if deadline is not None and time.perf_counter() > deadline:
                 return
-            node = stack.pop()
+            node = take()
             if node.key is not None:
                 if node.key in keys:
                     continue
@@ -226,7 +233,8 @@ class MoveTree:
             if node.move is not None and node.move not in found:
                 found.add(node.move)
                 yield node.move
-            stack.extend(reversed(list(node.children.values())))
+            children = node.children.values()
+            stack.extend(children if breadth_first else reversed(list(children)))
 
     def walk(self, tokens: Sequence[str]) -> MoveTree | None:
         node: MoveTree | None = self
