@@ -220,9 +220,9 @@ class MoveTree:
         deadline = None if seconds is None else time.perf_counter() + seconds
         keys: set[Hashable] = set()
         found: set[Hashable] = set()
-        stack: deque[MoveTree] = deque([self])
-        take = stack.popleft if breadth_first else stack.pop
-        while stack:
+        pending: deque[MoveTree] = deque([self])
+        take = pending.popleft if breadth_first else pending.pop
+        while pending:
             if deadline is not None and time.perf_counter() > deadline:
                 return
             node = take()
@@ -234,7 +234,7 @@ class MoveTree:
                 found.add(node.move)
                 yield node.move
             children = node.children.values()
-            stack.extend(children if breadth_first else reversed(list(children)))
+            pending.extend(children if breadth_first else reversed(list(children)))
 
     def walk(self, tokens: Sequence[str]) -> MoveTree | None:
         node: MoveTree | None = self
