@@ -37,33 +37,27 @@ Scored = list[tuple[float, Any, Any]]
 Verdict = tuple[float, Any, int]
 
 
-def listing(
+def listed_moves(
     game: Game[Any, Any], state: Any, budget: Budget, share: float = LISTING_SHARE
-) -> tuple[list[Any], bool]:
-    """A position's moves, and whether they are all of them. Where a position may have too
-    many to list in time (Kyo), a timed search takes the lazy move tree's moves, the
-    shortest first, while `share` of its time left lasts, on the budget's own clocks (CPU
-    time, so a busy machine does not shorten the list, and the wall-time stop when it has
-    one); a search by nodes takes all of them, in the same order, so that it repeats what a
-    timed one that reached as many nodes played."""
+) -> list[Any]:
+    """A position's moves. Where a position may have too many to list in time (Kyo), a timed
+    search takes the lazy move tree's moves, the shortest first, while `share` of its time
+    left lasts, on the budget's own clocks (CPU time, so a busy machine does not shorten the
+    list, and the wall-time stop when it has one); a search by nodes takes all of them, in
+    the same order, so that it repeats what a timed one that reached as many nodes played."""
     if not game.may_list_slowly:
-        return list(game.legal_moves(state)), True
+        return list(game.legal_moves(state))
     moves = game.move_tree(state).moves(breadth_first=True)
     left = budget.seconds_left()
     if left is None:
-        return list(moves), True
+        return list(moves)
     reserve = left * (1 - share)
     found = []
     for move in moves:
         found.append(move)
         if (budget.seconds_left() or 0.0) <= reserve:
-            return found, False
-    return found, True
-
-
-def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
-    """The moves of `listing`, where those listed in time will do."""
-    return listing(game, state, budget)[0]
+            break
+    return found
 
 
 def winning_move(game: Game[Any, Any], state: Any, moves: Iterable[Any]) -> Any | None:
