@@ -9,7 +9,7 @@ targets of docs/ai.md: level 3 against the reference (ai/reference.py), level 3 
 level 2, level 2 against level 1.
 
 Run: python -m benchmarks.ai_ladder [--games 20] [--game boost ...] [--pairing 3:ref 3:2]
-     [--seconds 3=2.0 2=0.5] [--nodes 3=4000] [--jobs 2]
+     [--seconds 3=2.0 2=0.5] [--nodes 3=4000] [--jobs 2] [--start 10]
 A side is a level (1-3), `ref` (the reference player) or `random`. `--seconds` overrides a
 side's CPU time (`ref=4` caps the reference player, which otherwise looks at every move: a
 Kyo position can have 20,000 turns), `--nodes` makes a level search by a node budget instead
@@ -131,6 +131,7 @@ def one_game(
 def pairing_line(
     name: str,
     pairing: str,
+    start: int,
     games: int,
     seconds: dict[str, float],
     nodes: dict[str, int],
@@ -140,7 +141,8 @@ def pairing_line(
     results = []
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(one_game, name, pairing, index, seconds, nodes) for index in range(games)
+            pool.submit(one_game, name, pairing, index, seconds, nodes)
+            for index in range(start, start + games)
         ]
         for future in as_completed(futures):  # each game to stderr as it ends: runs are long
             results.append(future.result())
@@ -169,6 +171,9 @@ def main() -> None:
     parser.add_argument("--seconds", nargs="*", default=[], help="side=seconds, e.g. 3=0.5 ref=4")
     parser.add_argument("--nodes", nargs="*", default=[], help="level=nodes, e.g. 3=4000")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game's number (a pairing split over runs)"
+    )
     args = parser.parse_args()
     seconds = {k: float(v) for k, v in (item.split("=") for item in args.seconds)}
     nodes = {k: int(v) for k, v in (item.split("=") for item in args.nodes)}
@@ -178,7 +183,8 @@ def main() -> None:
     )
     for name in args.game or list(GAMES):
         for pairing in args.pairing:
-            print(pairing_line(name, pairing, args.games, seconds, nodes, args.jobs), flush=True)
+            line = pairing_line(name, pairing, args.start, args.games, seconds, nodes, args.jobs)
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
