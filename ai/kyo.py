@@ -58,8 +58,6 @@ class SelectiveTwoPly(Reference):
         replies = listed_moves(game, after, budget, REPLY_SHARE)
         if budget.exhausted():
             raise OutOfBudget
-        if not replies:
-            return static_value(game, self.evaluator, after, seat)
         replies.sort(key=lambda m: -self.evaluator.priority(after, m))
         worst = WIN * 2
         for reply in replies:
