@@ -21,7 +21,7 @@ from ai.heuristics import (
     QuorumEvaluator,
     RazzleEvaluator,
 )
-from ai.kyo import SelectiveTwoPly
+from ai.kyo import KyoSearch
 from ai.reference import Reference
 from rules import get_game
 from rules.core import IllegalMove
@@ -56,7 +56,7 @@ EVALUATORS: dict[str, Evaluator] = {
 }
 BOTS: dict[str, Bot] = {
     "boost": BoostSearch(BOOST),
-    "kyo": SelectiveTwoPly(EVALUATORS["kyo"]),
+    "kyo": KyoSearch(EVALUATORS["kyo"]),
     "quorum": AlphaBeta(EVALUATORS["quorum"]),
     "razzle": AlphaBeta(EVALUATORS["razzle"]),
     "boku": AlphaBeta(EVALUATORS["boku"]),

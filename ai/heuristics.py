@@ -139,30 +139,36 @@ class KyoEvaluator(_Base):
         return 1.0 if "x" in str(move) else 0.0  # strikes first
 
     def score(self, state: Any, seat: int) -> float:
-        totals = {1: 0.0, 2: 0.0}
-        mana = {1: 0, 2: 0}
-        kings: dict[int, int] = {}
-        attackers: dict[int, list[int]] = {1: [], 2: []}
-        for cell in range(KYO_CELLS):
-            for item in state.board[cell]:
-                if item == "S":
-                    continue
-                owner = 1 if item.isupper() else 2
-                letter = item.upper()
-                totals[owner] += KYO_ITEM[letter]
-                if letter in "DL":
-                    mana[owner] += 1
-                elif letter == "K":
-                    kings[owner] = cell
-                elif letter in "HQ":
-                    attackers[owner].append(cell)
-        for owner in (1, 2):
-            totals[owner] -= max(0, KYO_MANA_SHORT - mana[owner]) * 2.0
-            king = kings.get(3 - owner)
-            if king is not None:
-                for cell in attackers[owner]:
-                    totals[owner] -= KYO_ATTACK * _chebyshev(cell, king, KYO_SIZE)
-        return totals[seat] - totals[3 - seat]
+        return kyo_score(state.board, seat)
+
+
+def kyo_score(board: Sequence[str], seat: int) -> float:
+    """KyoEvaluator's score on a bare board: ai/kyo.py judges the positions of its threat
+    search without making states of them."""
+    totals = {1: 0.0, 2: 0.0}
+    mana = {1: 0, 2: 0}
+    kings: dict[int, int] = {}
+    attackers: dict[int, list[int]] = {1: [], 2: []}
+    for cell in range(KYO_CELLS):
+        for item in board[cell]:
+            if item == "S":
+                continue
+            owner = 1 if item.isupper() else 2
+            letter = item.upper()
+            totals[owner] += KYO_ITEM[letter]
+            if letter in "DL":
+                mana[owner] += 1
+            elif letter == "K":
+                kings[owner] = cell
+            elif letter in "HQ":
+                attackers[owner].append(cell)
+    for owner in (1, 2):
+        totals[owner] -= max(0, KYO_MANA_SHORT - mana[owner]) * 2.0
+        king = kings.get(3 - owner)
+        if king is not None:
+            for cell in attackers[owner]:
+                totals[owner] -= KYO_ATTACK * _chebyshev(cell, king, KYO_SIZE)
+    return totals[seat] - totals[3 - seat]
 
 
 def _chebyshev(a: int, b: int, width: int) -> int:

@@ -1,71 +1,173 @@
-"""Kyo's search: one ply over every turn, then the reply to the few turns worth one.
+"""Kyo's search: every turn scored, then the exchanges it allows played out, deeper with time.
 
-A Kyo position has hundreds of turns (each applied and scored in ~60 us, listed in ~6 ms),
-so a full two-ply search costs tens of seconds. Instead every root turn is applied and
-scored (a win is played at once); then, best-scored first, each turn is answered with every
-reply of the opponent (strikes first) and valued at its worst reply, stopping a turn's
-replies as soon as one refutes it below the best turn so far (alpha-beta's cut at two
-plies). Where a turn leaves the opponent thousands of replies (a queen on a field of mana),
-it is judged by those listed in a quarter of the time left, the shortest first, so every
-piece's one-step strikes are among them. The turns examined so when the time ends are the
-ones worth a reply; the best of them by its worst reply is played, or the best one-ply turn
-if not one was examined.
+A Kyo position has hundreds to tens of thousands of turns (a queen on a field of mana: one
+measured position has 33,022, 2.9 s just to list), so a full two-ply search is out of reach.
+But almost all of a position's value moves when something is taken, and the turns that take
+(strike a pawn, end on enemy mana) are few, dozens at most, and found ~70x faster than the
+whole list (`rules.kyo.turns.takes`). So: every root turn listed in time, and every take, is
+scored by the evaluation; then each, best first, is answered by the opponent's takes, those
+by the mover's retakes, and so on (a quiescence search: either side may instead stop taking
+and keep the position as it is), one more exchange each iteration while the time lasts. A
+turn that leaves a piece to be taken is seen at the first iteration; a take that loses the
+striker to a retake at the second.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from ai.base import (
-    WIN,
-    Budget,
-    OutOfBudget,
-    static_value,
-)
-from ai.reference import Reference, Scored, Verdict, listed_moves
+from ai.base import WIN, Budget, Choice, Evaluator, Limit, OutOfBudget, seat_chances, value_chance
+from ai.heuristics import kyo_score
+from ai.reference import forced, listed_moves
 from rules.core import Game
+from rules.kyo import Turn, winner
+from rules.kyo.board import SIDES, position_key
+from rules.kyo.turns import Board, TakeFinder
 
-# Of the time left, what listing one turn's replies may take: a few turns get examined even
-# where every turn has thousands of replies.
-REPLY_SHARE = 0.25
+# Exchanges looked at, at most (a take and its retake are two): every position has fewer
+# takes in a row than this in the games measured, so deeper iterations find nothing new.
+MOST_EXCHANGES = 8
 
 
-class SelectiveTwoPly(Reference):
-    """The Bot for Kyo (any game whose positions have too many turns to search deeper): the
-    reference player's first look, then the worst reply to the best-looking turns."""
+def outcome_value(board: Board, mover: int, seat: int) -> float | None:
+    """WIN or -WIN for `seat` if the turn `mover` just played ended the game."""
+    outcome = winner(board, mover)
+    if outcome is None:
+        return None
+    return WIN if seat in outcome.winners else -WIN
 
-    def second_look(self, game: Game[Any, Any], seat: int, scored: Scored, b: Budget) -> Verdict:
-        answered, best = -WIN * 2, None
-        for _, move, after in scored:
+
+class KyoSearch:
+    """The Bot for Kyo (see the module docstring)."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit, rng: random.Random) -> Choice:
+        budget = Budget(limit)
+        seat = state.turn
+        listed = listed_moves(game, state, budget)
+        rng.shuffle(listed)  # ties go to a random turn, not to the first generated
+        by_board = {move.board: move for move in listed if isinstance(move, Turn)}
+        finders = {mover: TakeFinder(state.board, SIDES[mover]) for mover in (seat, 3 - seat)}
+        taken = [by_board.get(b, Turn(tokens, b)) for tokens, b in finders[seat].takes(state.board)]
+        first = {move.board for move in taken}
+        moves = [*taken, *(m for m in listed if not (isinstance(m, Turn) and m.board in first))]
+        if not moves or not isinstance(moves[0], Turn):  # nothing listed in time, or a pass
+            return forced(game, state, moves, self.evaluator, rng)
+        ranked = _first_look(state, moves, budget)
+        value, move, _ = ranked[0]
+        plies = 1
+        search = _Exchanges(budget, finders)
+        while value < WIN / 2 and plies <= MOST_EXCHANGES:
             try:
-                value = self._worst_reply(game, after, seat, answered, b)
+                ranked = search.iterate(ranked, seat, plies)
             except OutOfBudget:
                 break
-            if value > answered:
-                answered, best = value, move
-        if best is None:  # not one turn answered in time: the best one-ply turn
-            return scored[0][0], scored[0][1], 1
-        return answered, best, 2
-
-    def _worst_reply(
-        self, game: Game[Any, Any], after: Any, seat: int, floor: float, budget: Budget
-    ) -> float:
-        """The value of `after` for `seat` at the opponent's best reply, or any value at or
-        below `floor` once a reply shows it is no better than that. Replies too many to list
-        in REPLY_SHARE of the time left are judged by those listed, the shortest first."""
-        if game.outcome(after) is not None:
-            return static_value(game, self.evaluator, after, seat)
-        replies = listed_moves(game, after, budget, REPLY_SHARE)
-        if budget.exhausted():
-            raise OutOfBudget
-        replies.sort(key=lambda m: -self.evaluator.priority(after, m))
-        worst = WIN * 2
-        for reply in replies:
-            if budget.exhausted():
-                raise OutOfBudget
-            budget.spend()
-            answer = game.apply(after, reply, check=False)
-            worst = min(worst, static_value(game, self.evaluator, answer, seat))
-            if worst <= floor:
+            finally:
+                if search.answered:
+                    value, move, _ = max(search.answered, key=lambda entry: entry[0])
+            plies += 1
+            if not search.deeper:
                 break
-        return worst
+        chances = seat_chances(seat, value_chance(value, self.evaluator.scale), 2)
+        info = {"nodes": budget.nodes, "depth": plies, "value": value, "chances": chances}
+        return Choice(_spelled(game, state, move, by_board), info)
+
+
+# (value for the mover, turn, whether the game ends with it), best first.
+Ranked = list[tuple[float, Any, bool]]
+
+
+def _first_look(state: Any, moves: list[Any], budget: Budget) -> Ranked:
+    """As many turns as the budget allows (one at least) scored by the evaluation; a turn
+    that repeats a position seen twice is a draw (value 0)."""
+    seat = state.turn
+    total = len("".join(state.board))
+    ranked: Ranked = []
+    for move in moves:
+        if ranked and budget.exhausted():
+            break
+        budget.spend()
+        board = move.board
+        value = outcome_value(board, seat, seat)
+        over = value is not None
+        if value is None:
+            over = len("".join(board)) == total and (
+                state.history.count(position_key(board, 3 - seat)) >= 2
+            )
+            value = 0.0 if over else kyo_score(board, seat)
+        ranked.append((value, move, over))
+        if value >= WIN / 2:
+            break
+    ranked.sort(key=lambda entry: -entry[0])
+    return ranked
+
+
+def _spelled(game: Game[Any, Any], state: Any, move: Any, listed: dict[Board, Any]) -> Any:
+    """A take not among the listed turns is spelled as the walk found it: the parser gives
+    its shortest notation, as every listed turn has."""
+    if isinstance(move, Turn) and move.board not in listed:
+        return game.parse_move(state, str(move))
+    return move
+
+
+class _Exchanges:
+    """One choice's quiescence search; positions' takes are found once and kept."""
+
+    def __init__(self, budget: Budget, finders: dict[int, TakeFinder]) -> None:
+        self.budget = budget
+        self.finders = finders
+        self.replies: dict[tuple[Board, int], list[Board]] = {}
+        self.answered: Ranked = []
+        self.deeper = False  # whether a line stopped at the depth limit with takes left
+
+    def iterate(self, ranked: Ranked, seat: int, exchanges: int) -> Ranked:
+        """Every root turn, best first, valued after up to `exchanges` takes; returns them
+        best first. A turn refuted below the best so far keeps that bound as its value."""
+        self.answered = []
+        self.deeper = False
+        best = -WIN * 2
+        for first, move, over in ranked:
+            value = first
+            if not over:
+                value = -self._resolve(move.board, 3 - seat, -WIN * 2, -best, exchanges)
+            self.answered.append((value, move, over))
+            best = max(best, value)
+        return sorted(self.answered, key=lambda entry: -entry[0])
+
+    def _resolve(self, board: Board, mover: int, alpha: float, beta: float, left: int) -> float:
+        """The value of `board` for `mover` (to move) when each side in turn either takes or
+        stops, negamax with alpha-beta, at most `left` takes deep."""
+        stand = kyo_score(board, mover)
+        if stand >= beta:
+            return stand
+        replies = self._takes(board, mover)
+        if not replies:
+            return stand
+        if left == 0:
+            self.deeper = True
+            return stand
+        alpha = max(alpha, stand)
+        for after in replies:
+            if self.budget.exhausted():
+                raise OutOfBudget
+            self.budget.spend()
+            value = outcome_value(after, mover, mover)
+            if value is None:
+                value = -self._resolve(after, 3 - mover, -beta, -alpha, left - 1)
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        return alpha
+
+    def _takes(self, board: Board, mover: int) -> list[Board]:
+        """The positions `mover`'s takes leave, the best for `mover` first."""
+        key = (board, mover)
+        found = self.replies.get(key)
+        if found is None:
+            boards = [after for _, after in self.finders[mover].takes(board)]
+            found = sorted(boards, key=lambda after: -kyo_score(after, mover))
+            self.replies[key] = found
+        return found

@@ -163,7 +163,7 @@ class Kyo(Game[KyoState, KyoMove]):
         key = position_key(board, following)
         lost_items = len("".join(board)) < len("".join(state.board))
         history = (key,) if lost_items else (*state.history, key)
-        result = _winner(board, seat)
+        result = winner(board, seat)
         if result is None and history.count(key) >= 3:
             result = Outcome((), "repetition")
         return replace(
@@ -334,16 +334,16 @@ def _sort_key(turn: Turn) -> tuple[int, int, int, str]:
     return origin % SIZE, origin // SIZE, len(text), text
 
 
-def _winner(board: Board, mover: int) -> Outcome | None:
+def winner(board: Board, mover: int) -> Outcome | None:
     """Rule 14, the opponent first: only the side that just moved can have taken anything."""
     items = "".join(board)
     for loser in (3 - mover, mover):
         side = SIDES[loser]
-        winner = (3 - loser,)
+        others = (3 - loser,)
         if side.king not in items:
-            return Outcome(winner, "king")
+            return Outcome(others, "king")
         if side.mana[0] not in items and side.mana[1] not in items:
-            return Outcome(winner, "mana")
+            return Outcome(others, "mana")
     return None
 
 
@@ -360,4 +360,4 @@ def _struck(before: Board, after: Board, seat: int, struck: list[int]) -> list[i
     return sorted(lost | set(struck))
 
 
-__all__ = ["Kyo", "KyoMove", "KyoState", "Turn"]
+__all__ = ["Kyo", "KyoMove", "KyoState", "Turn", "winner"]
