@@ -15,6 +15,7 @@ striker to a retake at the second.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from ai.base import WIN, Budget, Choice, Evaluator, Limit, OutOfBudget, seat_chances, value_chance
@@ -28,6 +29,12 @@ from rules.kyo.turns import Board, TakeFinder
 # Exchanges looked at, at most (a take and its retake are two): every position has fewer
 # takes in a row than this in the games measured, so deeper iterations find nothing new.
 MOST_EXCHANGES = 8
+# A turn worth checking for a fork scores at most this far below the best turn found...
+FORK_MARGIN = 1.5
+# ...and would gain at least this much more if the opponent let it take next turn.
+FORK_GAIN = 0.5
+# Of the time left, what listing the opponent's replies to one threatening turn may take.
+REPLY_SHARE = 0.25
 
 
 def outcome_value(board: Board, mover: int, seat: int) -> float | None:
@@ -71,6 +78,10 @@ class KyoSearch:
             plies += 1
             if not search.deeper:
                 break
+        if value < WIN / 2 and not search.deeper:
+            forked = _Forks(game, state, search).best(ranked, value)
+            if forked is not None:
+                value, move, plies = *forked, 3
         chances = seat_chances(seat, value_chance(value, self.evaluator.scale), 2)
         info = {"nodes": budget.nodes, "depth": plies, "value": value, "chances": chances}
         return Choice(_spelled(game, state, move, by_board), info)
@@ -132,12 +143,12 @@ class _Exchanges:
         for first, move, over in ranked:
             value = first
             if not over:
-                value = -self._resolve(move.board, 3 - seat, -WIN * 2, -best, exchanges)
+                value = -self.resolve(move.board, 3 - seat, -WIN * 2, -best, exchanges)
             self.answered.append((value, move, over))
             best = max(best, value)
         return sorted(self.answered, key=lambda entry: -entry[0])
 
-    def _resolve(self, board: Board, mover: int, alpha: float, beta: float, left: int) -> float:
+    def resolve(self, board: Board, mover: int, alpha: float, beta: float, left: int) -> float:
         """The value of `board` for `mover` (to move) when each side in turn either takes or
         stops, negamax with alpha-beta, at most `left` takes deep."""
         stand = kyo_score(board, mover)
@@ -156,7 +167,7 @@ class _Exchanges:
             self.budget.spend()
             value = outcome_value(after, mover, mover)
             if value is None:
-                value = -self._resolve(after, 3 - mover, -beta, -alpha, left - 1)
+                value = -self.resolve(after, 3 - mover, -beta, -alpha, left - 1)
             if value >= beta:
                 return value
             alpha = max(alpha, value)
@@ -171,3 +182,71 @@ class _Exchanges:
             found = sorted(boards, key=lambda after: -kyo_score(after, mover))
             self.replies[key] = found
         return found
+
+
+class _Forks:
+    """With time left after the exchanges: turns that threaten takes the opponent cannot all
+    parry. A turn whose takes next turn (were the opponent to let them happen) would gain
+    more than its exchanges show is answered by every reply the opponent has, each valued
+    by the exchanges that follow; its worst reply is its value."""
+
+    def __init__(self, game: Game[Any, Any], state: Any, search: _Exchanges) -> None:
+        self.game = game
+        self.state = state
+        self.search = search
+
+    def best(self, ranked: Ranked, best: float) -> tuple[float, Any] | None:
+        """A threatening turn worth more than `best` at the opponent's every reply, if the
+        time finds one."""
+        seat = self.state.turn
+        found = None
+        try:
+            threats = []
+            for value, move, over in ranked:
+                if value < best - FORK_MARGIN:
+                    break
+                if over:
+                    continue
+                if self.search.budget.exhausted():
+                    raise OutOfBudget
+                hoped = self.search.resolve(move.board, seat, best, WIN * 2, MOST_EXCHANGES)
+                if hoped > max(value, best) + FORK_GAIN:
+                    threats.append((hoped, move))
+            threats.sort(key=lambda entry: -entry[0])
+            for hoped, move in threats:
+                if hoped <= best:
+                    break
+                answered = self._worst_reply(move, best)
+                if answered is not None and answered > best:
+                    best, found = answered, (answered, move)
+        except OutOfBudget:
+            pass
+        return found
+
+    def _worst_reply(self, move: Any, floor: float) -> float | None:
+        """The value of `move` at the opponent's best reply, or any value at or below `floor`
+        once a reply shows it is no better; None if the replies could not all be listed."""
+        seat = self.state.turn
+        after = replace(self.state, board=move.board, turn=3 - seat)
+        budget = self.search.budget
+        left = budget.seconds_left()
+        stop = None if left is None else left * (1 - REPLY_SHARE)
+        replies = []
+        for reply in self.game.move_tree(after).moves(breadth_first=True):
+            if stop is not None and (budget.seconds_left() or 0.0) <= stop:
+                return None
+            replies.append(reply)
+        replies.sort(key=lambda reply: "x" not in str(reply))  # strikes first
+        worst = WIN * 2
+        for reply in replies:
+            if budget.exhausted():
+                raise OutOfBudget
+            budget.spend()
+            board = reply.board if isinstance(reply, Turn) else move.board  # or a pass
+            ended = outcome_value(board, 3 - seat, seat)
+            if ended is None:
+                ended = self.search.resolve(board, seat, floor, WIN * 2, MOST_EXCHANGES)
+            worst = min(worst, ended)
+            if worst <= floor:
+                break
+        return worst
