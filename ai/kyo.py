@@ -1,15 +1,17 @@
-"""Kyo's search: every turn scored, then the exchanges it allows played out, deeper with time.
+"""Kyo's search: every turn scored, the exchanges it allows played out, then forks.
 
 A Kyo position has hundreds to tens of thousands of turns (a queen on a field of mana: one
 measured position has 33,022, 2.9 s just to list), so a full two-ply search is out of reach.
 But almost all of a position's value moves when something is taken, and the turns that take
 (strike a pawn, end on enemy mana) are few, dozens at most, and found ~70x faster than the
-whole list (`rules.kyo.turns.takes`). So: every root turn listed in time, and every take, is
-scored by the evaluation; then each, best first, is answered by the opponent's takes, those
-by the mover's retakes, and so on (a quiescence search: either side may instead stop taking
-and keep the position as it is), one more exchange each iteration while the time lasts. A
-turn that leaves a piece to be taken is seen at the first iteration; a take that loses the
-striker to a retake at the second.
+whole list (`rules.kyo.turns.TakeFinder`). So: every root turn listed in time, and every
+take, is scored by the evaluation; then each, best first, is answered by the opponent's
+takes, those by the mover's retakes, and so on (a quiescence search: either side may
+instead stop taking and keep the position as it is), one more exchange each iteration while
+the time lasts. A turn that leaves a piece to be taken is seen at the first iteration; a
+take that loses the striker to a retake at the second. Time left after that goes to the
+turns that threaten takes: each is answered by every reply, so a fork the opponent cannot
+parry is told from a threat one reply meets.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ai.heuristics import kyo_score
 from ai.reference import forced, listed_moves
 from rules.core import Game
 from rules.kyo import Turn, winner
-from rules.kyo.board import SIDES, position_key
+from rules.kyo.board import BY_NAME, SIDES, position_key
 from rules.kyo.turns import Board, TakeFinder
 
 # Exchanges looked at, at most (a take and its retake are two): every position has fewer
@@ -65,6 +67,8 @@ class KyoSearch:
             return forced(game, state, moves, self.evaluator, rng)
         ranked = _first_look(state, moves, budget)
         value, move, _ = ranked[0]
+        urgent = first | _escapes(state, moves, finders[3 - seat])
+        ranked.sort(key=lambda entry: entry[1].board not in urgent)  # stable: by value next
         plies = 1
         search = _Exchanges(budget, finders)
         while value < WIN / 2 and plies <= MOST_EXCHANGES:
@@ -114,6 +118,25 @@ def _first_look(state: Any, moves: list[Any], budget: Budget) -> Ranked:
             break
     ranked.sort(key=lambda entry: -entry[0])
     return ranked
+
+
+def _escapes(state: Any, moves: list[Any], opponent: TakeFinder) -> set[Board]:
+    """The positions left by turns of pieces the opponent could take now: with the takes,
+    the turns to answer first, since while none is answered every turn looks lost."""
+    seat = state.turn
+    board = state.board
+    mine = SIDES[seat].pawns + SIDES[seat].mana
+    threatened = {
+        tile
+        for _, after in opponent.takes(board)
+        for tile, stack in enumerate(after)
+        if sum(stack.count(item) for item in mine) < sum(board[tile].count(item) for item in mine)
+    }
+    return {
+        move.board
+        for move in moves
+        if isinstance(move, Turn) and BY_NAME[move.tokens[0]] in threatened
+    }
 
 
 def _spelled(game: Game[Any, Any], state: Any, move: Any, listed: dict[Board, Any]) -> Any:

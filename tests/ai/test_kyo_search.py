@@ -63,3 +63,15 @@ def test_a_take_the_walk_spelled_is_played_in_its_shortest_notation() -> None:
     detour = next(Turn(tokens, after) for tokens, after in takes if tokens[0] == "f2")
     assert str(detour) == "f2:1-g3-h3-g4-h4-i4-j5xj6"
     assert str(_spelled(KYO, state, detour, {})) == "f2:1-g3-h3-i4-j5xj6"
+
+
+def test_level_3_forks_two_pawns_the_opponent_cannot_both_save() -> None:
+    """Gold's heavy pawn carries two dark chips: a step to c4 puts the pawns on c6 and e4
+    two mana steps away, out of their own reach, and Red can move only one of them."""
+    state = KYO.parse_diagram(position(b4="DDH", c6="h", e4="h"))
+    gold = SIDES[1]
+    assert TakeFinder(state.board, gold).takes(state.board) == []
+    move = ai.choose_move("kyo", state, level=3, seed=1, nodes=5000)
+    assert isinstance(move, Turn)
+    threats = TakeFinder(move.board, gold).takes(move.board)
+    assert len({tokens[-1] for tokens, _ in threats}) >= 2, str(move)
