@@ -1,0 +1,66 @@
+"""Kyo's takes against its complete listing, in CPU time: what the search's threat finder
+(rules.kyo.turns.TakeFinder) saves. For each position: its turns and the time to list them
+(`legal_turns`), the time to find the mover's takes with a fresh finder, and, over the
+position's turns (up to --turns of them), the time to find the opponent's takes after each
+turn with a fresh finder against the root's finder reused (what the search does).
+
+Positions: the busiest ones we know (tests/positions/kyo.json) and mid-game positions of
+seeded random games.
+
+Run: python -m benchmarks.kyo_takes [--turns 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.positions import mid_game_positions
+from rules.kyo import Kyo, KyoState
+from rules.kyo.board import SIDES
+from rules.kyo.turns import TakeFinder, legal_turns
+from tests.positions import diagram
+
+BUSY = ("queen field", "queen in a 5x5 mana field", "heavy with one chip, 8x8 field")
+
+
+def cpu(call: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.process_time()
+    result = call()
+    return time.process_time() - start, result
+
+
+def measure(name: str, state: KyoState, most: int) -> None:
+    mover, other = SIDES[state.turn], SIDES[3 - state.turn]
+    listing, finals = cpu(lambda: legal_turns(state.board, mover))
+    finding, takes = cpu(lambda: TakeFinder(state.board, mover).takes(state.board))
+    boards = list(finals.best)[:most]
+    fresh, _ = cpu(lambda: [TakeFinder(b, other).takes(b) for b in boards])
+    reused, _ = cpu(
+        lambda: [finder.takes(b) for finder in [TakeFinder(state.board, other)] for b in boards]
+    )
+    print(
+        f"{name:34} {len(finals.best):7} {listing * 1e3:9.1f} {len(takes):5} {finding * 1e3:8.2f}"
+        f" {len(boards):6} {fresh / len(boards) * 1e3:9.3f} {reused / len(boards) * 1e3:9.3f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=300)
+    args = parser.parse_args()
+    game = Kyo()
+    print(
+        f"{'position':34} {'turns':>7} {'list ms':>9} {'takes':>5} {'find ms':>8}"
+        f" {'after':>6} {'fresh ms':>9} {'reused ms':>9}"
+    )
+    for name in BUSY:
+        measure(name, game.parse_diagram(diagram("kyo", name)), args.turns)
+    for index, state in enumerate(mid_game_positions(game, 8, seed=5)):
+        measure(f"random game position {index} (ply {state.ply})", state, args.turns)
+
+
+if __name__ == "__main__":
+    main()
