@@ -4,8 +4,8 @@
 position's turns (up to --turns of them), the time to find the opponent's takes after each
 turn with a fresh finder against the root's finder reused (what the search does).
 
-Positions: the busiest ones we know (tests/positions/kyo.json) and mid-game positions of
-seeded random games.
+Positions: the busiest ones we know (tests/positions/kyo.json) and positions of seeded random
+games.
 
 Run: python -m benchmarks.kyo_takes [--turns 300]
 """
@@ -13,17 +13,21 @@ Run: python -m benchmarks.kyo_takes [--turns 300]
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.positions import mid_game_positions
 from rules.kyo import Kyo, KyoState
 from rules.kyo.board import SIDES
 from rules.kyo.turns import TakeFinder, legal_turns
+from rules.playout import random_states
 from tests.positions import diagram
 
-BUSY = ("queen field", "queen in a 5x5 mana field", "heavy with one chip, 8x8 field")
+# The busiest positions that list in seconds (the 5x5 queen field takes minutes).
+BUSY = ("queen field", "tower road", "heavy with one chip, 8x8 field")
+# Random games whose positions list in seconds (others reach 100,000 turns), as the tests'.
+RANDOM_GAMES, PLIES = (1, 2, 4), (60, 90, 120)
 
 
 def cpu(call: Callable[[], Any]) -> tuple[float, Any]:
@@ -58,8 +62,10 @@ def main() -> None:
     )
     for name in BUSY:
         measure(name, game.parse_diagram(diagram("kyo", name)), args.turns)
-    for index, state in enumerate(mid_game_positions(game, 8, seed=5)):
-        measure(f"random game position {index} (ply {state.ply})", state, args.turns)
+    for seed in RANDOM_GAMES:
+        for state in random_states(game, random.Random(seed), bound=max(PLIES)):
+            if state.ply in PLIES and state.result is None:
+                measure(f"random game {seed}, ply {state.ply}", state, args.turns)
 
 
 if __name__ == "__main__":
