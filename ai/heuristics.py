@@ -129,7 +129,7 @@ class BoostEvaluator(_Base):
 
 KYO_ITEM = {"P": 1.0, "H": 3.0, "T": 3.0, "Q": 5.0, "K": 0.0, "D": 0.4, "L": 0.4}
 KYO_MANA_SHORT = 4  # fewer own mana chips than this and losing them all looms
-KYO_ATTACK = 0.05  # per tile closer to the enemy king, for each heavy pawn and the queen
+KYO_ATTACK = 0.1  # per tile closer to the enemy king, for each pawn but the king
 
 
 class KyoEvaluator(_Base):
@@ -160,7 +160,7 @@ def kyo_score(board: Sequence[str], seat: int) -> float:
                 mana[owner] += 1
             elif letter == "K":
                 kings[owner] = cell
-            elif letter in "HQ":
+            elif letter in "PHTQ":
                 attackers[owner].append(cell)
     for owner in (1, 2):
         totals[owner] -= max(0, KYO_MANA_SHORT - mana[owner]) * 2.0
