@@ -160,7 +160,7 @@ def kyo_score(board: Sequence[str], seat: int) -> float:
                 mana[owner] += 1
             elif letter == "K":
                 kings[owner] = cell
-            elif letter in "PHTQ":
+            else:  # every pawn but the king presses towards the enemy king
                 attackers[owner].append(cell)
     for owner in (1, 2):
         totals[owner] -= max(0, KYO_MANA_SHORT - mana[owner]) * 2.0
