@@ -37,12 +37,10 @@ Scored = list[tuple[float, Any, Any]]
 Verdict = tuple[float, Any, int]
 
 
-def listed_moves(
-    game: Game[Any, Any], state: Any, budget: Budget, share: float = LISTING_SHARE
-) -> list[Any]:
+def listed_moves(game: Game[Any, Any], state: Any, budget: Budget) -> list[Any]:
     """A position's moves. Where a position may have too many to list in time (Kyo), a timed
-    search takes the lazy move tree's moves, the shortest first, while `share` of its time
-    left lasts, on the budget's own clocks (CPU time, so a busy machine does not shorten the
+    search takes the lazy move tree's moves, the shortest first, while LISTING_SHARE of its
+    time left lasts, on the budget's own clocks (CPU time, so a busy machine does not shorten the
     list, and the wall-time stop when it has one); a search by nodes takes all of them, in
     the same order, so that it repeats what a timed one that reached as many nodes played."""
     if not game.may_list_slowly:
@@ -51,7 +49,7 @@ def listed_moves(
     left = budget.seconds_left()
     if left is None:
         return list(moves)
-    reserve = left * (1 - share)
+    reserve = left * (1 - LISTING_SHARE)
     found = []
     for move in moves:
         found.append(move)
@@ -109,8 +107,8 @@ def scored_moves(
 
 
 class Reference:
-    """The Bot that looks one move ahead (see the module docstring). Subclasses keep its
-    first look (every move scored, a win in one played) and replace the second."""
+    """The Bot that looks one move ahead (see the module docstring): every move scored, a
+    win in one played, then the best move that hands no win over."""
 
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
