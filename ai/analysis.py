@@ -288,9 +288,9 @@ def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
 
 
 def serve_readings(connection: Connection, read: Callable[..., Reading] = read_position) -> None:
-    """An analysis worker process (bot/analysis_worker.py) at a lower CPU priority: ready once
-    its imports are done, then one (game, dump, seconds, seed, nodes) in, its Reading out,
-    until the pipe closes."""
+    """An analysis worker process (bot/workers/analysis_worker.py) at a lower CPU priority:
+    ready once its imports are done, then one (game, dump, seconds, seed, nodes) in, its
+    Reading out, until the pipe closes."""
     os.nice(NICENESS)
     connection.send(READY)
     while True:

@@ -1,4 +1,4 @@
-"""What runs inside a search worker process (bot/ai_pool.py). It lives in `ai`, not `bot`,
+"""What runs inside a search worker process (bot/workers/ai_pool.py). It lives in `ai`, not `bot`,
 so a freshly spawned worker imports the rules and the AI only, not discord.py."""
 
 from __future__ import annotations

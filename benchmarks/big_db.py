@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.scheduler import CLAIM_LEASE, KEEP_DONE
+from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE
 from bot.service.queries import OPEN
 from bot.store import Shards, Status, Store, open_store
 from bot.store.postgres import PostgresSession
 from bot.store.sql import SqlStore
 from bot.store.sqlite import SqliteSession
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 from rules import get_game
 
 NOW = 1_800_000_000

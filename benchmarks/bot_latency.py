@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import Settings, create_bot  # noqa: E402
-from bot.computer import TASK_PREFIX  # noqa: E402
+from bot.jobs.computer import TASK_PREFIX  # noqa: E402
 from bot.offline import INTERACTION_TASKS, OfflineDiscord, Sent  # noqa: E402
 from bot.service import MatchService, Player  # noqa: E402
 from bot.store import open_store  # noqa: E402

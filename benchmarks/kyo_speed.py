@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from fixtures.positions import diagram
 from rules.core import PASS, MoveTree
 from rules.kyo import Kyo, KyoState
-from tests.positions import diagram
 
-# The busiest positions we know (tests/positions/kyo.json says where each comes from).
+# The busiest positions we know (fixtures/positions/kyo.json says where each comes from).
 WORST = (
     "queen field",
     "tower road",

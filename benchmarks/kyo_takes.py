@@ -4,7 +4,7 @@
 position's turns (up to --turns of them), the time to find the opponent's takes after each
 turn with a fresh finder against the root's finder reused (what the search does).
 
-Positions: the busiest ones we know (tests/positions/kyo.json) and positions of seeded random
+Positions: the busiest ones we know (fixtures/positions/kyo.json) and positions of seeded random
 games.
 
 Run: python -m benchmarks.kyo_takes [--turns 300]
@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from fixtures.positions import diagram
 from rules.kyo import Kyo, KyoState
 from rules.kyo.board import SIDES
 from rules.kyo.turns import TakeFinder, legal_turns
 from rules.playout import random_states
-from tests.positions import diagram
 
 # The busiest positions that list in seconds (the 5x5 queen field takes minutes).
 BUSY = ("queen field", "tower road", "heavy with one chip, 8x8 field")

@@ -11,7 +11,7 @@ import argparse
 import random
 import time
 
-from bot.pairing import DRAW, LOSS, WIN, Result, System, pair_swiss, standings, swiss_rounds
+from bot.service.pairing import DRAW, LOSS, WIN, Result, System, pair_swiss, standings, swiss_rounds
 
 
 def main() -> None:

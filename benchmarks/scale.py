@@ -25,7 +25,7 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
 from bot.store import PostgresStore, StaleWrite
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from pathlib import Path
 from bot import launch
 from bot.app import create_bot
 from bot.offline import run_offline
-from bot.permissions import application_id_from_token, invite_url
 from bot.service import MatchService
 from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
+from bot.ui.permissions import application_id_from_token, invite_url
 
 log = logging.getLogger("bot")
 

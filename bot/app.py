@@ -13,25 +13,25 @@ from discord.ext import commands
 
 from ai.analysis import Reading, read_position
 from ai.worker import Search, search_dump
-from bot.ai_pool import AIPool
-from bot.analysis_worker import AnalysisWorker
-from bot.analyst import Analyst
 from bot.clock import Clock, SystemClock
-from bot.commands_sync import register_commands
-from bot.computer import REPLY_WAIT, Computer
-from bot.interface import apologise, options_offered
+from bot.jobs.computer import REPLY_WAIT, Computer
+from bot.jobs.reminders import JobHandler
+from bot.jobs.scheduler import Scheduler, process_name
+from bot.jobs.startup import TASK_NAME as CATCH_UP_TASK
+from bot.jobs.startup import CatchUp
 from bot.launch import open_database
-from bot.notifications import Announcer, Renderer
-from bot.permissions import PermissionWatch
-from bot.reminders import JobHandler
-from bot.replays import ReplayWorker
-from bot.scheduler import Scheduler, process_name
+from bot.posts.analyst import Analyst
+from bot.posts.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
-from bot.startup import TASK_NAME as CATCH_UP_TASK
-from bot.startup import CatchUp
 from bot.store import Store
-from bot.views import PERSISTENT_ITEMS
+from bot.ui.commands_sync import register_commands
+from bot.ui.interface import apologise, options_offered
+from bot.ui.permissions import PermissionWatch
+from bot.ui.views import PERSISTENT_ITEMS
+from bot.workers.ai_pool import AIPool
+from bot.workers.analysis_worker import AnalysisWorker
+from bot.workers.replays import ReplayWorker
 from renderers import render_png
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ class BoardBot(commands.AutoShardedBot):
             tree_cls=BoardTree,
             intents=intents,
             help_command=None,
-            # Nobody is pinged unless a message names whom (bot.notifications.pinging).
+            # Nobody is pinged unless a message names whom (bot.posts.notifications.pinging).
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count,
             # None (every shard) is discord.py's own default, though its hint says list

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, match_choices, resolve
+from bot.posts.match_texts import jump_url
 from bot.service.analysis import Request
-from bot.texts import jump_url
+from bot.ui.interface import Interaction, answering, match_choices, resolve
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

@@ -10,12 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import ai
-from bot import limits
-from bot.interface import Interaction, answering, player, tell
-from bot.notifications import pinging
-from bot.service import AcceptResult, Match, Player
-from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
-from bot.texts import (
+from bot.posts import limits
+from bot.posts.match_texts import (
     challenge_begins,
     challenge_declined,
     challenge_text,
@@ -23,7 +19,11 @@ from bot.texts import (
     pace,
     shown,
 )
-from bot.views import challenge_view
+from bot.posts.notifications import pinging
+from bot.service import AcceptResult, Match, Player
+from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.ui.interface import Interaction, answering, player, tell
+from bot.ui.views import challenge_view
 from rules import GAMES, RulesError, get_game
 
 if TYPE_CHECKING:

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.texts import draw_accepted, draw_declined, draw_offer, shown
-from bot.views import draw_view, resign_view
+from bot.posts import limits
+from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer, shown
+from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
+from bot.ui.views import draw_view, resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

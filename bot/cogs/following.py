@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.interface import Interaction, answering, resolve, service_of, tell, viewer
-from bot.texts import shown
+from bot.posts import limits
+from bot.posts.match_texts import shown
+from bot.ui.interface import Interaction, answering, resolve, service_of, tell, viewer
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot import limits
 from bot.cogs.challenges import GAME_CHOICES
-from bot.interface import Interaction, answering
+from bot.posts import limits
 from bot.service import ServiceError
+from bot.ui.interface import Interaction, answering
 from renderers import render_key
 from rules import GAMES, Game, RulesError, get_game
 

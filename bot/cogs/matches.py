@@ -11,10 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
+from bot.posts import limits
+from bot.posts.match_texts import jump_url, shown
 from bot.service import Match, Waiting
-from bot.texts import jump_url, shown
+from bot.ui.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

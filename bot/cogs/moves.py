@@ -8,11 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot import limits
-from bot.interface import Interaction, answering, explain, match_choices, resolve, turns_text
+from bot.posts import limits
+from bot.posts.match_texts import on_vacation, shown
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
-from bot.texts import on_vacation, shown
-from bot.views import board_view, picker_message
+from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
+from bot.ui.views import board_view, picker_message
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.interface import Interaction, answering, match_choices, resolve, tell
+from bot.posts import limits
+from bot.posts.match_texts import shown
 from bot.service import PremoveLines, ServiceError
-from bot.texts import shown
+from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

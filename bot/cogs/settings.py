@@ -10,11 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import DAYS_CHOICES
-from bot.interface import Interaction, answering, tell
-from bot.notifications import pinging
+from bot.posts.match_texts import days_left, mention
+from bot.posts.notifications import pinging
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
-from bot.texts import days_left, mention
+from bot.ui.interface import Interaction, answering, tell
 from renderers import THEMES
 
 if TYPE_CHECKING:

@@ -8,15 +8,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, ratings
-from bot.analyst import turn_evaluation
 from bot.cogs.challenges import GAME_CHOICES
-from bot.interface import Interaction, answering, match_choices, resolve, viewer
+from bot.posts import limits
+from bot.posts.analyst import turn_evaluation
+from bot.posts.match_texts import describe_turns, jump_url, mention, shown
 from bot.service import Turn, Viewer
+from bot.service import rating_model as ratings
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
-from bot.texts import describe_turns, jump_url, mention, shown
-from bot.views import history_view, replay_view
+from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
+from bot.ui.views import history_view, replay_view
 from rules import get_game
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, tell
-from bot.views import (
+from bot.ui.interface import Interaction, answering, tell
+from bot.ui.views import (
     PERSISTENT_ITEMS,
     AcceptButton,
     DeclineButton,

@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, match_choices, resolve, tell
-from bot.notifications import pinging
-from bot.texts import (
+from bot.posts.match_texts import (
     shown,
     takeback_accepted,
     takeback_agreed,
@@ -17,7 +15,9 @@ from bot.texts import (
     takeback_declined,
     taken_back,
 )
-from bot.views import takeback_view
+from bot.posts.notifications import pinging
+from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
+from bot.ui.views import takeback_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

@@ -10,13 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot import tournament_texts as texts
 from bot.cogs.challenges import DAYS_CHOICES, GAME_CHOICES
-from bot.interface import Interaction, answering, player
-from bot.notifications import Undelivered, pinging
-from bot.pairing import System
+from bot.posts import limits
+from bot.posts import tournament_texts as texts
+from bot.posts.notifications import Undelivered, pinging
 from bot.service.deadlines import DEFAULT_DAYS
+from bot.service.pairing import System
 from bot.service.tournaments import (
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
@@ -27,7 +26,8 @@ from bot.service.tournaments import (
     Tournament,
 )
 from bot.store import Stage
-from bot.views import entry_view
+from bot.ui.interface import Interaction, answering, player
+from bot.ui.views import entry_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

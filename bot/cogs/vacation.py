@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interface import Interaction, answering, tell
-from bot.notifications import Undelivered
+from bot.posts.match_texts import days_left, vacation_began, vacation_ended
+from bot.posts.notifications import Undelivered
 from bot.service.vacations import MAX_DAYS
-from bot.texts import days_left, vacation_began, vacation_ended
+from bot.ui.interface import Interaction, answering, tell
 
 if TYPE_CHECKING:
     from bot.app import BoardBot

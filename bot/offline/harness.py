@@ -15,14 +15,14 @@ from discord.webhook.async_ import async_context
 
 from bot.app import BoardBot
 from bot.clock import ManualClock
-from bot.computer import TASK_PREFIX
+from bot.jobs.computer import TASK_PREFIX
+from bot.jobs.startup import TASK_NAME as CATCH_UP_TASK
 from bot.offline import interactions, rest
 from bot.offline.checks import RequestCheck
 from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
 from bot.service.analysis import TASK_PREFIX as ANALYSIS_TASKS
-from bot.startup import TASK_NAME as CATCH_UP_TASK
 
 # The bot's work for an interaction: its command or component, and the listeners of the events
 # it raises (`on_interaction`, `on_app_command_completion`).

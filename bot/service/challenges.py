@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot import limits
 from bot.clock import DAY
+from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn

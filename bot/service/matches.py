@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import MatchRow, SeatRow, Status
+from bot.texts import Wordable, say
 from rules import Game, Outcome
 
 
@@ -16,10 +17,18 @@ class ServiceError(Exception):
     `names` are the display names the message may start with, so nobody recapitalises them.
     """
 
-    def __init__(self, message: str, hint: str | None = None, *, names: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+    def __init__(
+        self,
+        message: str | Wordable,
+        hint: str | Wordable | None = None,
+        *,
+        names: Sequence[str] = (),
+    ) -> None:
+        super().__init__(say(message))
+        self.text = message
+        self.hint_text = hint
+        self.message = say(message)
+        self.hint = None if hint is None else say(hint)
         self.names = tuple(names)
 
     def __str__(self) -> str:

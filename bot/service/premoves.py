@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot import limits
+from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload

@@ -10,7 +10,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-from bot import limits
+from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import suggestions
 from bot.service.matches import Match, ServiceError, Viewer, no_match

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from bot import ratings
+from bot.service import rating_model as ratings
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Viewer
 from bot.service.queries import Queries

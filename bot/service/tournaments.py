@@ -1,6 +1,6 @@
 """Tournaments: a scheduler of matches. Entries, the start, each round's matches opened
 through the challenge path, results learnt from the same "match finished" hook as ratings,
-withdrawals, standings. Who meets whom is bot/pairing.py's business (pure); everything here
+withdrawals, standings. Who meets whom is bot/service/pairing.py's business (pure); everything here
 is read back from the store, so a restart or a second process changes nothing.
 """
 
@@ -11,12 +11,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import rules
-from bot import pairing
-from bot.pairing import NoPairing, Pairing, Result, Standing, System
+from bot.service import pairing
 from bot.service.cache import MatchCache
 from bot.service.challenges import Challenges
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.pairing import NoPairing, Pairing, Result, Standing, System
 from bot.service.turns import MoveResult, Turns
 from bot.store import BoardRow, EntrantRow, Shards, Stage, Status, TournamentRow
 

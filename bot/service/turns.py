@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
-from bot import limits
+from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import legal_hint
 from bot.service.matches import Match, ServiceError, Turn

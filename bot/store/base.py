@@ -236,7 +236,7 @@ class TournamentRow:
     creator_id: int
     game: str
     variant: str
-    system: str  # bot.pairing.System
+    system: str  # bot.service.pairing.System
     rounds: int  # Swiss: asked for (0: the default) until the start fixes it
     days_per_move: int
     max_players: int

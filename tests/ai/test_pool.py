@@ -7,7 +7,7 @@ import asyncio
 import random
 from typing import Any
 
-from bot.ai_pool import AIPool
+from bot.workers.ai_pool import AIPool
 from rules import get_game
 from rules.playout import random_states
 from tests.ai.searches import crashing_search, endless_search, first_call_crashes, late_search

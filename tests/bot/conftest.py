@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.offline import OfflineDiscord
-from bot.store.throwaway import PostgresMissing, ThrowawayPostgres
+from fixtures.postgres import PostgresMissing, ThrowawayPostgres
 from tests.bot.spec import check_request
 from tests.bot.support import new_bot
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_DATABASE, SettingsError, load_settings
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.offline import OfflineDiscord, Sent
 from bot.store import JobKind, Store
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 from tests.bot.support import private, public, start_match
 from tests.bot.test_store import ALICE, started, turn
 

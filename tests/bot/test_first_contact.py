@@ -14,9 +14,9 @@ import pytest
 from discord import app_commands
 
 import bot.app
-from bot.commands_sync import register_commands
 from bot.offline import OfflineDiscord
-from bot.permissions import NEEDED, application_id_from_token, invite_url, needed_permissions
+from bot.ui.commands_sync import register_commands
+from bot.ui.permissions import NEEDED, application_id_from_token, invite_url, needed_permissions
 from tests.bot.support import new_bot, private
 from tests.bot.test_cli import bot_command
 
@@ -31,7 +31,7 @@ def syncs(h: OfflineDiscord) -> int:
 
 
 def sync_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.commands_sync"]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.ui.commands_sync"]
 
 
 async def edited_description(
@@ -48,7 +48,7 @@ async def edited_description(
 def test_commands_register_on_a_fresh_database_and_again_only_when_changed(
     database: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.commands_sync")
+    caplog.set_level(logging.INFO, logger="bot.ui.commands_sync")
 
     async def main() -> None:
         async with OfflineDiscord(new_bot(database)) as h:
@@ -141,7 +141,7 @@ def test_a_server_withholding_permissions_is_logged_once(
         await h.settle()
 
     offline(scenario)
-    (line,) = [r for r in caplog.records if r.name == "bot.permissions"]
+    (line,) = [r for r in caplog.records if r.name == "bot.ui.permissions"]
     assert line.levelno == logging.WARNING
     assert line.getMessage().endswith(
         "withholds permissions the bot needs: Attach Files, Manage Threads"
@@ -157,7 +157,7 @@ def test_a_server_granting_everything_is_not_logged(
         await h.settle()
 
     offline(scenario)
-    assert not [r for r in caplog.records if r.name == "bot.permissions"]
+    assert not [r for r in caplog.records if r.name == "bot.ui.permissions"]
 
 
 @pytest.mark.parametrize("command", ["rules", "matches", "leaderboard", "help"])

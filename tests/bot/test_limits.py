@@ -1,4 +1,4 @@
-"""Every message stays inside Discord's limits by construction (bot/limits.py)."""
+"""Every message stays inside Discord's limits by construction (bot/posts/limits.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot import limits
 from bot.offline import OfflineDiscord
+from bot.posts import limits
 from bot.service import Match
 from bot.service.picker import _walk
 from bot.store import MatchRow, SeatRow, Status
-from bot.views import picker_message
+from bot.ui.views import picker_message
 from rules import get_game
 from rules.core import MoveTree
 from tests.bot.spec import check_request

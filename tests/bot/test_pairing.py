@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.pairing import (
+from bot.service.pairing import (
     DRAW,
     LOSS,
     TIEBREAKS,

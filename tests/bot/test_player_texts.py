@@ -11,8 +11,8 @@ import pytest
 
 import renderers.razzle
 from bot.offline import OfflineDiscord, User
+from bot.posts.match_texts import describe_turns
 from bot.service import Turn
-from bot.texts import describe_turns
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import ratings
 from bot.service import MatchService, Player
+from bot.service import rating_model as ratings
 from bot.store import open_store
 from rules import Outcome
 from tests.bot.test_store import ALICE, BOB, run, started

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from discord import ui
 
-from bot import views
 from bot.cogs.standings import HISTORY_PAGE
 from bot.offline import OfflineDiscord, Sent
 from bot.store.base import Status
+from bot.ui import views
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 Case = Callable[[OfflineDiscord, str], Awaitable[None]]

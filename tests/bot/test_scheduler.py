@@ -8,7 +8,7 @@ import json
 from collections.abc import Awaitable, Callable
 
 from bot.clock import DAY, ManualClock
-from bot.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, Scheduler
+from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, Scheduler
 from bot.store import JobKind, JobRow, Shards, Store, open_store
 from rules import get_game
 from tests.bot.support import execute_raw

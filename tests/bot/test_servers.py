@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands, ui
 
 from bot.offline import OfflineDiscord, Sent
-from bot.views import (
+from bot.ui.views import (
     PERSISTENT_ITEMS,
     AcceptButton,
     DeclineButton,

@@ -8,7 +8,7 @@ import asyncio
 from bot.clock import DAY, ManualClock
 from bot.offline import OfflineDiscord
 from bot.store import shard_of
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 from tests.bot.spec import check_request
 from tests.bot.support import (
     START,

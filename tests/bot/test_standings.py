@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot import limits
 from bot.offline import OfflineDiscord, Sent
+from bot.posts import limits
 from renderers.replay import MAX_BYTES
 from tests.bot.support import new_bot, private, resign, start_match
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.store.throwaway import ThrowawayPostgres
+from fixtures.postgres import ThrowawayPostgres
 from tests.bot.test_cli import bot_command
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhJkLm.abcdefghijklmnopqrstuvwxyz0123456789AB"

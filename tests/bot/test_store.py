@@ -25,11 +25,11 @@ from bot.store import (
     Store,
     StoreError,
     open_store,
-    throwaway,
 )
 from bot.store.copy import copy_database, differences
 from bot.store.postgres import numbered
 from bot.store.sqlite import SqliteStore
+from fixtures import postgres as throwaway
 from tests.bot.support import execute_raw
 
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")

@@ -4,12 +4,12 @@ import random
 
 from PIL import Image
 
+from fixtures.positions import diagram
 from renderers import render, render_png
 from renderers.canvas import HEADER, Grid
 from renderers.themes import CLASSIC
 from rules import Highlight
 from rules.razzle import RazzleDazzle, RazzleState
-from tests.positions import diagram
 
 GAME = RazzleDazzle()
 GRID = Grid(7, 8)

@@ -2,7 +2,7 @@
 
 A table is tests/rules/perft/<game>.json, a list of positions, each either a new game
 (`players`, `variant`, optionally `seed`) or, without those, the named position of
-tests/positions/<game>.json its `name` gives, with its `counts`.
+fixtures/positions/<game>.json its `name` gives, with its `counts`.
 The counts cover the whole tree of legal moves, so any change to move generation or to
 `apply` that alters what can be played shows up, whatever line a random test would follow.
 
@@ -20,9 +20,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from fixtures.positions import diagram
 from rules import get_game
 from rules.core import Game
-from tests.positions import diagram
 
 TABLES = Path(__file__).parent / "perft"
 

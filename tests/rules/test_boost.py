@@ -5,12 +5,12 @@ from itertools import islice
 
 import pytest
 
+from fixtures.positions import diagram
 from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome, get_game
 from rules.boost import Boost, BoostState, Build, Promote, Step
 from rules.boost.board import zobrist
 from rules.playout import random_states, random_turns
 from rules.records import Record
-from tests.positions import diagram
 
 REGISTERED = get_game("boost")
 assert isinstance(REGISTERED, Boost)

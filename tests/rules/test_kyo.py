@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.positions import diagram
 from rules import (
     PASS,
     Game,
@@ -26,7 +27,6 @@ from rules.kyo.notation import join, tokenize
 from rules.kyo.replay import simulate
 from rules.kyo.turns import legal_turns
 from rules.records import Record
-from tests.positions import diagram
 
 GAME: Game[KyoState, KyoMove] = get_game("kyo")
 

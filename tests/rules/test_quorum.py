@@ -4,6 +4,7 @@ from itertools import islice
 
 import pytest
 
+from fixtures.positions import diagram
 from rules import (
     PASS,
     Game,
@@ -17,7 +18,6 @@ from rules import (
 from rules.playout import random_states, random_turns
 from rules.quorum import Jump, QuorumMove, QuorumState
 from rules.records import Record
-from tests.positions import diagram
 
 GAME: Game[QuorumState, QuorumMove] = get_game("quorum")
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from fixtures import positions
 from rules import PASS, IllegalMove, InvalidDiagram, InvalidMove, InvalidState, Outcome
 from rules.playout import random_states, random_turns
 from rules.razzle import Chain, Knight, RazzleDazzle, RazzleState
 from rules.records import Record
-from tests import positions
 
 GAME = RazzleDazzle()
 

@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import ui
 
-from bot import limits
+from bot.posts import limits
 from bot.service import PickerStep
 
 MAX_OPTIONS = 25

@@ -15,8 +15,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.computer import Computer
-from bot.notifications import Announcer
+from bot.jobs.computer import Computer
+from bot.posts.notifications import Announcer
 from bot.service import MatchService
 from bot.store import Shards
 

@@ -17,10 +17,10 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from bot.ai_pool import AIPool
-from bot.notifications import Announcer
+from bot.posts.notifications import Announcer
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
+from bot.workers.ai_pool import AIPool
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,8 @@ import discord
 from discord.context_managers import Typing
 from discord.utils import MISSING
 
-from bot import limits
-from bot.replays import ReplayWorker
-from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
-from bot.texts import (
+from bot.posts import limits
+from bot.posts.match_texts import (
     POSTED_LATE,
     alt_text,
     challenge_expired,
@@ -40,7 +38,9 @@ from bot.texts import (
     status_line,
     your_move,
 )
-from bot.views import board_view, rematch_view
+from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
+from bot.ui.views import board_view, rematch_view
+from bot.workers.replays import ReplayWorker
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import discord
 
 from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
-from bot import limits
+from bot.posts import limits
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from renderers import render_comparison

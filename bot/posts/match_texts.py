@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
-from bot import limits
 from bot.clock import DAY
+from bot.posts import limits
 from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.vacations import MAX_DAYS

@@ -9,7 +9,7 @@ posted, and in which words, is the announcer's.
 
 from __future__ import annotations
 
-from bot.notifications import Announcer
+from bot.posts.notifications import Announcer
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
 

@@ -10,10 +10,10 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from bot import limits
-from bot.notifications import Undelivered
-from bot.permissions import told
+from bot.posts import limits
+from bot.posts.notifications import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
+from bot.ui.permissions import told
 
 log = logging.getLogger(__name__)
 

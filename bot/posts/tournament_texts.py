@@ -1,13 +1,13 @@
 """What a tournament posts for players to read: its entry message, tables, round and final
-posts. Only words are made here; the tournament cog posts them (bot/texts.py holds the
+posts. Only words are made here; the tournament cog posts them (bot/posts/match_texts.py holds the
 matches' words)."""
 
 from __future__ import annotations
 
-from bot.pairing import TIEBREAKS, Standing, System
+from bot.posts.match_texts import mention, pace
+from bot.service.pairing import TIEBREAKS, Standing, System
 from bot.service.tournaments import Tournament
 from bot.store import Stage
-from bot.texts import mention, pace
 
 
 def points_text(points: float) -> str:

@@ -1,0 +1,1 @@
+"""Background work: the scheduler, due jobs, the computer's turns and start-up catch-up."""

@@ -1,0 +1,113 @@
+"""The one catalogue of what people read: keys to sentences with named placeholders.
+
+Each language is a folder of TOML files (`bot/texts/en/`, later `de/`, `es-ES/`, ...), one file
+per area; a key is the file's name, then the key inside it: `service.no_match` is `no_match`
+in `en/service.toml`. A second language is a second folder with the same keys and the same
+placeholders; a key it lacks falls back to English.
+
+Placeholders are named (`{player}`, never positional) and filled with `str.format`. A sentence
+that depends on a number is a table of plural forms (`one`, `other`) chosen by the value
+`count`. A value may itself be a `Text` (or any refusal with a `key` and `values`, as the
+rules raise), worded in the same language.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+ENGLISH = "en"
+FOLDER = Path(__file__).parent
+PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
+
+
+class Wordable(Protocol):
+    """Anything the catalogue can word: a key and its named values."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def values(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence not yet worded: the reader's language is known only where it is sent."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return say(self)
+
+
+def t(key: str, **values: Any) -> Text:
+    """`t("service.no_match", match=7)`: a key and its named values, worded later."""
+    return Text(key, values)
+
+
+class MissingText(KeyError):
+    """A key no catalogue has: a programming error, caught by the catalogue tests."""
+
+
+@cache
+def catalogue(locale: str) -> Mapping[str, str]:
+    """Every sentence of one language, flattened to dotted keys (`service.no_match`)."""
+    entries: dict[str, str] = {}
+    for path in sorted((FOLDER / locale).glob("*.toml")):
+        with path.open("rb") as file:
+            _flatten(path.stem, tomllib.load(file), entries)
+    return entries
+
+
+def _flatten(prefix: str, table: Mapping[str, Any], into: dict[str, str]) -> None:
+    for name, value in table.items():
+        key = f"{prefix}.{name}"
+        if isinstance(value, Mapping):
+            _flatten(key, value, into)
+        else:
+            into[key] = str(value)
+
+
+def plural_form(locale: str, count: int) -> str:
+    """CLDR's cardinal category for the languages we speak: French and Portuguese count 0
+    with 1, the others only 1."""
+    if locale in ("fr", "pt-BR"):
+        return "one" if count in (0, 1) else "other"
+    return "one" if count == 1 else "other"
+
+
+def template(key: str, locale: str = ENGLISH, count: int | None = None) -> str:
+    """The sentence behind a key in a language (English where that language lacks it)."""
+    for language in (locale, ENGLISH) if locale != ENGLISH else (ENGLISH,):
+        entries = catalogue(language)
+        if key in entries:
+            return entries[key]
+        if count is not None:
+            form = entries.get(f"{key}.{plural_form(language, count)}")
+            if form is None:
+                form = entries.get(f"{key}.other")
+            if form is not None:
+                return form
+    raise MissingText(key)
+
+
+def say(text: Wordable | str, locale: str = ENGLISH) -> str:
+    """Word a text in a language; a plain string (a name, a move) is shown as it is."""
+    if isinstance(text, str):
+        return text
+    values = {name: _worded(value, locale) for name, value in text.values.items()}
+    count = text.values.get("count")
+    pattern = template(text.key, locale, count if isinstance(count, int) else None)
+    return pattern.format_map(values)
+
+
+def _worded(value: Any, locale: str) -> Any:
+    if hasattr(value, "key") and hasattr(value, "values"):
+        return say(value, locale)
+    return value

@@ -1,0 +1,1 @@
+"""Discord-facing helpers shared by the cogs: views, answering, permissions, command sync."""
