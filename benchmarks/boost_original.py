@@ -24,31 +24,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import ai
-from benchmarks.ai_ladder import wilson
+from ai.ladder import wilson
+from fixtures.boost_original import board_text
 from rules import get_game
-from rules.boost.board import DRAGONS, GEOMETRIES, KIND_NAMES, slot_kind, slot_seat
 from rules.boost.state import BoostState
 
 LEAD = 1.0  # an adjudicated game is won by a lead of more than this (a pawn)
-LETTERS = {"pawn": "P", "knight": "K", "tower": "T"}
-
-
-def board_text(state: BoostState) -> str:
-    """The position in the original's board format: rows from the top, two-letter cells."""
-    geo = GEOMETRIES[state.size]
-    cells = [". "] * geo.count
-    for index, mask in enumerate(state.masks):
-        for point in range(geo.count):
-            if mask >> point & 1:
-                if index == DRAGONS:
-                    cells[point] = "D0"
-                else:
-                    kind = KIND_NAMES[slot_kind(index)]
-                    cells[point] = f"{LETTERS[kind]}{slot_seat(index)}"
-    rows = []
-    for rank in reversed(range(geo.size)):
-        rows.append(" ".join(cells[file * geo.size + rank] for file in range(geo.size)) + " ")
-    return "\n".join(rows)
 
 
 class Original:

@@ -3,7 +3,7 @@ format (the program itself is not needed here)."""
 
 from __future__ import annotations
 
-from benchmarks.boost_original import board_text
+from fixtures.boost_original import board_text
 from rules import get_game
 
 

@@ -1,10 +1,10 @@
-"""A smoke test of the ladder benchmark: its interval and one short game."""
+"""A smoke test of the ladder's match loop: its interval and one short game."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.ai_ladder import Times, make_player, play, wilson
+from ai.ladder import Times, make_player, play, wilson
 
 
 def test_wilson_interval() -> None:

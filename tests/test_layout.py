@@ -1,0 +1,45 @@
+"""The folder list shows the layers: the product imports nothing made for tests, and the
+benchmarks and the tests share what both need through `fixtures/`, never each other."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCT = ("rules", "renderers", "ai", "bot")
+TEST_ONLY = {"tests", "benchmarks", "fixtures", "pytest", "hypothesis", "jsonschema"}
+
+
+def imported(package: str) -> Iterator[tuple[Path, str]]:
+    """Every (file, top-level package) import in a package, wherever it is written."""
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield path, alias.name.partition(".")[0]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                yield path, node.module.partition(".")[0]
+
+
+def test_the_product_imports_nothing_made_for_tests() -> None:
+    found = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in PRODUCT
+        for path, name in imported(package)
+        if name in TEST_ONLY
+    ]
+    assert found == []
+
+
+def test_benchmarks_and_tests_never_import_each_other() -> None:
+    found = [f"{path.relative_to(ROOT)} imports {name}" for path, name in imported("benchmarks")]
+    found += [f"{path.relative_to(ROOT)} imports {name}" for path, name in imported("tests")]
+    crossing = [
+        line
+        for line in found
+        if line.startswith("benchmarks") and line.endswith(" imports tests")
+        or line.startswith("tests") and line.endswith(" imports benchmarks")
+    ]
+    assert crossing == []
