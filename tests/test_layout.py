@@ -39,7 +39,9 @@ def test_benchmarks_and_tests_never_import_each_other() -> None:
     crossing = [
         line
         for line in found
-        if line.startswith("benchmarks") and line.endswith(" imports tests")
-        or line.startswith("tests") and line.endswith(" imports benchmarks")
+        if line.startswith("benchmarks")
+        and line.endswith(" imports tests")
+        or line.startswith("tests")
+        and line.endswith(" imports benchmarks")
     ]
     assert crossing == []
