@@ -24,7 +24,7 @@ from ai.heuristics import (
 from ai.kyo import KyoSearch
 from ai.reference import Reference
 from rules import get_game
-from rules.core import IllegalMove
+from rules.errors import IllegalMove
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ai.base import (
     value_chance,
 )
 from ai.reference import forced, listed_moves
-from rules.core import Game
+from rules.game import Game
 
 EXACT, LOWER, UPPER = 0, 1, 2
 # Ordering: the table's move, then the evaluator's guess (units of PRIORITY), killers, history.

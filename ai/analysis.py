@@ -23,7 +23,8 @@ import ai
 from ai.base import Choice
 from ai.worker import READY
 from rules import get_game
-from rules.core import Game, Outcome
+from rules.game import Game
+from rules.outcomes import Outcome
 
 LEVEL = 3
 """The search that judges: the strongest level, on a budget of its own (`ANALYSIS_SECONDS`)."""

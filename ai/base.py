@@ -9,7 +9,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rules.core import Game
+from rules.game import Game
 
 # CPU time is what a search controls on a shared machine; wall time may run this much further
 # before the search stops anyway with the move it has, so a process starved of CPU still

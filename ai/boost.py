@@ -46,7 +46,7 @@ from rules.boost.board import (
     zobrist,
 )
 from rules.boost.state import BoostState, alive_seats, following
-from rules.core import Game
+from rules.game import Game
 
 PASS_KEY = -1
 MAX_DEPTH = 64

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from rules.boku import LAYOUT as BOKU_LAYOUT
-from rules.boku import NEIGHBOURS as BOKU_NEIGHBOURS
-from rules.boku import WIN_LENGTH as BOKU_LENGTH
-from rules.boku import Place as BokuPlace
+from rules.boku.board import LAYOUT as BOKU_LAYOUT
+from rules.boku.board import NEIGHBOURS as BOKU_NEIGHBOURS
+from rules.boku.board import WIN_LENGTH as BOKU_LENGTH
+from rules.boku.board import Place as BokuPlace
 from rules.boost.board import (
     DRAGONS,
     GEOMETRIES,

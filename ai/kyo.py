@@ -23,7 +23,7 @@ from typing import Any
 from ai.base import WIN, Budget, Choice, Evaluator, Limit, OutOfBudget, seat_chances, value_chance
 from ai.heuristics import kyo_score
 from ai.reference import forced, listed_moves
-from rules.core import Game
+from rules.game import Game
 from rules.kyo import Turn, winner
 from rules.kyo.board import BY_NAME, SIDES, position_key
 from rules.kyo.turns import Board, TakeFinder

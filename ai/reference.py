@@ -26,7 +26,7 @@ from ai.base import (
     static_value,
     value_chance,
 )
-from rules.core import Game
+from rules.game import Game
 from rules.playout import random_move
 
 # Of the time left, what listing one position's moves may take (the rest is for scoring).

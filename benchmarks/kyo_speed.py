@@ -19,8 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from fixtures.positions import diagram
-from rules.core import PASS, MoveTree
 from rules.kyo import Kyo, KyoState
+from rules.movetree import MoveTree
+from rules.state import PASS
 
 # The busiest positions we know (fixtures/positions/kyo.json says where each comes from).
 WORST = (

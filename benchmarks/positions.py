@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core import Game
+from rules.game import Game
 from rules.playout import random_states
 
 MID_GAME = range(10, 81)

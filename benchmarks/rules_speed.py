@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from benchmarks.positions import mid_game_positions
 from rules import GAMES
-from rules.core import Game
+from rules.game import Game
 from rules.playout import random_playout
 
 T = TypeVar("T")

@@ -35,7 +35,8 @@ from renderers.canvas import (
 from renderers.key import Entry, capture_entry
 from renderers.themes import CLASSIC, RGB, Theme
 from rules import Highlight
-from rules.boku import COLUMNS, MARBLE, NAMES, POINTS, SIZE, Boku, BokuState, winning_line
+from rules.boku import Boku, BokuState, winning_line
+from rules.boku.board import COLUMNS, MARBLE, NAMES, POINTS, SIZE
 
 GAME = Boku()
 # Whole pixels, so that every cell is drawn alike and the PNG compresses well.

@@ -19,7 +19,9 @@ from PIL import _imaging as pillow_core
 
 from renderers.palettes import palette_image
 from renderers.themes import RGB, Theme, contrast
-from rules.core import Game, Highlight, Point
+from rules.game import Game
+from rules.notation import Point
+from rules.state import Highlight
 
 # Keep a few freed image buffers for reuse: every render copies a ~3 MB background, and
 # fresh memory from the system costs more page faults than the drawing itself (measured

@@ -13,7 +13,8 @@ from renderers.canvas import Grid, checkerboard, disc, paste_centered, render_bo
 from renderers.key import Entry, capture_entry, change_entry, route_entries
 from renderers.themes import CLASSIC, Theme
 from rules import Highlight
-from rules.quorum import BLACK, HOMES, OBJECTIVES, SIZE, WHITE, Quorum, QuorumState
+from rules.quorum import Quorum, QuorumState
+from rules.quorum.board import BLACK, HOMES, OBJECTIVES, SIZE, WHITE
 
 GAME = Quorum()
 

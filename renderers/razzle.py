@@ -24,8 +24,9 @@ from renderers.canvas import (
 from renderers.key import Entry
 from renderers.themes import CLASSIC, RGB, Theme
 from rules import Highlight
-from rules.core import Point
-from rules.razzle import BALL, HEIGHT, PIECE, WIDTH, Chain, RazzleDazzle, RazzleState
+from rules.notation import Point
+from rules.razzle import Chain, RazzleDazzle, RazzleState
+from rules.razzle.board import BALL, HEIGHT, PIECE, WIDTH
 
 GAME = RazzleDazzle()
 PIECE_SCALE = 0.86

@@ -1,4 +1,12 @@
-"""Pure game logic: the registry of games and the shared rules API."""
+"""Pure game logic: the registry of games and the shared rules API.
+
+Every game is a package of the same shape (`rules/<game>/`): `board` (geometry, pieces, the
+moves and their mechanics), `state` (the position), `game` (the Game subclass), `notation`
+(move text in and out), `explain` (why typed text is refused), `diagram` (positions as
+text), `words` (what a move did and how the game stands) and `help`. What they share is
+split by job: `errors`, `outcomes`, `squares`, `movetree`, `state`, `direct` (generated
+constructors), `phrases`, `diagrams` and `game` (the base class).
+"""
 
 from __future__ import annotations
 
@@ -6,29 +14,24 @@ from typing import Any
 
 from rules.boku import Boku
 from rules.boost import Boost
-from rules.core import (
-    PASS,
-    CommonState,
-    Game,
-    Highlight,
+from rules.errors import (
     IllegalMove,
     InvalidDiagram,
     InvalidMove,
     InvalidRecord,
     InvalidState,
-    MoveTree,
-    Outcome,
-    Pass,
-    Reason,
     RulesError,
     UnknownGame,
     UnknownVariant,
-    Variant,
 )
+from rules.game import Game, Variant
 from rules.kyo import Kyo
+from rules.movetree import MoveTree
+from rules.outcomes import Outcome, Reason
 from rules.quorum import Quorum
 from rules.razzle import RazzleDazzle
 from rules.records import Record
+from rules.state import PASS, CommonState, Highlight, Pass
 
 # The fixed order in which games are offered.
 GAMES: dict[str, Game[Any, Any]] = {

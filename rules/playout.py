@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from rules.core import Game
+from rules.game import Game
 
 PLY_BOUND = 400
 

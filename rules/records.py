@@ -8,7 +8,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Game, InvalidRecord, Outcome, RulesError
+from rules.errors import InvalidRecord, RulesError
+from rules.game import Game
+from rules.outcomes import Outcome
 
 _HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
 _TURN = re.compile(r"^(\d+)\.\s+(.+)$")

@@ -17,7 +17,7 @@ from bot.service.matches import Match, ServiceError, Viewer, no_match
 from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
 from bot.store import CorruptMatch, JobKind, Status
 from rules import Record
-from rules.core import outcome_from_json
+from rules.outcomes import outcome_from_json
 
 log = logging.getLogger(__name__)
 

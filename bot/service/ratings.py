@@ -16,7 +16,7 @@ from bot.service.matches import Match, ServiceError, Viewer
 from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Shards, Status
 from rules import get_game
-from rules.core import outcome_from_json
+from rules.outcomes import outcome_from_json
 
 log = logging.getLogger(__name__)
 

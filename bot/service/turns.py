@@ -15,7 +15,7 @@ from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
 from rules import PASS, Outcome, RulesError
-from rules.core import Reason, outcome_to_json
+from rules.outcomes import Reason, outcome_to_json
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,13 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from rules.core import square_name
+from rules.notation import square_name
+from rules.state import Pass
 
 PAWN, KNIGHT, TOWER = 0, 1, 2
 KIND_NAMES = ("pawn", "knight", "tower")
+# The seat colours on the board, one hue family each (renderers/boost.py).
+SEAT_NAMES = ("Blue", "Red", "Green", "Yellow")
 DRAGONS = 0
 MAX_TOWERS = 2
 MAX_SEATS = 4
@@ -74,6 +77,7 @@ class Promote:
 
 
 Action = Step | Build | Promote
+BoostMove = Action | Pass
 
 _ZOBRIST_RNG = random.Random(0xB0057)
 # Fixed random numbers per (slot, point): a position's key is the XOR of its pieces' numbers,

@@ -15,7 +15,8 @@ from rules.boost.board import (
     slot_seat,
 )
 from rules.boost.state import BoostState, settle
-from rules.core import InvalidDiagram, grid_rows, parse_seat, split_diagram
+from rules.diagrams import grid_rows, parse_seat, split_diagram
+from rules.errors import InvalidDiagram
 
 LETTERS = "PKT"
 SIZE_VARIANT = {9: "standard", 7: "mini"}

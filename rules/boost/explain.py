@@ -24,8 +24,18 @@ from rules.boost.board import (
     slot_seat,
     step_count,
 )
+from rules.boost.notation import normalize
 from rules.boost.state import BoostState
-from rules.core import IllegalMove, InvalidMove, RulesError, parse_square, split_squares
+from rules.errors import IllegalMove, InvalidMove, RulesError
+from rules.notation import parse_square, split_squares
+
+
+def refusal(
+    state: BoostState, text: str, whose: Callable[[int], str], example: Callable[[], str]
+) -> RulesError:
+    """Why `text`, which matches no legal move, is wrong; `whose(seat)` names a player and
+    `example()` is a legal move."""
+    return Explainer(state, whose, example).explain(text, normalize(text))
 
 
 class Explainer:

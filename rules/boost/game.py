@@ -7,22 +7,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from rules.boost import diagram
+from rules.boost import diagram, explain, notation, words
 from rules.boost.board import (
     BUILD_CODE,
     DRAGONS,
     GEOMETRIES,
-    KIND_NAMES,
     KNIGHT,
     MAX_SEATS,
     PAWN,
     PROMOTE_CODE,
+    SEAT_NAMES,
     TOWER,
     ZOBRIST,
     Action,
-    Build,
+    BoostMove,
     Geometry,
-    Promote,
     Step,
     action_keys,
     irreversible,
@@ -32,43 +31,23 @@ from rules.boost.board import (
     rekey,
     resolve,
     slot,
-    slot_kind,
-    slot_seat,
     step_count,
     zobrist,
 )
-from rules.boost.explain import Explainer
 from rules.boost.help import HELP_TOPICS
 from rules.boost.state import (
     BoostState,
     alive_seats,
-    defeated_by_board,
     following,
+    out_of_game,
     verdict,
 )
-from rules.core import (
-    PASS,
-    Game,
-    Highlight,
-    IllegalMove,
-    InvalidDiagram,
-    Outcome,
-    Pass,
-    Reason,
-    RulesError,
-    Variant,
-    common_from_json,
-    common_to_json,
-    counted,
-    direct_constructor,
-    join_clauses,
-    join_words,
-    make_highlight,
-    owned_pieces,
-)
+from rules.direct import direct_constructor, make_highlight
+from rules.errors import IllegalMove, InvalidDiagram, RulesError
+from rules.game import Game, Variant
+from rules.outcomes import Outcome, Reason
 from rules.repetition import History
-
-BoostMove = Step | Build | Promote | Pass
+from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
 
 # Starting pawns (and towers) per setup, by seat.
 PAWNS_2 = {1: "a1 b1 c1 d1 f1 g1 h1 i1", 2: "a9 b9 c9 d9 f9 g9 h9 i9"}
@@ -95,8 +74,7 @@ class Boost(Game[BoostState, BoostMove]):
     name = "boost"
     title = "Boost"
     board_size = (9, 9)
-    # The seat colours on the board, one hue family each (renderers/boost.py).
-    seat_names = ("Blue", "Red", "Green", "Yellow")
+    seat_names = SEAT_NAMES
     default_variant = "standard"
     variants: ClassVar[Mapping[str, Variant]] = {
         "standard": Variant(
@@ -140,11 +118,7 @@ class Boost(Game[BoostState, BoostMove]):
 
     def defeated(self, state: BoostState) -> tuple[int, ...]:
         """The seats out of the game: resigned or beaten on the board."""
-        return tuple(
-            seat
-            for seat in range(1, state.players + 1)
-            if seat in state.resigned or defeated_by_board(state.masks, seat)
-        )
+        return out_of_game(state)
 
     # -- moves -----------------------------------------------------------------------------
 
@@ -226,78 +200,13 @@ class Boost(Game[BoostState, BoostMove]):
     # -- notation --------------------------------------------------------------------------
 
     def format_move(self, state: BoostState, move: BoostMove) -> str:
-        names = GEOMETRIES[state.size].names
-        if isinstance(move, Step):
-            return names[move.start] + names[move.end]
-        if isinstance(move, Build | Promote):
-            return names[move.point]
-        return "pass"
-
-    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> str:
-        def words(seat: int) -> str:
-            if seat in state.resigned:
-                return "out of the game"
-            kinds = ((PAWN, "pawn"), (KNIGHT, "knight"), (TOWER, "tower"))
-            return join_words(
-                [counted(state.masks[slot(seat, k)].bit_count(), n) for k, n in kinds]
-            )
-
-        return self.seats_described(state, names, words)
-
-    def describe_move(
-        self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None
-    ) -> str:
-        notation = self.format_move(state, move)
-        if isinstance(move, Build):
-            return f"{notation}, building a tower"
-        if isinstance(move, Promote):
-            return f"{notation}, promoting a pawn to a knight"
-        if not isinstance(move, Step):
-            return super().describe_move(state, move, names)
-        events = []
-        if owner_slot(state.masks, move.start) == DRAGONS:
-            events.append("moving a dragon")
-        _, captured = resolve(GEOMETRIES[state.size], state.masks, state.turn, move)
-        if captured:
-            events.append(f"taking {self._victims(state, captured, names)}")
-        after = self._play(state, move)
-        if after.result is None:
-            fallen = [s for s in self.defeated(after) if s not in self.defeated(state)]
-            if fallen:
-                out = join_words([self.player_name(s, names) for s in fallen])
-                events.append(f"knocking {out} out of the game")
-        return f"{notation}, {join_clauses(events)}" if events else notation
-
-    def _victims(
-        self, state: BoostState, captured: Sequence[int], names: Sequence[str] | None
-    ) -> str:
-        """Captures grouped by owner and kind, in the order of the points: `bob's pawns on c8
-        and e8, and carol's knight on d7`."""
-        geo = GEOMETRIES[state.size]
-        groups: dict[int, list[str]] = {}
-        for point in sorted(captured, key=geo.point):
-            victim = owner_slot(state.masks, point)
-            assert victim is not None
-            groups.setdefault(victim, []).append(geo.names[point])
-        return join_clauses(
-            [
-                owned_pieces(
-                    self.player_name(slot_seat(victim), names),
-                    KIND_NAMES[slot_kind(victim)],
-                    points,
-                )
-                for victim, points in groups.items()
-            ]
-        )
+        return notation.format_move(state.size, move)
 
     def move_tokens(self, state: BoostState, move: BoostMove) -> tuple[str, ...]:
-        names = GEOMETRIES[state.size].names
-        if isinstance(move, Step):
-            return (names[move.start], names[move.end])
-        return (self.format_move(state, move),)
+        return notation.move_tokens(state.size, move)
 
     def normalize(self, text: str) -> str:
-        return super().normalize(text).replace("x", "")
+        return notation.normalize(text)
 
     def parse_move(
         self, state: BoostState, text: str, names: Sequence[str] | None = None
@@ -314,10 +223,19 @@ class Boost(Game[BoostState, BoostMove]):
     def diagnose(
         self, state: BoostState, text: str, names: Sequence[str] | None = None
     ) -> RulesError:
-        explainer = Explainer(
-            state, lambda seat: self.player_name(seat, names), lambda: self._example(state)
-        )
-        return explainer.explain(text, self.normalize(text))
+        return explain.refusal(state, text, self.namer(names), lambda: self._example(state))
+
+    # -- words -----------------------------------------------------------------------------
+
+    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> str:
+        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
+
+    def describe_move(
+        self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None
+    ) -> str:
+        if isinstance(move, Pass):
+            return super().describe_move(state, move, names)
+        return words.describe_move(state, move, self._play(state, move), self.namer(names))
 
     # -- diagrams and persistence ----------------------------------------------------------
 

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rules.boost.board import DRAGONS, GEOMETRIES, KNIGHT, PAWN, TOWER, Masks, slot, zobrist
-from rules.core import CommonState, Outcome, Reason, next_seat
+from rules.outcomes import Outcome, Reason
 from rules.repetition import History
+from rules.state import CommonState, next_seat
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,15 @@ def defeated_by_board(masks: Masks, seat: int) -> bool:
     movers = masks[base].bit_count() + masks[base + KNIGHT].bit_count()
     towers = masks[base + TOWER].bit_count()
     return movers == 0 or (towers == 0 and movers < 4)
+
+
+def out_of_game(state: BoostState) -> tuple[int, ...]:
+    """The seats out of the game: resigned or beaten on the board."""
+    return tuple(
+        seat
+        for seat in range(1, state.players + 1)
+        if seat in state.resigned or defeated_by_board(state.masks, seat)
+    )
 
 
 def alive_seats(masks: Masks, players: int, resigned: Sequence[int]) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""Kyo's board: items as letters, stacks as strings, geometry, the setup and the diagram.
+"""Kyo's board: items as letters, stacks as strings, geometry and the setup.
 
 A stack is a string read bottom to top, one letter per item, so a whole position is a tuple
 of 100 short strings: cheap to copy, hash and compare, which the turn search does a lot.
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import InvalidDiagram, Rect, grid_rows, parse_seat, split_diagram
+from rules.notation import Rect
 
 SIZE = 10
 CELLS = SIZE * SIZE
 GOLD, RED = 1, 2
 SEAT_NAMES = ("Gold", "Red")
-SIDE_NAMES = {"gold": GOLD, "g": GOLD, "red": RED, "r": RED}
 
 SHIELD = "S"
 LIGHT_PAWNS = "Pp"
@@ -119,47 +118,3 @@ def start_board(variant: str) -> tuple[str, ...]:
 def position_key(board: tuple[str, ...], turn: int) -> str:
     """Every stack and the side to move, as a JSON-safe string for repetition counting."""
     return f"{turn}|" + "/".join(board)
-
-
-# --- diagrams ------------------------------------------------------------------------------
-
-
-def parse_board(text: str) -> tuple[tuple[str, ...], int, dict[str, str]]:
-    """Diagram text -> (board, seat to move, remaining keys)."""
-    rows, keys = split_diagram(text)
-    grid = grid_rows(rows, SIZE, SIZE)
-    cells = [""] * CELLS
-    for row_number, row in enumerate(grid):
-        rank = SIZE - 1 - row_number
-        for file, cell in enumerate(row):
-            at = BOARD.index((file, rank))
-            cells[at] = parse_stack(cell, NAMES[at])
-    turn = parse_seat(keys.pop("to move", "gold"), 2, SIDE_NAMES)
-    return tuple(cells), turn, keys
-
-
-def parse_stack(cell: str, where: str) -> str:
-    """'ddlh' -> 'ddlh', '.' -> ''; a shield may be written s or S."""
-    if cell in (".", "·", "-"):
-        return ""
-    stack = "".join(SHIELD if ch == "s" else ch for ch in cell)
-    bad = [ch for ch in stack if ch not in ITEM_LETTERS]
-    if bad:
-        raise InvalidDiagram(
-            f"{where} holds {cell!r}: write a stack bottom to top with D L (mana) S (shield) "
-            "and P H T Q K (pawns), upper case for Gold and lower case for Red, or . if empty"
-        )
-    pawns = [i for i, ch in enumerate(stack) if ch.upper() in PAWN_NAMES]
-    if len(pawns) > 1 or (pawns and pawns[0] != len(stack) - 1):
-        raise InvalidDiagram(f"{where} holds {cell!r}: a stack has at most one pawn, on top")
-    return stack
-
-
-def format_board(board: tuple[str, ...], turn: int) -> str:
-    width = max(2, *(len(stack) for stack in board))
-    lines = ["    " + " ".join(f.ljust(width) for f in "abcdefghij").rstrip()]
-    for rank in range(SIZE - 1, -1, -1):
-        cells = (board[BOARD.index((f, rank))] or "." for f in range(SIZE))
-        lines.append(f"{rank + 1:>2}  " + " ".join(c.ljust(width) for c in cells).rstrip())
-    lines.append(f"to move: {SEAT_NAMES[turn - 1].lower()}")
-    return "\n".join(lines)

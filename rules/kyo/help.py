@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-HELP: dict[str, str] = {
+from collections.abc import Mapping
+
+HELP_TOPICS: Mapping[str, str] = {
     "overview": (
         "Kyo is a chess-like game for two on a 10x10 board. Gold (upper case, moves first) "
         "and Red each have 20 pawns standing on stacks of chips: dark and light mana in their "

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from rules.core import InvalidMove
+from rules.errors import InvalidMove
+from rules.notation import squeezed
 
 FILES = "abcdefghij"
 MOST_CHIPS = 99  # no stack comes near it; a longer number is refused before it is converted
@@ -87,3 +88,11 @@ def _square(file: str, rank: str) -> str:
     if file not in FILES or not 1 <= int(rank) <= 10:
         raise InvalidMove(f"{file}{rank} is off the board (squares run from a1 to j10)")
     return f"{file}{int(rank)}"
+
+
+def normalize(text: str) -> str:
+    """Typed text as turns are compared: its canonical tokens joined, strikes unmarked."""
+    try:
+        return "".join(tokenize(text)).replace("x", "")
+    except InvalidMove:
+        return squeezed(text)

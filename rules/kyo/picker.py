@@ -11,10 +11,11 @@ import difflib
 import itertools
 from collections.abc import Callable, Hashable, Sequence
 
-from rules.core import PASS, IllegalMove, InvalidMove, MoveTree
+from rules.errors import IllegalMove, InvalidMove
 from rules.kyo.board import BY_NAME, CHIP_NAMES, MANA, NAMES, SHIELD, Side
+from rules.kyo.explain import describe
 from rules.kyo.notation import join, tokenize
-from rules.kyo.replay import describe, simulate
+from rules.kyo.replay import simulate
 from rules.kyo.turns import (
     NODE,
     START,
@@ -26,6 +27,8 @@ from rules.kyo.turns import (
     split_written,
     start_node,
 )
+from rules.movetree import MoveTree
+from rules.state import PASS
 
 MakeTurn = Callable[[tuple[str, ...], Board], Hashable]
 

@@ -1,14 +1,32 @@
-"""What a Kyo turn did, in the words of a move's post: read from the actions `simulate` ran,
-so it costs one replay of the turn's tokens, never a list of turns."""
+"""What a Kyo turn did and how the game stands, in the words of a move's post: a turn's
+words are read from the actions `simulate` ran, so they cost one replay of the turn's tokens,
+never a list of turns."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.core import join_words
-from rules.kyo.board import BY_NAME, CHIP_NAMES, MANA, NAMES, PAWN_NAMES, SHIELD, Side
-from rules.kyo.replay import Trace
+from rules.kyo.board import BY_NAME, CHIP_NAMES, MANA, NAMES, PAWN_NAMES, SHIELD, SIDES, Side
+from rules.kyo.replay import Trace, simulate
+from rules.kyo.state import KyoState, Turn
 from rules.kyo.turns import START, STRIKE, Board, Node
+from rules.phrases import counted, join_clauses, join_words
+
+
+def seat_words(state: KyoState, seat: int) -> str:
+    """What one seat has on the board: `20 pawns, 26 mana chips`."""
+    side = SIDES[seat]
+    pawns = sum(stack.count(letter) for stack in state.board for letter in side.pawns)
+    mana = sum(stack.count(letter) for stack in state.board for letter in side.mana)
+    return f"{counted(pawns, 'pawn')}, {counted(mana, 'mana chip')}"
+
+
+def describe_move(state: KyoState, move: Turn, whose: Callable[[int], str]) -> str:
+    """The turn replayed once, its strikes, destroyed mana, shields and chips in words."""
+    side = SIDES[state.turn]
+    trace = simulate(state.board, side, move.tokens)
+    clauses = turn_clauses(state.board, side, trace, whose)
+    return f"{move}, {join_clauses(clauses)}" if clauses else str(move)
 
 
 def turn_clauses(board: Board, side: Side, trace: Trace, whose: Callable[[int], str]) -> list[str]:

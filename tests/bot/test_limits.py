@@ -16,7 +16,7 @@ from bot.service.picker import _walk
 from bot.store import MatchRow, SeatRow, Status
 from bot.ui.views import picker_message
 from rules import get_game
-from rules.core import MoveTree
+from rules.movetree import MoveTree
 from tests.bot.spec import check_request
 from tests.bot.support import private
 

@@ -14,7 +14,8 @@ from renderers import render, render_png
 from renderers.canvas import HEADER
 from renderers.themes import CLASSIC
 from rules import Highlight
-from rules.boku import COLUMNS, NAMES, NEIGHBOURS, POINTS, Boku, BokuState
+from rules.boku import Boku, BokuState
+from rules.boku.board import COLUMNS, NAMES, NEIGHBOURS, POINTS
 
 GAME = Boku()
 CAPTURED = "1: E8\n2: E6 E7 A1\nto move: 1"  # e5xe6 takes e6, which is then blocked

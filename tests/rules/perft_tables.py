@@ -22,7 +22,7 @@ from typing import Any
 
 from fixtures.positions import diagram
 from rules import get_game
-from rules.core import Game
+from rules.game import Game
 
 TABLES = Path(__file__).parent / "perft"
 

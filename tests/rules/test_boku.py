@@ -9,17 +9,13 @@ from collections import Counter
 import pytest
 
 from rules import GAMES, get_game
-from rules.boku import NAMES, NEIGHBOURS, POINTS, Boku, BokuState, Place, winning_line
-from rules.core import (
-    PASS,
-    IllegalMove,
-    InvalidDiagram,
-    InvalidMove,
-    InvalidState,
-    Outcome,
-)
+from rules.boku import Boku, BokuState, Place, winning_line
+from rules.boku.board import NAMES, NEIGHBOURS, POINTS
+from rules.errors import IllegalMove, InvalidDiagram, InvalidMove, InvalidState
+from rules.outcomes import Outcome
 from rules.playout import random_playout, random_turns
 from rules.records import Record
+from rules.state import PASS
 
 GAME = Boku()
 AXES = ((1, 0), (0, 1), (1, 1))

@@ -14,19 +14,13 @@ from rules import (
     UnknownVariant,
     get_game,
 )
-from rules.core import (
-    CommonState,
-    InvalidDiagram,
-    InvalidMove,
-    build_move_tree,
-    direct_constructor,
-    grid_rows,
-    outcome_from_json,
-    outcome_to_json,
-    parse_square,
-    split_diagram,
-    split_squares,
-)
+from rules.diagrams import grid_rows, split_diagram
+from rules.direct import direct_constructor
+from rules.errors import InvalidDiagram, InvalidMove
+from rules.movetree import build_move_tree
+from rules.notation import parse_square, split_squares
+from rules.outcomes import outcome_from_json, outcome_to_json
+from rules.state import CommonState
 
 
 def test_registry_lists_games_in_a_fixed_order() -> None:

@@ -837,7 +837,7 @@ def no_listing(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("a complete listing was asked for")
 
     monkeypatch.setattr(GAME, "legal_moves", refuse)
-    monkeypatch.setattr("rules.kyo.legal_turns", refuse)
+    monkeypatch.setattr("rules.kyo.game.legal_turns", refuse)
 
 
 def test_parse_apply_pass_check_and_picker_never_list_every_turn(no_listing: None) -> None:

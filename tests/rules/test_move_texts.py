@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from rules import GAMES, PASS, IllegalMove, get_game
-from rules.core import join_clauses, join_words, owned_pieces
+from rules.phrases import join_clauses, join_words, owned_pieces
 
 NAMES = ("ivy", "Bob", "carol")
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES
-from rules.core import Game
+from rules.game import Game
 from rules.playout import PLY_BOUND, random_turns
 
 # Kyo's move generation takes milliseconds a turn: its games are cut short to keep this quick.

@@ -1,0 +1,84 @@
+"""Razzle Dazzle's notation: a knight move is two squares (`b1-c3`), a chain of throws the
+squares the ball visits (`d1-e1-e5`); the seed's step form (`d1-e1, e1-e5, end`) is read too."""
+
+from __future__ import annotations
+
+import re
+
+from rules.errors import InvalidMove
+from rules.notation import split_squares, squeezed
+from rules.razzle.board import NAMES, Chain, Knight, RazzleMove
+
+_STEP_SEPARATORS = re.compile(r"[,;]")
+_FILLER = re.compile(r"[\s\-]+")
+
+
+def read_segments(text: str) -> list[list[str]]:
+    """Typed text -> its comma-separated segments as squares ([['pass']] for a pass).
+
+    The path form `d1-e1-e5` is one segment; the seed's step form `d1-e1, e1-e5, end` has one
+    per throw. InvalidMove when the text is not squares at all.
+    """
+    parts = [_FILLER.sub("", s) for s in _STEP_SEPARATORS.split(text.strip().lower())]
+    ended = bool(parts) and parts[-1].endswith("end")
+    if ended:
+        parts[-1] = parts[-1][: -len("end")]
+    parts = [p for p in parts if p]
+    if parts == ["pass"]:
+        return [["pass"]]
+    if not parts and ended:
+        raise InvalidMove(
+            "'end' only closes a chain of throws written step by step; write the throws "
+            "first, "
+            "like d1-e1, e1-e5, end"
+        )
+    garbled = InvalidMove(
+        f"{text.strip()!r} is not a Razzle Dazzle move: write a knight move as two squares "
+        "(b1-c3) or a throw as the squares the ball visits (d1-e1, or d1-e1-e5 for two)"
+    )
+    if not parts and text.strip():
+        raise garbled
+    segments = []
+    for part in parts:
+        squares = split_squares(part)
+        if "".join(squares) != part:
+            raise garbled
+        segments.append(squares)
+    return segments
+
+
+def broken_at(segments: list[list[str]]) -> int | None:
+    """The first segment that does not start where the previous one ended, if any."""
+    for number in range(1, len(segments)):
+        squares = segments[number]
+        if len(squares) > 1 and squares[0] != segments[number - 1][-1]:
+            return number
+    return None
+
+
+def joined_path(segments: list[list[str]]) -> list[str]:
+    """Continuing segments as one path, a square repeated at a joint written once."""
+    path = [square for segment in segments for square in segment]
+    return [s for i, s in enumerate(path) if i == 0 or s != path[i - 1]]
+
+
+def move_tokens(move: RazzleMove) -> tuple[str, ...]:
+    if isinstance(move, Knight):
+        return (NAMES[move.origin], NAMES[move.target])
+    if isinstance(move, Chain):
+        return tuple(map(NAMES.__getitem__, move.path))
+    return ("pass",)
+
+
+def format_move(move: RazzleMove) -> str:
+    return "-".join(move_tokens(move))
+
+
+def normalize(text: str) -> str:
+    try:
+        segments = read_segments(text)
+    except InvalidMove:
+        return "?" + squeezed(text)
+    if broken_at(segments) is not None:
+        return "?" + squeezed(text)
+    return "".join(joined_path(segments))
