@@ -82,7 +82,7 @@ def reference(
     bot's fallback. `seconds` caps its CPU time; without it, it looks at every move."""
     game = get_game(game_name)
     if game.outcome(state) is not None:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("rules.game.over")
     limit = Limit(
         seconds=UNHURRIED if seconds is None else seconds,
         wall_slack=None if cpu_only else WALL_SLACK,
@@ -123,7 +123,7 @@ def choose(
     in `info`; `cpu_only` as in `level_limit`."""
     game = get_game(game_name)
     if game.outcome(state) is not None:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("rules.game.over")
     limit = level_limit(level, seconds, nodes, cpu_only)
     if seed is None:
         seed = secrets.randbits(64)

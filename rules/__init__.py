@@ -3,9 +3,13 @@
 Every game is a package of the same shape (`rules/<game>/`): `board` (geometry, pieces, the
 moves and their mechanics), `state` (the position), `game` (the Game subclass), `notation`
 (move text in and out), `explain` (why typed text is refused), `diagram` (positions as
-text), `words` (what a move did and how the game stands) and `help`. What they share is
-split by job: `errors`, `outcomes`, `squares`, `movetree`, `state`, `direct` (generated
+text) and `words` (what a move did and how the game stands). What they share is split by
+job: `errors`, `outcomes`, `notation` (squares), `movetree`, `state`, `direct` (generated
 constructors), `phrases`, `diagrams` and `game` (the base class).
+
+The rules hold no sentences: refusals and descriptions are catalogue keys with named values
+(`rules.phrases`), and help topics are names; the bot's catalogue (`bot/texts`) words them,
+in English from `rules.toml` and `help.toml`.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ def get_game(name: str) -> Game[Any, Any]:
     try:
         return GAMES[name.strip().lower()]
     except KeyError:
-        raise UnknownGame(f"no game called {name!r}; choose from: {', '.join(GAMES)}") from None
+        raise UnknownGame("rules.game.unknown", name=name, games=", ".join(GAMES)) from None
 
 
 __all__ = [

@@ -41,11 +41,11 @@ def grid_rows(rows: list[list[str]], width: int, height: int) -> list[list[str]]
             trimmed = trimmed[:-1]
         if len(trimmed) != width:
             raise InvalidDiagram(
-                f"row {' '.join(row)!r} has {len(trimmed)} cells; every row needs {width}"
+                "rules.diagram.row", row=" ".join(row), cells=len(trimmed), width=width
             )
         cells.append(trimmed)
     if len(cells) != height:
-        raise InvalidDiagram(f"the diagram has {len(cells)} rows; this board needs {height}")
+        raise InvalidDiagram("rules.diagram.rows", rows=len(cells), height=height)
     return cells
 
 
@@ -56,4 +56,4 @@ def parse_seat(value: str, players: int, names: Mapping[str, int] | None = None)
     if lowered.isdigit() and len(lowered) <= 2 and 1 <= int(lowered) <= players:
         return int(lowered)
     choices = ", ".join([*(names or {}), *(str(s) for s in range(1, players + 1))])
-    raise InvalidDiagram(f"{value!r} is not a seat (use one of: {choices})")
+    raise InvalidDiagram("rules.diagram.seat", value=value, choices=choices)

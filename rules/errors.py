@@ -1,18 +1,36 @@
-"""The refusals a player can cause: typed by cause, each worded for the player."""
+"""The refusals a player can cause, typed by cause, each a catalogue key and its values.
+
+An error names what went wrong (`rules.quorum.no_stone`, `square="c3"`) and the bot words it
+for the player in their language (bot/texts/en/rules.toml in English): what was wrong and
+what would be right. `key` and `values` have the shape of `rules.phrases.Phrase`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class RulesError(ValueError):
-    """Base of every error a player can cause; the message is written for the player."""
+    """Base of every error a player can cause: a catalogue key and its named values."""
+
+    def __init__(self, key: str, /, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values: Mapping[str, Any] = values
+
+    def __str__(self) -> str:
+        """The key and its values, for logs; a player reads the catalogue's words."""
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.values.items())
+        return f"{self.key}({shown})"
 
 
 class UnknownGame(RulesError):
-    pass
+    """No game has that name."""
 
 
 class UnknownVariant(RulesError):
-    pass
+    """The game has no such variant, or the variant not that many players."""
 
 
 class InvalidMove(RulesError):
@@ -24,7 +42,7 @@ class IllegalMove(RulesError):
 
 
 class InvalidDiagram(RulesError):
-    pass
+    """The text is not a diagram of a position of the game."""
 
 
 class InvalidState(RulesError):
@@ -32,4 +50,4 @@ class InvalidState(RulesError):
 
 
 class InvalidRecord(RulesError):
-    pass
+    """A game record that cannot be read or replayed."""

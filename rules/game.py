@@ -14,6 +14,7 @@ from rules.errors import IllegalMove, InvalidMove, InvalidState, RulesError, Unk
 from rules.movetree import BUDGET, MoveTree, build_move_tree
 from rules.notation import squeezed
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase, Words, phrase
 from rules.state import PASS, CommonState, Highlight, Pass
 
 FORMAT_VERSION = 1
@@ -36,9 +37,14 @@ class Game(ABC, Generic[S, M]):
     title: ClassVar[str]
     variants: ClassVar[Mapping[str, Variant]]
     default_variant: ClassVar[str]
-    help_topics: ClassVar[Mapping[str, str]]
+    help_topics: ClassVar[tuple[str, ...]]
+    """The names of the game's help topics; their texts are `help.<game>.<topic>` in the
+    catalogue."""
     board_size: ClassVar[tuple[int, int]]
     seat_names: ClassVar[tuple[str, ...]] = ()
+    """What players call each seat, in English (the bot's posts and the pictures)."""
+    seat_keys: ClassVar[tuple[str, ...]] = ()
+    """The same, as catalogue keys, for what the rules say (`rules.seat.white`)."""
     # Whether a position may have too many turns to list in time (Kyo): then anything with a
     # time budget walks the lazy `move_tree` instead of calling `legal_moves`.
     may_list_slowly: ClassVar[bool] = False
@@ -78,7 +84,7 @@ class Game(ABC, Generic[S, M]):
     def _decode(self, data: Mapping[str, Any]) -> S: ...
 
     @abstractmethod
-    def describe_position(self, state: S, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: S, names: Sequence[str] | None = None) -> Phrase:
         """What each side has on the board, in a short sentence (`alice: 12 stones; bob: 11
         stones.`), so alt text and other words can say how a game stands without a picture."""
 
@@ -92,12 +98,12 @@ class Game(ABC, Generic[S, M]):
         """A move's notation split for a square-by-square picker."""
         return tuple(self.format_move(state, move).split("-"))
 
-    def describe_move(self, state: S, move: M, names: Sequence[str] | None = None) -> str:
+    def describe_move(self, state: S, move: M, names: Sequence[str] | None = None) -> Words:
         """What a legal `move` does in `state`, as the words after "<name> played", so a post
         says what happened: `f8b4, taking bob's stone on a3 and turning c5`. Games add their
         events to the notation; `names[seat - 1]` is a player's display name."""
         if isinstance(move, Pass):
-            return "pass, having no legal move"
+            return phrase("rules.game.passed")
         return self.format_move(state, move)
 
     # -- shared behaviour ------------------------------------------------------------------
@@ -111,12 +117,16 @@ class Game(ABC, Generic[S, M]):
         name = variant or self.default_variant
         if name not in self.variants:
             known = ", ".join(self.variants)
-            raise UnknownVariant(f"{self.title} has no variant {name!r} (choose from: {known})")
+            raise UnknownVariant(
+                "rules.game.no_variant", game=self.title, variant=name, choices=known
+            )
         allowed = self.variants[name].player_counts
         count = allowed[0] if players is None else players
         if count not in allowed:
             counts = ", ".join(str(n) for n in allowed)
-            raise UnknownVariant(f"{self.title} {name} is played by {counts} players, not {count}")
+            raise UnknownVariant(
+                "rules.game.players", game=self.title, variant=name, allowed=counts, players=count
+            )
         return self._setup(name, count, seed)
 
     def seat_name(self, seat: int) -> str:
@@ -125,15 +135,22 @@ class Game(ABC, Generic[S, M]):
             return self.seat_names[seat - 1]
         return f"Player {seat}"
 
+    def seat_phrase(self, seat: int) -> Phrase:
+        """A seat's name, as the rules say it: its colour's key."""
+        return phrase(self.seat_keys[seat - 1])
+
     def seats_described(
-        self, state: S, names: Sequence[str] | None, words: Callable[[int], str]
-    ) -> str:
+        self, state: S, names: Sequence[str] | None, words: Callable[[int], Words]
+    ) -> Phrase:
         """`alice: 12 stones; bob: 11 stones.`: each seat's `words`, for describe_position."""
         parts = [
-            f"{self.player_name(seat, names)}: {words(seat)}"
+            phrase("rules.position.seat", player=self.player_words(seat, names), has=words(seat))
             for seat in range(1, self.players(state) + 1)
         ]
-        return "; ".join(parts) + "."
+        seats = parts[-1]
+        for part in reversed(parts[:-1]):
+            seats = phrase("rules.position.next", first=part, rest=seats)
+        return phrase("rules.position.all", seats=seats)
 
     def player_name(self, seat: int, names: Sequence[str] | None = None) -> str:
         """How text names a player: the display name if given (case kept), else the seat's."""
@@ -141,9 +158,16 @@ class Game(ABC, Generic[S, M]):
             return names[seat - 1]
         return self.seat_name(seat)
 
-    def namer(self, names: Sequence[str] | None) -> Callable[[int], str]:
-        """`player_name` with the names bound, for the words and refusals of a game's modules."""
-        return lambda seat: self.player_name(seat, names)
+    def player_words(self, seat: int, names: Sequence[str] | None = None) -> Words:
+        """How the rules name a player: the display name if given (case kept), else the
+        seat's colour."""
+        if names and 1 <= seat <= len(names):
+            return names[seat - 1]
+        return self.seat_phrase(seat)
+
+    def namer(self, names: Sequence[str] | None) -> Callable[[int], Words]:
+        """`player_words` with the names bound, for the words and refusals of a game's modules."""
+        return lambda seat: self.player_words(seat, names)
 
     def players(self, state: S) -> int:
         return state.players
@@ -169,9 +193,9 @@ class Game(ABC, Generic[S, M]):
         """
         if check:
             if self.outcome(state) is not None:
-                raise IllegalMove("the game is over")
+                raise IllegalMove("rules.game.over")
             if not self.is_legal(state, move):
-                raise IllegalMove(f"{self._describe(state, move)} is not a legal move here")
+                raise IllegalMove("rules.game.not_legal", move=self._describe(state, move))
         after = self._play(state, move)
         if isinstance(move, Pass) and self.outcome(after) is None and self._all_stuck(after):
             after = self.end(after, Outcome((), Reason.NO_MOVES))
@@ -196,10 +220,10 @@ class Game(ABC, Generic[S, M]):
         """The legal move `text` means. Raises InvalidMove if it is not a move, IllegalMove if
         it is not allowed here; `names` (display names by seat) go into those messages."""
         if self.outcome(state) is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("rules.game.over")
         wanted = self.normalize(text)
         if not wanted:
-            raise InvalidMove("type a move, for example " + self._example(state))
+            raise InvalidMove("rules.game.type_move", example=self._example(state))
         for move in self.legal_moves(state):
             if self.normalize(self.format_move(state, move)) == wanted:
                 return move
@@ -221,7 +245,7 @@ class Game(ABC, Generic[S, M]):
         """Whether passing is the only legal move (a game may answer on finding one turn)."""
         return self.legal_moves(state) == (PASS,)
 
-    def token_label(self, state: S, prefix: Sequence[str], token: str) -> str:
+    def token_label(self, state: S, prefix: Sequence[str], token: str) -> Words:
         """What choosing `token` after `prefix` does, in words, for the picker's choices."""
         return token
 
@@ -258,12 +282,12 @@ class Game(ABC, Generic[S, M]):
     def end(self, state: S, outcome: Outcome) -> S:
         """Finish the game from outside the rules (agreement, timeout)."""
         if self.outcome(state) is not None:
-            raise IllegalMove("the game is already over")
+            raise IllegalMove("rules.game.already_over")
         return dataclasses.replace(state, result=outcome)
 
     def resign(self, state: S, seat: int) -> S:
         if not 1 <= seat <= self.players(state):
-            raise IllegalMove(f"there is no seat {seat} in this game")
+            raise IllegalMove("rules.game.no_seat", seat=seat)
         others = tuple(s for s in range(1, self.players(state) + 1) if s != seat)
         return self.end(state, Outcome(others, Reason.RESIGNATION))
 
@@ -281,14 +305,16 @@ class Game(ABC, Generic[S, M]):
 
     def load(self, data: Mapping[str, Any]) -> S:
         if not isinstance(data, Mapping):
-            raise InvalidState("a saved state must be a JSON object")
+            raise InvalidState("rules.state.not_object")
         if data.get("format") != FORMAT_VERSION:
-            raise InvalidState(f"saved state format {data.get('format')!r} is not supported")
+            raise InvalidState("rules.state.format", format=repr(data.get("format")))
         if data.get("game") != self.name:
-            raise InvalidState(f"saved state is for {data.get('game')!r}, not {self.name}")
+            raise InvalidState(
+                "rules.state.other_game", saved=repr(data.get("game")), game=self.name
+            )
         try:
             return self._decode(data["state"])
         except RulesError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise InvalidState(f"saved {self.name} state is corrupt: {error!r}") from error
+            raise InvalidState("rules.state.corrupt", game=self.name, error=repr(error)) from error

@@ -22,11 +22,11 @@ def parse_square(text: str, width: int, height: int) -> Point:
     """'c3' -> (2, 2); raises InvalidMove for anything that is not a square of the board."""
     match = _SQUARE.fullmatch(text.strip().lower())
     if not match:
-        raise InvalidMove(f"{text!r} is not a square (write a file letter and a rank, like c3)")
+        raise InvalidMove("rules.square.unreadable", text=text)
     point = (FILES.index(match[1]), int(match[2]) - 1)
     if not (0 <= point[0] < width and 0 <= point[1] < height):
         last = square_name((width - 1, height - 1))
-        raise InvalidMove(f"{text} is off the board (squares run from a1 to {last})")
+        raise InvalidMove("rules.square.off_board", square=text, last=last)
     return point
 
 

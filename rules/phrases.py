@@ -1,33 +1,87 @@
-"""Words for players: lists and counts the way a sentence names them."""
+"""Words not yet worded: what the rules say is a catalogue key and its named values.
+
+The rules import only the standard library, so they never hold a sentence: a refusal, a
+move's description or a position's summary is a `Phrase` (or an error with the same `key` and
+`values`), and the bot's catalogue (`bot/texts`, English in `en/rules.toml`) words it in the
+reader's language. A value is a plain string when it is a name or notation shown as it is
+(a player's display name, `e5xf6`), a number, or itself a Phrase (a colour, a piece, a list),
+worded in the same language.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 
-def join_words(words: Sequence[str]) -> str:
-    """'a3', 'a3 and b4', 'a3, b4 and c5': a list the way a sentence names it."""
-    if len(words) < 2:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+@dataclass(frozen=True)
+class Phrase:
+    """A key of the catalogue (`rules.quorum.no_stone`) and its named values (`square="c3"`)."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
-def counted(number: int, noun: str) -> str:
-    """`1 stone`, `3 stones`, `no stones`: a count in words for descriptions."""
-    if number == 0:
-        return f"no {noun}s"
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+Words = str | Phrase
+"""What the rules say: a plain name or notation, or a Phrase to word."""
 
 
-def join_clauses(clauses: Sequence[str]) -> str:
-    """Like `join_words`, with a comma before the last 'and' when a clause has an 'and' of its
+def phrase(key: str, /, **values: Any) -> Phrase:
+    return Phrase(key, values)
+
+
+def listed(items: Sequence[Words]) -> Words:
+    """`a3`, `a3 and b4`, `a3, b4 and c5`: a list the way a sentence names it."""
+    return _listed(items, "rules.list.pair")
+
+
+def clauses(items: Sequence[Words]) -> Words:
+    """Like `listed`, with a comma before the last 'and' when a clause holds a list of its
     own, so that the lists stay apart: `taking a3 and b4, and turning c5`."""
-    if len(clauses) > 1 and any(" and " in clause for clause in clauses):
-        return f"{', '.join(clauses[:-1])}, and {clauses[-1]}"
-    return join_words(clauses)
+    serial = len(items) > 1 and any(_has_list(item) for item in items)
+    return _listed(items, "rules.list.serial" if serial else "rules.list.pair")
 
 
-def owned_pieces(owner: str, noun: str, squares: Sequence[str]) -> str:
-    """Whose pieces, and where: `bob's stone on a3`, `bob's stones on a3 and b4`."""
-    plural = "" if len(squares) == 1 else "s"
-    return f"{owner}'s {noun}{plural} on {join_words(squares)}"
+def alternatives(items: Sequence[Words]) -> Words:
+    """`e5xf6 or e5xe6`: choices the way a sentence offers them, each with its own 'or'."""
+    return chained(items, "rules.list.or")
+
+
+def chained(items: Sequence[Words], key: str) -> Words:
+    """Every two neighbours joined by the key's `{first} ... {last}`: `a and b and c`."""
+    if not items:
+        return ""
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        joined = phrase(key, first=item, last=joined)
+    return joined
+
+
+def counted(number: int, some: str, none: str) -> Phrase:
+    """`3 stones` (the key `some`, by its plural forms) or, for zero, `no stones` (`none`)."""
+    return phrase(some, count=number) if number else phrase(none)
+
+
+def owned(key: str, owner: Words, squares: Sequence[str]) -> Phrase:
+    """Whose pieces, and where: `bob's stone on a3`, `bob's stones on a3 and b4` (the key's
+    plural forms, by the number of squares)."""
+    return phrase(key, owner=owner, squares=listed(squares), count=len(squares))
+
+
+def _listed(items: Sequence[Words], last_pair: str) -> Words:
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return phrase(last_pair, first=items[0], last=items[1])
+    return phrase("rules.list.more", first=items[0], rest=_listed(items[1:], last_pair))
+
+
+def _has_list(words: Words) -> bool:
+    if isinstance(words, str):
+        return False
+    if words.key in ("rules.list.pair", "rules.list.serial", "rules.list.more"):
+        return True
+    return any(isinstance(value, Phrase) and _has_list(value) for value in words.values.values())

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.errors import InvalidRecord, RulesError
 from rules.game import Game
-from rules.outcomes import Outcome
+from rules.outcomes import Outcome, Reason
 
 _HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
 _TURN = re.compile(r"^(\d+)\.\s+(.+)$")
@@ -58,21 +58,21 @@ class Record:
                 headers[header[1]] = header[2]
             elif turn := _TURN.match(line):
                 if int(turn[1]) != len(turns) + 1:
-                    raise InvalidRecord(f"line {number}: expected turn {len(turns) + 1}")
+                    raise InvalidRecord(
+                        "rules.record.turn_number", line=number, turn=len(turns) + 1
+                    )
                 turns.append(turn[2].strip())
             else:
-                raise InvalidRecord(f'line {number} is neither a [Tag "value"] nor a turn')
-        try:
-            game, variant = headers.pop("Game"), headers.pop("Variant")
-            players, seed = int(headers.pop("Players")), int(headers.pop("Seed"))
-        except (KeyError, ValueError) as error:
-            raise InvalidRecord(f"the header lacks or garbles {error}") from error
+                raise InvalidRecord("rules.record.line", line=number)
+        game, variant = _tag(headers, "Game"), _tag(headers, "Variant")
+        players, seed = _number(headers, "Players"), _number(headers, "Seed")
         headers.pop("Result", None)
         winners, reason = headers.pop("Winners", ""), headers.pop("Reason", "")
-        try:
-            result = Outcome(tuple(int(s) for s in winners.split()), reason) if reason else None
-        except ValueError as error:
-            raise InvalidRecord(f"bad result: {error}") from error
+        if reason and reason not in {r.value for r in Reason}:
+            raise InvalidRecord("rules.record.reason", reason=reason)
+        if not all(s.isdigit() for s in winners.split()):
+            raise InvalidRecord("rules.record.winners", winners=winners)
+        result = Outcome(tuple(int(s) for s in winners.split()), reason) if reason else None
         return cls(game, variant, players, seed, tuple(turns), result, headers)
 
     def replay(self, game: Game[Any, Any]) -> Any:
@@ -83,7 +83,7 @@ class Record:
         """Every position of the game, from the setup to the last turn's (which carries the
         recorded result): one per turn plus the setup, for replays."""
         if game.name != self.game:
-            raise InvalidRecord(f"this record is of {self.game}, not {game.name}")
+            raise InvalidRecord("rules.record.other_game", record=self.game, game=game.name)
         state = game.new(players=self.players, variant=self.variant, seed=self.seed)
         for number, turn in enumerate(self.turns, start=1):
             yield state
@@ -95,7 +95,25 @@ class Record:
                 else:
                     state = game.apply(state, game.parse_move(state, turn))
             except RulesError as error:
-                raise InvalidRecord(f"turn {number} ({turn}): {error}") from error
+                raise InvalidRecord(
+                    "rules.record.turn", number=number, turn=turn, error=error
+                ) from error
         if self.result is not None and game.outcome(state) is None:
             state = game.end(state, self.result)
         yield state
+
+
+def _tag(headers: dict[str, str], name: str) -> str:
+    """A header tag the record needs, taken out of the headers."""
+    if name not in headers:
+        raise InvalidRecord("rules.record.header", tag=name)
+    return headers.pop(name)
+
+
+def _number(headers: dict[str, str], name: str) -> int:
+    """A header tag the record needs, as a whole number."""
+    value = _tag(headers, name)
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidRecord("rules.record.header", tag=name) from None

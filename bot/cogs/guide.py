@@ -14,6 +14,7 @@ from discord.utils import MISSING
 from bot.cogs.challenges import GAME_CHOICES
 from bot.posts import limits
 from bot.service import ServiceError
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering
 from renderers import render_key
 from rules import GAMES, Game, RulesError, get_game
@@ -33,8 +34,9 @@ KEY_TEXT = (
 
 
 def topics(game: Game[Any, Any]) -> dict[str, str]:
-    """The game's own help topics, and `board` with the key to its pictures."""
-    own = dict(game.help_topics)
+    """The game's own help topics, worded by the catalogue, and `board` with the key to its
+    pictures."""
+    own = {topic: say(t(f"help.{game.name}.{topic}")) for topic in game.help_topics}
     own[BOARD] = f"{own[BOARD]}\n{KEY_TEXT}" if BOARD in own else KEY_TEXT
     return own
 
@@ -74,7 +76,7 @@ class Guide(commands.Cog):
             try:
                 chosen = get_game(game)
             except RulesError as error:
-                raise ServiceError(str(error)) from error
+                raise ServiceError(error) from error
             every = topics(chosen)
             name = (topic or "").strip().lower() or next(iter(every))
             if name not in every:
@@ -100,7 +102,7 @@ class Guide(commands.Cog):
         state = game.new()
         png = await asyncio.to_thread(self.bot.announcer.render, game.name, state, theme=theme)
         about = (
-            f"The starting position of {game.title}. {game.describe_position(state)} "
+            f"The starting position of {game.title}. {say(game.describe_position(state))} "
             f"{game.seat_name(game.to_move(state))} moves first."
         )
         return discord.File(

@@ -18,6 +18,7 @@ from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
+from bot.texts import say
 from renderers import render_comparison
 from renderers.graph import Dot, graph_png
 
@@ -227,8 +228,8 @@ class Analyst:
             )
             return (
                 png,
-                game.describe_move(state, played, names),
-                game.describe_move(state, best, names),
+                say(game.describe_move(state, played, names)),
+                say(game.describe_move(state, best, names)),
             )
 
         png, played_words, better_words = await asyncio.to_thread(draw)

@@ -19,6 +19,7 @@ from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.vacations import MAX_DAYS
 from bot.store import SeatRow
+from bot.texts import say
 
 
 def mention(user_id: int) -> str:
@@ -155,7 +156,7 @@ def alt_text(match: Match, state: Any) -> str:
     else:
         seat = game.to_move(state)
         lines.append(f"{game.player_name(seat, names)} ({game.seat_name(seat)}) to move.")
-    lines.append(game.describe_position(state, names))
+    lines.append(say(game.describe_position(state, names)))
     return limits.description(" ".join(lines))
 
 

@@ -6,6 +6,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import ServiceError
 from bot.service.queries import Queries
 from bot.store import CorruptMatch
+from bot.texts import say
 from rules import RulesError
 
 
@@ -27,7 +28,8 @@ class Audit:
                 record = await self.queries.record(match_id)
                 replayed = match.game.dump(record.replay(match.game))
             except (CorruptMatch, ServiceError, RulesError, KeyError, TypeError) as error:
-                problems.append(f"match #{match_id}: unreadable: {error}")
+                problem = say(error) if isinstance(error, RulesError) else error
+                problems.append(f"match #{match_id}: unreadable: {problem}")
                 continue
             if replayed != match.game.dump(match.state):
                 problems.append(

@@ -16,6 +16,7 @@ from typing import Any
 import rules
 from bot.service.matches import Match, ServiceError, no_match
 from bot.store import CorruptMatch, MatchRow, StaleWrite, Status, Store
+from bot.texts import say
 from rules import RulesError
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,8 @@ class MatchCache:
             game = rules.get_game(row.game)
             state = game.load(json.loads(row.snapshot))
         except (RulesError, ValueError) as error:
-            raise CorruptMatch(f"match #{row.id} cannot be loaded: {error}") from error
+            problem = say(error) if isinstance(error, RulesError) else error
+            raise CorruptMatch(f"match #{row.id} cannot be loaded: {problem}") from error
         return self.remember(Match(row, game, state))
 
     def remember(self, match: Match) -> Match:

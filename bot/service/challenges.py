@@ -85,7 +85,7 @@ class Challenges:
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
-            raise ServiceError(str(error)) from error
+            raise ServiceError(error) from error
         if opponents and players is not None:
             raise ServiceError(
                 "players is for open challenges, which name nobody",

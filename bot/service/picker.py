@@ -14,6 +14,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.service.offload import PICKER_SECONDS, Offload, TooComplex
 from bot.service.turns import require_turn
+from bot.texts import say
 
 TOO_COMPLEX = TooComplex(
     "this position is too complex for the picker", "type the move with /move instead"
@@ -78,5 +79,5 @@ def _walk(match: Match, positions: tuple[int, ...], token: str | None) -> Picker
         node = node.children[token]
     move = None if node.move is None else game.format_move(state, node.move)
     choices = tuple(node.children)
-    labels = tuple(game.token_label(state, path, token) for token in choices)
+    labels = tuple(say(game.token_label(state, path, token)) for token in choices)
     return PickerStep(match, tuple(path), positions, choices, labels, move)

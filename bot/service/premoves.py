@@ -23,6 +23,7 @@ from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload
 from bot.service.turns import TOO_COMPLEX, MoveResult, Turns, _playing_seat
 from bot.store import PremoveRow
+from bot.texts import say
 from rules import RulesError
 
 log = logging.getLogger(__name__)
@@ -161,7 +162,9 @@ def _check_line(match: Match, seat: int, moves: Line) -> Line:
         try:
             move = game.parse_move(state, typed, names=match.names)
         except RulesError as error:
-            raise ServiceError(f"{where} is not legal there: {error}", names=match.names) from None
+            raise ServiceError(
+                f"{where} is not legal there: {say(error)}", names=match.names
+            ) from None
         canonical.append(game.format_move(state, move))
         state = game.apply(state, move, check=False)
     return tuple(canonical)

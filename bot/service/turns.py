@@ -14,6 +14,7 @@ from bot.service.hints import legal_hint
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
+from bot.texts import say
 from rules import PASS, Outcome, RulesError
 from rules.outcomes import Reason, outcome_to_json
 
@@ -117,7 +118,7 @@ class Turns:
         try:
             state = match.game.resign(match.state, seat)
         except RulesError as error:
-            raise ServiceError(str(error)) from error
+            raise ServiceError(error) from error
         return await self.advance(match, state, [Turn(seat, user_id, f"resign {seat}")])
 
     async def advance(
@@ -244,8 +245,8 @@ def _plan_move(
     try:
         move = game.parse_move(state, text, names=match.names)
     except RulesError as error:
-        raise ServiceError(str(error), legal_hint(match, text), names=match.names) from error
-    description = game.describe_move(state, move, names=match.names)
+        raise ServiceError(error, legal_hint(match, text), names=match.names) from error
+    description = say(game.describe_move(state, move, names=match.names))
     notation = game.format_move(state, move)
     played = Turn(seat, user_id, notation, description=description, premove=premove)
     return _plan(match, game.apply(state, move, check=False), (played,), draw_offer)

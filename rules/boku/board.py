@@ -15,6 +15,7 @@ COLUMNS = "abcdefghij"
 EMPTY = "."
 MARBLE = {1: "1", 2: "2"}
 SEAT_NAMES = ("Dark", "Light")
+SEAT_KEYS = ("rules.seat.dark", "rules.seat.light")
 WIN_LENGTH = 5
 
 # The six neighbours of (q, r); consecutive pairs are opposite, each pair is one line axis.

@@ -14,16 +14,11 @@ SEATS = {"1": 1, "2": 2, "dark": 1, "light": 2}
 def parse(text: str) -> BokuState:
     rows, keys = split_diagram(text)
     if rows:
-        raise InvalidDiagram(
-            "a Boku diagram is key lines only, like '1: E5 F6', '2: D4', 'blocked: E6', "
-            "'to move: 1'"
-        )
+        raise InvalidDiagram("rules.boku.diagram.rows")
     known = {"1", "2", "dark", "light", "blocked", "to move"}
     unknown = set(keys) - known
     if unknown:
-        raise InvalidDiagram(
-            f"unknown key {sorted(unknown)[0]!r} (Boku knows 1, 2, blocked and to move)"
-        )
+        raise InvalidDiagram("rules.boku.diagram.key", name=sorted(unknown)[0])
     cells = [EMPTY] * CELL_COUNT
     for key, value in keys.items():
         if key not in SEATS:
@@ -31,13 +26,13 @@ def parse(text: str) -> BokuState:
         for word in value.replace(",", " ").split():
             cell = _cell(word)
             if cells[cell] != EMPTY:
-                raise InvalidDiagram(f"{word} is listed twice")
+                raise InvalidDiagram("rules.boku.diagram.twice", cell=word)
             cells[cell] = MARBLE[SEATS[key]]
     blocked: int | None = None
     if keys.get("blocked", "").strip() not in ("", "-", "none"):
         blocked = _cell(keys["blocked"])
         if cells[blocked] != EMPTY:
-            raise InvalidDiagram(f"the blocked cell {keys['blocked'].strip()} is not empty")
+            raise InvalidDiagram("rules.boku.diagram.blocked", cell=keys["blocked"].strip())
     turn = parse_seat(keys.get("to move", "1"), 2, SEATS)
     board = "".join(cells)
     return BokuState(board=board, turn=turn, blocked=blocked)
@@ -47,7 +42,7 @@ def _cell(word: str) -> int:
     try:
         return parse_cell(word)
     except InvalidMove as error:
-        raise InvalidDiagram(str(error)) from None
+        raise InvalidDiagram(error.key, **error.values) from None
 
 
 def format_text(state: BokuState) -> str:

@@ -14,6 +14,7 @@ from rules.boku.board import (
     MARKS,
     NAMES,
     PLACES,
+    SEAT_KEYS,
     SEAT_NAMES,
     SIZE,
     BokuMove,
@@ -21,11 +22,11 @@ from rules.boku.board import (
     put,
     wins,
 )
-from rules.boku.help import HELP_TOPICS
 from rules.boku.state import BokuState, listed, made, moves_and_taking, position_key
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase, Words
 from rules.repetition import History
 from rules.state import Highlight, Pass, common_from_json, common_to_json
 
@@ -41,7 +42,16 @@ class Boku(Game[BokuState, BokuMove]):
         ),
     }
     seat_names = SEAT_NAMES
-    help_topics = HELP_TOPICS
+    seat_keys = SEAT_KEYS
+    help_topics = (
+        "overview",
+        "board",
+        "placing",
+        "winning",
+        "capturing",
+        "blocked",
+        "draws",
+    )
 
     def _setup(self, variant: str, players: int, seed: int) -> BokuState:
         board = EMPTY * CELL_COUNT
@@ -132,12 +142,12 @@ class Boku(Game[BokuState, BokuMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: BokuState, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: BokuState, names: Sequence[str] | None = None) -> Phrase:
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 
     def describe_move(
         self, state: BokuState, move: BokuMove, names: Sequence[str] | None = None
-    ) -> str:
+    ) -> Words:
         if isinstance(move, Pass):
             return super().describe_move(state, move, names)
         return words.describe_move(state, move, self.namer(names))

@@ -19,7 +19,7 @@ def parse_cell(text: str) -> int:
     """'E5' -> its cell number; InvalidMove names the column's range for cells off the board."""
     match = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
     if not match:
-        raise InvalidMove(f"{text!r} is not a cell (write a column letter and a number, like e5)")
+        raise InvalidMove("rules.boku.not_cell", text=text)
     return cell_at(match[1], match[2])
 
 
@@ -29,10 +29,14 @@ def cell_at(letter: str, number: str) -> int:
         return INDEX[q, r]
     name = f"{letter}{number}"
     if q < 0:
-        raise InvalidMove(f"{name} is off the board: columns run from a to j")
+        raise InvalidMove("rules.boku.no_column", cell=name)
     low, high = max(0, q - SPAN) + 1, min(SIZE - 1, q + SPAN) + 1
     raise InvalidMove(
-        f"{name} is off the board: column {letter} runs from {letter}{low} to {letter}{high}"
+        "rules.boku.off_column",
+        cell=name,
+        column=letter,
+        low=f"{letter}{low}",
+        high=f"{letter}{high}",
     )
 
 

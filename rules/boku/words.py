@@ -1,4 +1,4 @@
-"""What a Boku turn did and how the game stands, in the words of a move's post."""
+"""What a Boku turn did and how the game stands, for a move's post."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ from collections.abc import Callable
 from rules.boku.board import NAMES, Place
 from rules.boku.notation import format_move
 from rules.boku.state import BokuState
-from rules.phrases import counted, owned_pieces
+from rules.phrases import Phrase, Words, counted, owned, phrase
 
 
-def seat_words(state: BokuState, seat: int) -> str:
+def seat_words(state: BokuState, seat: int) -> Phrase:
     """What one seat has on the board: `12 stones`."""
-    return counted(state.board.count(str(seat)), "stone")
+    return counted(state.board.count(str(seat)), "rules.count.stones", "rules.count.no_stones")
 
 
-def describe_move(state: BokuState, move: Place, whose: Callable[[int], str]) -> str:
+def describe_move(state: BokuState, move: Place, whose: Callable[[int], Words]) -> Words:
     """`d3xb3, taking bob's marble on b3`; `whose(seat)` names a player."""
     if move.removed is None:
         return format_move(move)
-    taken = owned_pieces(whose(3 - state.turn), "marble", [NAMES[move.removed]])
-    return f"{format_move(move)}, taking {taken}"
+    taken = owned("rules.owned.marbles", whose(3 - state.turn), [NAMES[move.removed]])
+    return phrase(
+        "rules.move.did", move=format_move(move), what=phrase("rules.move.taking", pieces=taken)
+    )

@@ -27,13 +27,13 @@ def parse(text: str, variants: Collection[str]) -> BoostState:
     rows, keys = split_diagram(text)
     size = sum(1 for row in rows if [t.lower() for t in row] != list("abcdefghi"[: len(row)]))
     if size not in GEOMETRIES:
-        raise InvalidDiagram(
-            f"the diagram has {size} rows; Boost is played on 9x9 (or 7x7 for mini)"
-        )
+        raise InvalidDiagram("rules.boost.diagram.rows", rows=size)
     geo = GEOMETRIES[size]
     unknown = set(keys) - set(KEYS)
     if unknown:
-        raise InvalidDiagram(f"unknown key {sorted(unknown)[0]!r} (Boost knows {', '.join(KEYS)})")
+        raise InvalidDiagram(
+            "rules.boost.diagram.key", name=sorted(unknown)[0], keys=", ".join(KEYS)
+        )
     pieces: dict[int, int] = {}
     highest = 2
     for row_number, row in enumerate(grid_rows(rows, size, size)):
@@ -52,13 +52,15 @@ def parse(text: str, variants: Collection[str]) -> BoostState:
     players = int(keys["players"]) if keys.get("players", "").isdigit() else highest
     if not 2 <= players <= MAX_SEATS or highest > players:
         raise InvalidDiagram(
-            f"Boost has 2 to {MAX_SEATS} players and pieces for seats up to {highest}, so "
-            f"'players: {keys.get('players')}' does not fit"
+            "rules.boost.diagram.players",
+            most=MAX_SEATS,
+            highest=highest,
+            players=str(keys.get("players")),
         )
     masks = tuple(pieces.get(index, 0) for index in range(1 + 3 * players))
     variant = keys.get("variant", SIZE_VARIANT[size]).strip().lower()
     if variant not in variants or (variant == "mini") != (size == 7):
-        raise InvalidDiagram(f"variant {variant!r} does not fit a {size}x{size} board")
+        raise InvalidDiagram("rules.boost.diagram.variant", variant=variant, size=size)
     resigned = tuple(sorted({parse_seat(s, players) for s in keys.get("resigned", "").split()}))
     turn = parse_seat(keys.get("to move", "1"), players)
     return settle(BoostState(masks, variant=variant, players=players, turn=turn, resigned=resigned))
@@ -108,14 +110,11 @@ def _read_cell(cell: str, name: str) -> tuple[int, int]:
     letter, number = cell[:1], cell[1:]
     kind = LETTERS.find(letter.upper())
     if kind < 0 or (number and not number.isdigit()):
-        raise InvalidDiagram(
-            f"{name} holds {cell!r}; use . for empty, D for a dragon, p k t for player 1 and "
-            "P K T for player 2, or P1 K3 T4 with the seat number"
-        )
+        raise InvalidDiagram("rules.boost.diagram.cell", point=name, cell=cell)
     if number:
         seat = int(number)
         if not 1 <= seat <= MAX_SEATS:
-            raise InvalidDiagram(f"{name} holds {cell!r}, but seats run from 1 to {MAX_SEATS}")
+            raise InvalidDiagram("rules.boost.diagram.seat", point=name, cell=cell, most=MAX_SEATS)
         return seat, kind
     return (1 if letter.islower() else 2), kind
 

@@ -1,5 +1,5 @@
-"""Why typed text is not a legal Boost move, in a player's words: what is wrong, and what
-the rule wants instead."""
+"""Why typed text is not a legal Boost move, for a player: what is wrong, and what the rule
+wants instead."""
 
 from __future__ import annotations
 
@@ -28,40 +28,44 @@ from rules.boost.notation import normalize
 from rules.boost.state import BoostState
 from rules.errors import IllegalMove, InvalidMove, RulesError
 from rules.notation import parse_square, split_squares
+from rules.phrases import Phrase, Words, chained, phrase
 
 
 def refusal(
-    state: BoostState, text: str, whose: Callable[[int], str], example: Callable[[], str]
+    state: BoostState, text: str, whose: Callable[[int], Words], example: Callable[[], str]
 ) -> RulesError:
     """Why `text`, which matches no legal move, is wrong; `whose(seat)` names a player and
     `example()` is a legal move."""
     return Explainer(state, whose, example).explain(text, normalize(text))
 
 
+# What the pieces are called, by their names in the board module.
+PIECES = {
+    "pawn": "rules.boost.piece.pawn",
+    "knight": "rules.boost.piece.knight",
+    "tower": "rules.boost.piece.tower",
+    "dragon": "rules.boost.piece.dragon",
+}
+
+
 class Explainer:
     """One explanation: the position, and how the game names players and suggests a move."""
 
     def __init__(
-        self, state: BoostState, player_name: Callable[[int], str], example: Callable[[], str]
+        self, state: BoostState, whose: Callable[[int], Words], example: Callable[[], str]
     ) -> None:
         self.state = state
         self.geo = GEOMETRIES[state.size]
-        self.player_name = player_name
+        self.whose = whose
         self.example = example
 
     def explain(self, text: str, cleaned: str) -> RulesError:
         """`cleaned` is the text normalized the way the game compares notation."""
         if cleaned == "pass":
-            return IllegalMove(
-                "you can only pass when you cannot move, build or promote anything; "
-                f"try for example {self.example()}"
-            )
+            return IllegalMove("rules.boost.no_pass", example=self.example())
         squares = split_squares(text)
         if not squares or "".join(squares) != cleaned or len(squares) > 2:
-            return InvalidMove(
-                f"{text.strip()!r} is not a Boost move: write the start and end points "
-                "(like c1c3), a single point to build or promote (like e5), or pass"
-            )
+            return InvalidMove("rules.boost.unreadable", text=text.strip())
         size = self.geo.size
         try:
             points = [self.geo.at(*parse_square(s, size, size)) for s in squares]
@@ -71,14 +75,16 @@ class Explainer:
             return self.point(points[0])
         return self.step(points[0], points[1])
 
-    def holder(self, index: int | None) -> str:
+    def holder(self, index: int | None) -> Phrase:
         """'nothing', 'a dragon', 'your pawn', "bob's tower"."""
         if index is None:
-            return "nothing"
+            return phrase("rules.boost.holder.nothing")
         if index == DRAGONS:
-            return "a dragon"
-        owner, kind = slot_seat(index), KIND_NAMES[slot_kind(index)]
-        return f"your {kind}" if owner == self.state.turn else f"{self.player_name(owner)}'s {kind}"
+            return phrase("rules.boost.holder.dragon")
+        owner, piece = slot_seat(index), phrase(PIECES[KIND_NAMES[slot_kind(index)]])
+        if owner == self.state.turn:
+            return phrase("rules.boost.holder.yours", piece=piece)
+        return phrase("rules.boost.holder.theirs", owner=self.whose(owner), piece=piece)
 
     def point(self, point: int) -> RulesError:
         """A single point: a build on an empty point, or a promotion of a pawn."""
@@ -87,109 +93,102 @@ class Explainer:
         if holder is None:
             return self.build(point)
         if holder != slot(seat, PAWN):
-            return IllegalMove(
-                f"{name} holds {self.holder(holder)}: a single point builds a tower on an empty "
-                "point or promotes one of your pawns"
-            )
+            return IllegalMove("rules.boost.single_point", point=name, holder=self.holder(holder))
         towers = masks[slot(seat, TOWER)]
         if not self.geo.neighbour_mask[point] & towers:
-            return IllegalMove(
-                f"the pawn on {name} has no tower of yours next to it, so it cannot be promoted"
-            )
+            return IllegalMove("rules.boost.no_tower", point=name)
         knights, count = masks[slot(seat, KNIGHT)].bit_count(), towers.bit_count()
         if knights >= count:
             return IllegalMove(
-                f"you have {_count(knights, 'knight')} and {_count(count, 'tower')}: a pawn can "
-                "only be promoted while you have fewer knights than towers"
+                "rules.boost.knights",
+                knights=phrase("rules.count.knights", count=knights),
+                towers=phrase("rules.count.towers", count=count),
             )
         return self.repetition(point << 8 | PROMOTE_CODE)
 
     def build(self, point: int) -> RulesError:
         geo, masks, seat, name = self.geo, self.state.masks, self.state.turn, self.geo.names[point]
         if not geo.interior >> point & 1:
-            return IllegalMove(
-                f"{name} is on the edge of the board: a tower needs your pieces on all four "
-                "sides, so edge points can never be built on"
-            )
+            return IllegalMove("rules.boost.edge", point=name)
         if masks[slot(seat, TOWER)].bit_count() >= MAX_TOWERS:
-            return IllegalMove(f"you already have {MAX_TOWERS} towers, the most allowed")
+            return IllegalMove("rules.boost.most_towers", most=MAX_TOWERS)
         own = own_mask(masks, seat)
-        missing = []
+        missing: list[Words] = []
         for neighbour in geo.neighbours[point]:
             if not own >> neighbour & 1:
                 holder = owner_slot(masks, neighbour)
-                what = "is empty" if holder is None else f"holds {self.holder(holder)}"
-                missing.append(f"{geo.names[neighbour]} {what}")
+                where = geo.names[neighbour]
+                if holder is None:
+                    missing.append(phrase("rules.boost.neighbour_empty", point=where))
+                else:
+                    missing.append(
+                        phrase(
+                            "rules.boost.neighbour_holds", point=where, holder=self.holder(holder)
+                        )
+                    )
         if missing:
             return IllegalMove(
-                f"you cannot build on {name}: all four neighbours must be your pieces, but "
-                + " and ".join(missing)
+                "rules.boost.no_build", point=name, missing=chained(missing, "rules.list.pair")
             )
         return self.repetition(point << 8 | BUILD_CODE)
 
     def step(self, start: int, end: int) -> RulesError:
         geo, masks, seat, names = self.geo, self.state.masks, self.state.turn, self.geo.names
         if start == end:
-            return IllegalMove("a move has to end on a different point from where it started")
+            return IllegalMove("rules.boost.same_point")
         holder = owner_slot(masks, start)
         if holder is None:
-            return IllegalMove(f"{names[start]} is empty: there is nothing there to move")
+            return IllegalMove("rules.boost.empty", point=names[start])
         if holder == DRAGONS:
             if not geo.neighbour_mask[start] & own_mask(masks, seat):
-                return IllegalMove(
-                    f"the dragon on {names[start]} is not next to any of your pieces, so you "
-                    "cannot move it"
-                )
+                return IllegalMove("rules.boost.lone_dragon", point=names[start])
             kind = "dragon"
         elif slot_seat(holder) != seat:
-            return IllegalMove(f"{names[start]} holds {self.holder(holder)}, not yours")
+            return IllegalMove(
+                "rules.boost.not_yours", point=names[start], holder=self.holder(holder)
+            )
         else:
             kind = KIND_NAMES[slot_kind(holder)]
         if kind == "tower":
-            return IllegalMove(f"towers never move (the piece on {names[start]} is a tower)")
+            return IllegalMove("rules.boost.tower", point=names[start])
         occ = occupied(masks)
         steps = step_count(geo, start, occ)
         reach = {entry[0]: entry[3] for entry in geo.walks(start, steps)}
-        must = (
-            f"the {kind} on {names[start]} has {_count(steps - 1, 'neighbour')}, so it must "
-            f"take exactly {_count(steps, 'step')}"
+        must = phrase(
+            "rules.boost.must_take",
+            piece=phrase(PIECES[kind]),
+            point=names[start],
+            neighbours=phrase("rules.count.neighbours", count=steps - 1),
+            steps=phrase("rules.count.steps", count=steps),
         )
         if end not in reach:
             (sf, sr), (ef, er) = geo.point(start), geo.point(end)
-            distance = _count(abs(sf - ef) + abs(sr - er), "step")
+            distance = phrase("rules.count.steps", count=abs(sf - ef) + abs(sr - er))
             return IllegalMove(
-                f"{must}; {names[end]} is {distance} away and no route of exactly {steps} can "
-                "end there"
+                "rules.boost.unreachable",
+                must=must,
+                point=names[end],
+                distance=distance,
+                exactly=steps,
             )
         target = owner_slot(masks, end)
         if target is not None:
             if kind != "knight":
                 return IllegalMove(
-                    f"{names[end]} holds {self.holder(target)}: only a knight may end its move "
-                    "on another piece"
+                    "rules.boost.not_knight", point=names[end], holder=self.holder(target)
                 )
             if target == DRAGONS:
-                return IllegalMove("dragons can never be captured")
+                return IllegalMove("rules.boost.dragon_capture")
             if slot_seat(target) == seat:
                 return IllegalMove(
-                    f"{names[end]} holds {self.holder(target)}: you cannot capture your own pieces"
+                    "rules.boost.own_capture", point=names[end], holder=self.holder(target)
                 )
         if all(occ & path for path in reach[end]):
-            return IllegalMove(
-                f"{must}, and every such route from {names[start]} to {names[end]} is blocked: "
-                "each step needs an empty point"
-            )
+            return IllegalMove("rules.boost.blocked", must=must, start=names[start], end=names[end])
         return self.repetition(start << 8 | end)
 
     def repetition(self, key: int) -> RulesError:
         move = self.geo.moves[key]
         names = self.geo.names
         what = names[move.start] + names[move.end] if isinstance(move, Step) else names[move.point]
-        return IllegalMove(
-            f"{what} would bring back an arrangement of pieces that was already on the board "
-            "earlier; you may only repeat when every move you have would do so"
-        )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+        return IllegalMove("rules.boost.repetition", move=what)

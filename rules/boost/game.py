@@ -16,6 +16,7 @@ from rules.boost.board import (
     MAX_SEATS,
     PAWN,
     PROMOTE_CODE,
+    SEAT_KEYS,
     SEAT_NAMES,
     TOWER,
     ZOBRIST,
@@ -34,7 +35,6 @@ from rules.boost.board import (
     step_count,
     zobrist,
 )
-from rules.boost.help import HELP_TOPICS
 from rules.boost.state import (
     BoostState,
     alive_seats,
@@ -43,9 +43,10 @@ from rules.boost.state import (
     verdict,
 )
 from rules.direct import direct_constructor, make_highlight
-from rules.errors import IllegalMove, InvalidDiagram, RulesError
+from rules.errors import IllegalMove, InvalidDiagram, InvalidState, RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase, Words
 from rules.repetition import History
 from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
 
@@ -75,6 +76,7 @@ class Boost(Game[BoostState, BoostMove]):
     title = "Boost"
     board_size = (9, 9)
     seat_names = SEAT_NAMES
+    seat_keys = SEAT_KEYS
     default_variant = "standard"
     variants: ClassVar[Mapping[str, Variant]] = {
         "standard": Variant(
@@ -88,7 +90,21 @@ class Boost(Game[BoostState, BoostMove]):
             "quickstart", "9x9, each side starts with two towers ringed by pawns, 7 dragons", (2,)
         ),
     }
-    help_topics: ClassVar[Mapping[str, str]] = HELP_TOPICS
+    help_topics = (
+        "overview",
+        "setup",
+        "moving",
+        "building",
+        "promotion",
+        "capturing",
+        "dragons",
+        "passing",
+        "repetition",
+        "defeat",
+        "winning",
+        "variants",
+        "multiplayer",
+    )
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -184,11 +200,11 @@ class Boost(Game[BoostState, BoostMove]):
     def resign(self, state: BoostState, seat: int) -> BoostState:
         """That seat is defeated; with three or more players the others play on."""
         if not 1 <= seat <= state.players:
-            raise IllegalMove(f"there is no seat {seat} in this game")
+            raise IllegalMove("rules.game.no_seat", seat=seat)
         if state.result is not None:
-            raise IllegalMove("the game is already over")
+            raise IllegalMove("rules.game.already_over")
         if seat in self.defeated(state):
-            raise IllegalMove(f"{self.seat_name(seat)} is already out of the game")
+            raise IllegalMove("rules.boost.already_out", seat=self.seat_phrase(seat))
         resigned = tuple(sorted((*state.resigned, seat)))
         result = verdict(state.masks, state.size, state.players, resigned, Reason.RESIGNATION)
         alive = alive_seats(state.masks, state.players, resigned)
@@ -227,12 +243,12 @@ class Boost(Game[BoostState, BoostMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> Phrase:
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 
     def describe_move(
         self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None
-    ) -> str:
+    ) -> Words:
         if isinstance(move, Pass):
             return super().describe_move(state, move, names)
         return words.describe_move(state, move, self._play(state, move), self.namer(names))
@@ -264,7 +280,7 @@ class Boost(Game[BoostState, BoostMove]):
         try:
             masks = self.parse_diagram(text).masks
         except InvalidDiagram as error:
-            raise ValueError(f"bad board: {error}") from error
+            raise InvalidState("rules.state.bad_board", game=self.name, error=error) from error
         history = tuple(diagram.key_masks(str(k), len(masks)) for k in data["history"])
         if not history or history[-1] != masks:
             raise ValueError("the history must end with the current arrangement")

@@ -1,4 +1,4 @@
-"""What a Boost turn did and how the game stands, in the words of a move's post."""
+"""What a Boost turn did and how the game stands, for a move's post."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from rules.boost.board import (
     DRAGONS,
     GEOMETRIES,
-    KIND_NAMES,
     KNIGHT,
     PAWN,
     TOWER,
@@ -22,41 +21,51 @@ from rules.boost.board import (
 )
 from rules.boost.notation import format_move
 from rules.boost.state import BoostState, out_of_game
-from rules.phrases import counted, join_clauses, join_words, owned_pieces
+from rules.phrases import Words, clauses, counted, listed, owned, phrase
+
+# Counts and captured pieces, by the piece's kind on the board (PAWN, KNIGHT, TOWER).
+COUNTS = (
+    ("rules.count.pawns", "rules.count.no_pawns"),
+    ("rules.count.knights", "rules.count.no_knights"),
+    ("rules.count.towers", "rules.count.no_towers"),
+)
+OWNED = ("rules.owned.pawns", "rules.owned.knights", "rules.owned.towers")
 
 
-def seat_words(state: BoostState, seat: int) -> str:
+def seat_words(state: BoostState, seat: int) -> Words:
     """What one seat has on the board: `8 pawns, 1 knight and no towers`."""
     if seat in state.resigned:
-        return "out of the game"
-    kinds = ((PAWN, "pawn"), (KNIGHT, "knight"), (TOWER, "tower"))
-    return join_words([counted(state.masks[slot(seat, k)].bit_count(), n) for k, n in kinds])
+        return phrase("rules.boost.out")
+    return listed(
+        [counted(state.masks[slot(seat, k)].bit_count(), *COUNTS[k]) for k in (PAWN, KNIGHT, TOWER)]
+    )
 
 
 def describe_move(
-    state: BoostState, move: Action, after: BoostState, whose: Callable[[int], str]
-) -> str:
+    state: BoostState, move: Action, after: BoostState, whose: Callable[[int], Words]
+) -> Words:
     """`c5c6, taking bob's pawn on c7`; `whose(seat)` names a player."""
     notation = format_move(state.size, move)
     if isinstance(move, Build):
-        return f"{notation}, building a tower"
+        return phrase("rules.boost.built", move=notation)
     if isinstance(move, Promote):
-        return f"{notation}, promoting a pawn to a knight"
-    events = []
+        return phrase("rules.boost.promoted", move=notation)
+    events: list[Words] = []
     if owner_slot(state.masks, move.start) == DRAGONS:
-        events.append("moving a dragon")
+        events.append(phrase("rules.boost.dragon_moved"))
     _, captured = resolve(GEOMETRIES[state.size], state.masks, state.turn, move)
     if captured:
-        events.append(f"taking {_victims(state, captured, whose)}")
+        events.append(phrase("rules.move.taking", pieces=_victims(state, captured, whose)))
     if after.result is None:
         fallen = [s for s in out_of_game(after) if s not in out_of_game(state)]
         if fallen:
-            out = join_words([whose(s) for s in fallen])
-            events.append(f"knocking {out} out of the game")
-    return f"{notation}, {join_clauses(events)}" if events else notation
+            events.append(
+                phrase("rules.boost.knocked_out", players=listed([whose(s) for s in fallen]))
+            )
+    return phrase("rules.move.did", move=notation, what=clauses(events)) if events else notation
 
 
-def _victims(state: BoostState, captured: Sequence[int], whose: Callable[[int], str]) -> str:
+def _victims(state: BoostState, captured: Sequence[int], whose: Callable[[int], Words]) -> Words:
     """Captures grouped by owner and kind, in the order of the points: `bob's pawns on c8
     and e8, and carol's knight on d7`."""
     geo = GEOMETRIES[state.size]
@@ -65,9 +74,9 @@ def _victims(state: BoostState, captured: Sequence[int], whose: Callable[[int], 
         victim = owner_slot(state.masks, point)
         assert victim is not None
         groups.setdefault(victim, []).append(geo.names[point])
-    return join_clauses(
+    return clauses(
         [
-            owned_pieces(whose(slot_seat(victim)), KIND_NAMES[slot_kind(victim)], points)
+            owned(OWNED[slot_kind(victim)], whose(slot_seat(victim)), points)
             for victim, points in groups.items()
         ]
     )

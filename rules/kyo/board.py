@@ -15,6 +15,7 @@ SIZE = 10
 CELLS = SIZE * SIZE
 GOLD, RED = 1, 2
 SEAT_NAMES = ("Gold", "Red")
+SEAT_KEYS = ("rules.seat.gold", "rules.seat.red")
 
 SHIELD = "S"
 LIGHT_PAWNS = "Pp"
@@ -23,8 +24,18 @@ QUEENS = "Qq"
 DARK = "Dd"
 LIGHT = "Ll"
 MANA = "DLdl"
-PAWN_NAMES = {"P": "light pawn", "H": "heavy pawn", "T": "tower", "Q": "queen", "K": "king"}
-CHIP_NAMES = {"D": "dark mana", "L": "light mana", "S": "shield"}
+PAWNS = "PHTQK"
+# What players call each item, by its upper-case letter.
+ITEM_KEYS = {
+    "P": "rules.kyo.item.light_pawn",
+    "H": "rules.kyo.item.heavy_pawn",
+    "T": "rules.kyo.item.tower",
+    "Q": "rules.kyo.item.queen",
+    "K": "rules.kyo.item.king",
+    "D": "rules.kyo.item.dark_mana",
+    "L": "rules.kyo.item.light_mana",
+    "S": "rules.kyo.item.shield",
+}
 ITEM_LETTERS = frozenset("PHTQKDLphtqkdlS")
 MAX_CHIPS = 5  # chips a pawn other than a light pawn may lift
 
@@ -44,8 +55,9 @@ class Side:
         return self.pawns[-1]
 
     @property
-    def name(self) -> str:
-        return SEAT_NAMES[self.seat - 1]
+    def key(self) -> str:
+        """The seat's colour, as a catalogue key."""
+        return SEAT_KEYS[self.seat - 1]
 
 
 SIDES = {
@@ -68,15 +80,15 @@ BY_NAME = {name: i for i, name in enumerate(NAMES)}
 
 # The 8 directions, clockwise from "up" (towards rank 10); odd indices are diagonal.
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-DIRECTION_NAMES = (
-    "up",
-    "up and right",
-    "right",
-    "down and right",
-    "down",
-    "down and left",
-    "left",
-    "up and left",
+DIRECTION_KEYS = (
+    "rules.kyo.direction.up",
+    "rules.kyo.direction.up_right",
+    "rules.kyo.direction.right",
+    "rules.kyo.direction.down_right",
+    "rules.kyo.direction.down",
+    "rules.kyo.direction.down_left",
+    "rules.kyo.direction.left",
+    "rules.kyo.direction.up_left",
 )
 
 # For each tile: (neighbour, direction index, is diagonal), for every neighbour on the board.

@@ -13,7 +13,7 @@ from rules.kyo.board import (
     GOLD,
     ITEM_LETTERS,
     NAMES,
-    PAWN_NAMES,
+    PAWNS,
     RED,
     SEAT_NAMES,
     SHIELD,
@@ -29,11 +29,11 @@ def parse(text: str, variants: Collection[str]) -> KyoState:
     board, turn, keys = parse_board(text)
     variant = keys.pop("variant", DEFAULT_VARIANT).strip().lower()
     if variant not in variants:
-        raise InvalidDiagram(f"unknown variant {variant!r} (Kyo has {', '.join(variants)})")
-    if keys:
         raise InvalidDiagram(
-            f"unknown key {sorted(keys)[0]!r} (Kyo diagrams know 'to move' and 'variant')"
+            "rules.kyo.diagram.variant", variant=variant, variants=", ".join(variants)
         )
+    if keys:
+        raise InvalidDiagram("rules.kyo.diagram.key", name=sorted(keys)[0])
     return KyoState(board=board, variant=variant, turn=turn, history=(position_key(board, turn),))
 
 
@@ -65,13 +65,10 @@ def parse_stack(cell: str, where: str) -> str:
     stack = "".join(SHIELD if ch == "s" else ch for ch in cell)
     bad = [ch for ch in stack if ch not in ITEM_LETTERS]
     if bad:
-        raise InvalidDiagram(
-            f"{where} holds {cell!r}: write a stack bottom to top with D L (mana) S (shield) "
-            "and P H T Q K (pawns), upper case for Gold and lower case for Red, or . if empty"
-        )
-    pawns = [i for i, ch in enumerate(stack) if ch.upper() in PAWN_NAMES]
+        raise InvalidDiagram("rules.kyo.diagram.cell", square=where, cell=cell)
+    pawns = [i for i, ch in enumerate(stack) if ch.upper() in PAWNS]
     if len(pawns) > 1 or (pawns and pawns[0] != len(stack) - 1):
-        raise InvalidDiagram(f"{where} holds {cell!r}: a stack has at most one pawn, on top")
+        raise InvalidDiagram("rules.kyo.diagram.pawns", square=where, cell=cell)
     return stack
 
 

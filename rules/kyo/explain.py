@@ -1,21 +1,22 @@
-"""Why the rules refuse a Kyo action, in a player's words: each error code of rules.kyo.turns
-turned into a sentence that names the squares and items involved and says what would be
-allowed."""
+"""Why the rules refuse a Kyo action, for a player: each error code of rules.kyo.turns turned
+into a refusal that names the squares and items involved and says what would be allowed."""
 
 from __future__ import annotations
 
+from rules.errors import IllegalMove
 from rules.kyo.board import (
     BY_NAME,
-    CHIP_NAMES,
-    DIRECTION_NAMES,
+    DIRECTION_KEYS,
+    ITEM_KEYS,
     LIGHT_PAWNS,
     MANA,
     MAX_CHIPS,
     NAMES,
     NEIGHBOUR_CELLS,
-    PAWN_NAMES,
+    SEAT_KEYS,
     SHIELD,
     Side,
+    owner,
 )
 from rules.kyo.turns import (
     CHIPPED,
@@ -43,6 +44,7 @@ from rules.kyo.turns import (
     liftable,
     outnumbers,
 )
+from rules.phrases import Phrase, phrase
 
 
 def a_neighbour(pos: int) -> str:
@@ -50,41 +52,44 @@ def a_neighbour(pos: int) -> str:
     return NAMES[NEIGHBOUR_CELLS[pos][0]]
 
 
-def describe(item: str) -> str:
+def describe(item: str) -> Phrase:
     """'d' -> "Red's dark mana", 'K' -> "Gold's king", 'S' -> 'a shield'."""
     if item == SHIELD:
-        return "a shield"
-    whose = "Gold's" if item.isupper() else "Red's"
-    name = PAWN_NAMES.get(item.upper()) or CHIP_NAMES[item.upper()]
-    return f"{whose} {name}"
+        return phrase("rules.kyo.a_shield")
+    whose = phrase(SEAT_KEYS[owner(item) - 1])
+    return phrase("rules.kyo.whose", owner=whose, item=item_name(item))
 
 
-def describe_end(code: int, token: str) -> str:
+def item_name(item: str) -> Phrase:
+    """'d' -> 'dark mana', 'K' -> 'king': what an item is, whoever owns it."""
+    return phrase(ITEM_KEYS[item.upper()])
+
+
+def describe_end(code: int, token: str) -> Phrase:
     """The action that ended a turn, for 'the turn is over after ...'."""
     if code == STRIKE:
-        return f"the strike on {token.lstrip('x')}"
+        return phrase("rules.kyo.ended.strike", square=token.lstrip("x"))
     if token[0] == "=":
-        return f"the shuffle {token}"
-    return f"the move to {token.lstrip('>')}"
+        return phrase("rules.kyo.ended.shuffle", token=token)
+    return phrase("rules.kyo.ended.move", square=token.lstrip(">"))
 
 
-def slice_limit(stack: str, where: str, most: int, side: Side) -> str:
+def slice_limit(stack: str, where: str, most: int, side: Side) -> IllegalMove:
     """Why the slice on `where` cannot hold more than `most` chips."""
     if stack[-1] in LIGHT_PAWNS:
-        return f"a light pawn lifts only itself, so the slice on {where} holds no chips"
+        return IllegalMove("rules.kyo.light_pawn_slice", square=where)
     under = len(stack) - (stack[-1] not in MANA) - most  # items left under the largest slice
     if not under:
-        reason = "there are no more chips there"
+        reason = phrase("rules.kyo.slice.no_more")
     elif stack[under - 1] in side.enemy_mana:
-        reason = "enemy mana cannot be lifted, nor anything under it"
+        reason = phrase("rules.kyo.slice.enemy_mana")
     else:
-        reason = f"a pawn lifts at most {MAX_CHIPS} chips"
-    chips = "chip" if most == 1 else "chips"
-    return f"the slice on {where} can hold at most {most} {chips} ({reason})"
+        reason = phrase("rules.kyo.slice.most", most=MAX_CHIPS)
+    return IllegalMove("rules.kyo.slice_limit", square=where, count=most, reason=reason)
 
 
-def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
-    """A player's explanation of an error code, with the squares and items involved."""
+def explain(code: int, node: Node, token: str, chips: int, side: Side) -> IllegalMove:
+    """Why the rules refuse an action, by its error code, with the squares and items involved."""
     board, pos, c, phase, colour, way, _, _, _, lifted = node
     here = NAMES[pos]
     stack = board[pos]
@@ -92,77 +97,62 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> str:
     q = BY_NAME.get(target, -1)
     top = board[q][-1] if q >= 0 and board[q] else EMPTY
     if code == E_NOT_NEXT:
-        return f"{target} is not next to {here}: every action reaches one of the 8 tiles around"
+        return IllegalMove("rules.kyo.not_next", target=target, square=here)
     if code == E_LIFT_LIMIT:
-        return (
-            f"a pawn lifts at most {MAX_CHIPS} chips in a whole turn, its first slice included: "
-            f"it has lifted {lifted} so far and holds {c}, so here its slice can hold at most "
-            f"{c + MAX_CHIPS - lifted}"
+        return IllegalMove(
+            "rules.kyo.lift_limit",
+            most=MAX_CHIPS,
+            lifted=lifted,
+            holds=c,
+            left=c + MAX_CHIPS - lifted,
         )
     if code == E_OWN_PAWN:
-        return f"{target} holds your own {PAWN_NAMES[top.upper()]}: a pawn cannot step onto it"
+        return IllegalMove("rules.kyo.own_pawn", target=target, pawn=item_name(top))
     if code == E_OUTNUMBERED:
         mine, theirs = outnumbers(board, pos, q, side)
-        return (
-            f"your light pawn on {here} does not outnumber the {PAWN_NAMES[top.upper()]} on "
-            f"{target}: {mine} tile(s) around {target} show your colour on top, {theirs} around "
-            f"{here} show theirs, and a light pawn needs more than the defender"
+        return IllegalMove(
+            "rules.kyo.outnumbered",
+            square=here,
+            pawn=item_name(top),
+            target=target,
+            mine=mine,
+            theirs=theirs,
         )
     if code == E_NEEDS_MANA:
         rest = len(stack) - 1 - chips
-        left = describe(stack[rest - 1]) if rest else "nothing"
-        return (
-            f"after a mana step only mana steps may follow: stepping from {here} with "
-            f"{chips} chip(s) leaves {left} on top, and only dark mana allows a straight step, "
-            "light mana a diagonal one"
-        )
+        left = describe(stack[rest - 1]) if rest else phrase("rules.kyo.nothing")
+        return IllegalMove("rules.kyo.needs_mana", square=here, chips=chips, left=left)
     if code == E_SAME_WAY:
-        name = "dark" if colour == "d" else "light"
-        return (
-            f"consecutive mana steps over {name} mana keep their direction: this one must go "
-            f"{DIRECTION_NAMES[way]}; change the mana colour to turn"
-        )
+        mana = phrase("rules.kyo.item.dark_mana" if colour == "d" else "rules.kyo.item.light_mana")
+        return IllegalMove("rules.kyo.same_way", mana=mana, direction=phrase(DIRECTION_KEYS[way]))
     if code == E_TURN_OVER:
         if phase == MOVED:
-            return f"the direct step to {here} ended the turn (a tower may still deploy: +square)"
+            return IllegalMove("rules.kyo.over.moved", square=here)
         if phase == CHIPPED:
-            return "moving chips is the turn's only action (a tower may still deploy: +square)"
+            return IllegalMove("rules.kyo.over.chipped")
         if phase == DEPLOYED:
-            return (
-                "a tower deploys only at the end of its turn: after a deploy it may deploy "
-                "more (+square) but takes no other action"
-            )
-        return "the turn is already over"
+            return IllegalMove("rules.kyo.over.deployed")
+        return IllegalMove("rules.kyo.over.done")
     if code == E_NOT_QUEEN:
-        return "only a queen shuffles during a turn; for any other stack a shuffle is the turn"
+        return IllegalMove("rules.kyo.not_queen")
     if code == E_NOT_TOWER:
-        return (
-            "only a tower deploys shields as a separate action; other pawns move shields "
-            f"as a chip move, like {here}:1>{a_neighbour(pos)}"
-        )
+        return IllegalMove("rules.kyo.not_tower", square=here, neighbour=a_neighbour(pos))
     if code == E_NO_SHIELD:
-        return f"the slice on {here} holds no shield to deploy; lift more chips first (:n)"
+        return IllegalMove("rules.kyo.no_shield", square=here)
     if code == E_DEPLOY_TARGET:
-        return (
-            f"a shield is deployed on an empty tile, on mana, or where this turn already "
-            f"deployed one, and {target} has {describe(top)} on top"
-        )
+        return IllegalMove("rules.kyo.deploy_target", target=target, top=describe(top))
     if code == E_SHUFFLE_CHIPS:
         count = len(token) - 1
         above = 0 if stack[-1] in MANA else 1
         now = stack[max(0, len(stack) - above - count) : len(stack) - above].upper()
-        return (
-            f"a shuffle reorders the lifted chips: the top {count} on {here} are {now}, "
-            f"not {token[1:]}"
+        return IllegalMove(
+            "rules.kyo.shuffle_chips", chips=count, square=here, now=now, order=token[1:]
         )
     if code == E_SHUFFLE_SHIELD:
-        return "no shuffle may leave a shield under a mana chip: write the shields last, like =DLS"
+        return IllegalMove("rules.kyo.shuffle_shield")
     if code == E_ONLY_ACTION:
-        return (
-            "moving chips without the pawn must be the turn's only action (a tower may "
-            "still deploy)"
-        )
+        return IllegalMove("rules.kyo.only_action")
     if code == E_NO_CHIPS:
-        return f"the slice on {here} holds no chips to move; lift some first, like {here}:1>square"
+        return IllegalMove("rules.kyo.no_chips", square=here)
     assert code == E_SLICE_SIZE, code
     return slice_limit(stack, here, liftable(stack, side), side)

@@ -15,6 +15,7 @@ from rules.kyo.board import (
     CELLS,
     ITEM_LETTERS,
     LIGHT_PAWN_RANKS,
+    SEAT_KEYS,
     SEAT_NAMES,
     SIDES,
     SIZE,
@@ -22,13 +23,13 @@ from rules.kyo.board import (
     position_key,
     start_board,
 )
-from rules.kyo.help import HELP_TOPICS
 from rules.kyo.picker import completions, label, nearest, turn_tree
 from rules.kyo.replay import simulate
 from rules.kyo.state import DEFAULT_VARIANT, KyoMove, KyoState, Turn, winner
 from rules.kyo.turns import Board, first_turn, legal_turns, shortest_spelling
 from rules.movetree import BUDGET, MoveTree
 from rules.outcomes import Outcome
+from rules.phrases import Phrase, Words
 from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
 
 SPELLING_BUDGET = 2000  # actions tried looking for a typed turn's shortest spelling
@@ -48,8 +49,26 @@ class Kyo(Game[KyoState, KyoMove]):
         "deadlock": Variant("deadlock", "light pawns face to face on ranks 5 and 6", (2,)),
     }
     seat_names = SEAT_NAMES
+    seat_keys = SEAT_KEYS
     may_list_slowly = True
-    help_topics = HELP_TOPICS
+    help_topics = (
+        "overview",
+        "setup",
+        "stacks",
+        "direct",
+        "mana",
+        "light-pawn",
+        "heavy-pawn",
+        "tower",
+        "queen",
+        "king",
+        "shields",
+        "shuffles",
+        "striking",
+        "outnumbering",
+        "winning",
+        "notation",
+    )
 
     def __init__(self) -> None:
         self._cache: OrderedDict[tuple[Board, int], tuple[KyoMove, ...]] = OrderedDict()
@@ -150,24 +169,23 @@ class Kyo(Game[KyoState, KyoMove]):
         found = self._read(state, text)
         if isinstance(found, RulesError):
             return found
-        return IllegalMove(f"{text.strip()} is legal here (it is {self.format_move(state, found)})")
+        return IllegalMove(
+            "rules.kyo.legal", text=text.strip(), move=self.format_move(state, found)
+        )
 
     def _read(self, state: KyoState, text: str) -> KyoMove | RulesError:
         """The move a text means, found by playing its tokens, or the error a player should
         see. Its text is the shortest spelling a bounded search finds (docs/notation.md)."""
         if state.result is not None:
-            return IllegalMove("the game is over")
+            return IllegalMove("rules.game.over")
         side = SIDES[state.turn]
         cleaned = text.strip().lower()
         if not cleaned:
-            return InvalidMove(f"type a turn, for example {self._example(state)}")
+            return InvalidMove("rules.kyo.type_turn", example=self._example(state))
         if cleaned == "pass":
             if self.must_pass(state):
                 return PASS
-            return IllegalMove(
-                f"you may pass only when you have no legal turn; try {self._example(state)} "
-                "for example"
-            )
+            return IllegalMove("rules.kyo.no_pass", example=self._example(state))
         try:
             tokens = notation.tokenize(text)
         except InvalidMove as error:
@@ -176,12 +194,10 @@ class Kyo(Game[KyoState, KyoMove]):
             trace = simulate(state.board, side, tokens)
         except IllegalMove as error:
             if self.must_pass(state):
-                return IllegalMove("you have no legal turn, so you must pass")
+                return IllegalMove("rules.kyo.must_pass")
             return error
         if trace.board == state.board:
-            return IllegalMove(
-                "that turn leaves every stack as it was; a turn must change something"
-            )
+            return IllegalMove("rules.kyo.no_change")
         spelling = shortest_spelling(
             state.board, BY_NAME[tokens[0]], side, trace.board, tuple(trace.tokens), SPELLING_BUDGET
         )
@@ -193,13 +209,13 @@ class Kyo(Game[KyoState, KyoMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: KyoState, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: KyoState, names: Sequence[str] | None = None) -> Phrase:
         """Each side's pawns and the mana it still has on the board (it loses at none)."""
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 
     def describe_move(
         self, state: KyoState, move: KyoMove, names: Sequence[str] | None = None
-    ) -> str:
+    ) -> Words:
         if not isinstance(move, Turn):
             return super().describe_move(state, move, names)
         return words.describe_move(state, move, self.namer(names))
@@ -212,7 +228,7 @@ class Kyo(Game[KyoState, KyoMove]):
             return MoveTree()
         return turn_tree(state.board, SIDES[state.turn], Turn)
 
-    def token_label(self, state: KyoState, prefix: Sequence[str], token: str) -> str:
+    def token_label(self, state: KyoState, prefix: Sequence[str], token: str) -> Words:
         return label(state.board, SIDES[state.turn], prefix, token)
 
     def completions(

@@ -47,10 +47,7 @@ def tokenize(text: str) -> tuple[str, ...]:
     cleaned = text.strip().lower().translate(_DASHES)
     match = _ORIGIN.match(cleaned)
     if not match:
-        raise InvalidMove(
-            f"{_quoted(text)} is not a Kyo turn: start with the square of the stack you "
-            "move, like e2-e3 (see /rules game:kyo topic:notation)"
-        )
+        raise InvalidMove("rules.kyo.unreadable", text=_quoted(text))
     tokens = [_square(match[1], match[2])]
     at = match.end()
     while at < len(cleaned):
@@ -59,9 +56,7 @@ def tokenize(text: str) -> tuple[str, ...]:
         match = _ACTION.match(cleaned, at)
         if not match:
             raise InvalidMove(
-                f"cannot read {_quoted(cleaned[at:])} in {_quoted(text)}: after the origin "
-                "write steps (-e3), strikes (xe3), a slice size (:2), chip moves (>e3), "
-                "deploys (+e3) or a shuffle (=LDS)"
+                "rules.kyo.cannot_read", rest=_quoted(cleaned[at:]), text=_quoted(text)
             )
         at = match.end()
         if match["size"]:
@@ -77,16 +72,13 @@ def tokenize(text: str) -> tuple[str, ...]:
 def _count(digits: str) -> int:
     """A slice size, refused while still text if it is absurdly long."""
     if len(digits) > len(str(MOST_CHIPS)):
-        raise InvalidMove(
-            f"a slice of {digits[:6]}... chips is far more than any stack holds; write the "
-            "number of chips the slice keeps, like :2"
-        )
+        raise InvalidMove("rules.kyo.huge_slice", digits=digits[:6])
     return int(digits)
 
 
 def _square(file: str, rank: str) -> str:
     if file not in FILES or not 1 <= int(rank) <= 10:
-        raise InvalidMove(f"{file}{rank} is off the board (squares run from a1 to j10)")
+        raise InvalidMove("rules.square.off_board", square=f"{file}{rank}", last="j10")
     return f"{file}{int(rank)}"
 
 

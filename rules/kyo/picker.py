@@ -12,8 +12,8 @@ import itertools
 from collections.abc import Callable, Hashable, Sequence
 
 from rules.errors import IllegalMove, InvalidMove
-from rules.kyo.board import BY_NAME, CHIP_NAMES, MANA, NAMES, SHIELD, Side
-from rules.kyo.explain import describe
+from rules.kyo.board import BY_NAME, MANA, NAMES, Side
+from rules.kyo.explain import describe, item_name
 from rules.kyo.notation import join, tokenize
 from rules.kyo.replay import simulate
 from rules.kyo.turns import (
@@ -28,6 +28,7 @@ from rules.kyo.turns import (
     start_node,
 )
 from rules.movetree import MoveTree
+from rules.phrases import Phrase, Words, chained, counted, phrase
 from rules.state import PASS
 
 MakeTurn = Callable[[tuple[str, ...], Board], Hashable]
@@ -157,13 +158,13 @@ def _squeezed(text: str) -> str:
 # --- labels ------------------------------------------------------------------------------
 
 
-def label(board: Board, side: Side, prefix: Sequence[str], token: str) -> str:
-    """What choosing `token` after `prefix` does, in a player's words."""
+def label(board: Board, side: Side, prefix: Sequence[str], token: str) -> Words:
+    """What choosing `token` after `prefix` does, for a player."""
     if token == "pass":
-        return "pass (you have no legal turn)"
+        return phrase("rules.kyo.label.pass")
     if not prefix:
         stack = board[BY_NAME[token]]
-        return f"{describe(stack[-1])} on {token}"
+        return phrase("rules.kyo.label.origin", item=describe(stack[-1]), square=token)
     try:
         trace = simulate(board, side, prefix, partial=True)
     except IllegalMove:
@@ -175,32 +176,34 @@ def label(board: Board, side: Side, prefix: Sequence[str], token: str) -> str:
     if token[0] == ":":
         return _slice_label(stack, above, node[2], int(token[1:]), node[3] == START)
     if token[0] == "=":
-        return "reorder the chips, bottom first: " + _chips(token[1:])
+        return phrase("rules.kyo.label.reorder", chips=_chips(token[1:]))
     square = token.lstrip("x>+")
     if token[0] == "+":
-        return f"deploy 1 shield to {square}"
+        return phrase("rules.kyo.label.deploy", square=square)
     if token[0] == "x":
         target = node[0][BY_NAME[square]]
-        return f"strike {describe(target[-1])} on {square}"
+        return phrase("rules.kyo.label.strike", item=describe(target[-1]), square=square)
     if token[0] == ">" or not above:
-        return f"move {_count(carrying)} to {square}"
-    return f"step to {square}"
+        return phrase("rules.kyo.label.move", chips=_count(carrying), square=square)
+    return phrase("rules.kyo.label.step", square=square)
 
 
-def _slice_label(stack: str, above: int, holding: int, size: int, first: bool) -> str:
+def _slice_label(stack: str, above: int, holding: int, size: int, first: bool) -> Phrase:
     """':n': lift n chips at the start; later, leave or pick up the difference."""
     top = len(stack) - above
     if first:
-        return f"lift {_count(size)}" if above else f"take {_count(size)}"
+        return phrase(
+            "rules.kyo.label.lift" if above else "rules.kyo.label.take", chips=_count(size)
+        )
     if size < holding:
-        return "leave " + _chips(stack[top - holding : top - size])
-    return "pick up " + _chips(stack[top - size : top - holding])
+        return phrase("rules.kyo.label.leave", chips=_chips(stack[top - holding : top - size]))
+    return phrase("rules.kyo.label.pick_up", chips=_chips(stack[top - size : top - holding]))
 
 
-def _count(chips: int) -> str:
-    return "no chips" if not chips else "1 chip" if chips == 1 else f"{chips} chips"
+def _count(chips: int) -> Phrase:
+    return counted(chips, "rules.count.chips", "rules.count.no_chips")
 
 
-def _chips(letters: str) -> str:
+def _chips(letters: str) -> Words:
     """'DLS' -> 'dark mana, light mana, shield' (bottom first)."""
-    return ", ".join(CHIP_NAMES[ch.upper()] if ch != SHIELD else "shield" for ch in letters)
+    return chained([item_name(letter) for letter in letters], "rules.list.comma")

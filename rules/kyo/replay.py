@@ -37,6 +37,7 @@ from rules.kyo.turns import (
     start_node,
     step,
 )
+from rules.phrases import Phrase, phrase
 
 
 @dataclass(frozen=True)
@@ -66,38 +67,37 @@ class Trace:
 
 def simulate(board: Board, side: Side, tokens: Sequence[str], *, partial: bool = False) -> Trace:
     """Run a turn's tokens (origin square first) through the same actions as the search;
-    raise IllegalMove, in a player's words, at the first action the rules forbid. With
+    raise IllegalMove, saying why, at the first action the rules forbid. With
     `partial`, the tokens may stop anywhere (a picker's prefix): the trace then holds the
     node reached and any slice size still waiting for its action."""
     origin = BY_NAME[tokens[0]]
     stack = board[origin]
     if not stack:
-        raise IllegalMove(f"{tokens[0]} is empty: pick a stack with your pawn or mana on top")
+        raise IllegalMove("rules.kyo.empty", square=tokens[0])
     if stack[-1] not in side.pawns and stack[-1] not in side.mana:
         raise IllegalMove(
-            f"the top of {tokens[0]} is {describe(stack[-1])}, not yours: pick a stack with "
-            f"your ({side.name}) pawn or mana on top"
+            "rules.kyo.not_yours", square=tokens[0], top=describe(stack[-1]), side=phrase(side.key)
         )
     node = start_node(board, origin, side)
     trace = Trace(board, [origin], [], [], [tokens[0]], node)
     size: int | None = None
-    ended = ""
+    ended: Phrase | None = None
     for token in tokens[1:]:
         pos = node[1]
         here = node[0][pos]
-        if ended:
-            raise IllegalMove(f"the turn is over after {ended}, so {token} cannot follow")
+        if ended is not None:
+            raise IllegalMove("rules.kyo.over_after", ended=ended, token=token)
         if token[0] == ":":
             size = int(token[1:])
             most = liftable(here, side)
             if size > most:
-                raise IllegalMove(slice_limit(here, NAMES[pos], most, side))
+                raise slice_limit(here, NAMES[pos], most, side)
             continue
         chips = node[2] if size is None else size
         size = None
         code, result = _run(node, side, token, chips)
         if code < 0:
-            raise IllegalMove(explain(code, node, token, chips, side))
+            raise explain(code, node, token, chips, side)
         trace.actions.append(Action(token, node, chips, code))
         if chips != node[2] and token[0] != "=":
             trace.tokens.append(f":{chips}")
@@ -122,17 +122,14 @@ def simulate(board: Board, side: Side, tokens: Sequence[str], *, partial: bool =
             ended = describe_end(code, token)
     if partial:
         trace.size = size
-        if not ended:
+        if ended is None:
             trace.board = end_node(node)
         return trace
     if size is not None:
-        raise IllegalMove("a slice size (:n) must be followed by what the slice does")
-    if not ended:
+        raise IllegalMove("rules.kyo.dangling_slice")
+    if ended is None:
         if node[3] == START:
-            raise IllegalMove(
-                f"say what {tokens[0]} does: a step (like {tokens[0]}-{a_neighbour(origin)}), "
-                "a shuffle (=...) or a chip move (>...)"
-            )
+            raise IllegalMove("rules.kyo.say_what", square=tokens[0], neighbour=a_neighbour(origin))
         trace.board = end_node(node)
     return trace
 

@@ -1,35 +1,49 @@
-"""What a Kyo turn did and how the game stands, in the words of a move's post: a turn's
-words are read from the actions `simulate` ran, so they cost one replay of the turn's tokens,
-never a list of turns."""
+"""What a Kyo turn did and how the game stands, for a move's post: a turn's words are read
+from the actions `simulate` ran, so they cost one replay of the turn's tokens, never a list
+of turns."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.kyo.board import BY_NAME, CHIP_NAMES, MANA, NAMES, PAWN_NAMES, SHIELD, SIDES, Side
+from rules.kyo.board import BY_NAME, MANA, NAMES, SHIELD, SIDES, Side
+from rules.kyo.explain import item_name
 from rules.kyo.replay import Trace, simulate
 from rules.kyo.state import KyoState, Turn
 from rules.kyo.turns import START, STRIKE, Board, Node
-from rules.phrases import counted, join_clauses, join_words
+from rules.phrases import Phrase, Words, clauses, counted, listed, phrase
+
+# A number of chips of one kind, by the kind's upper-case letter: `a dark mana chip`.
+CHIPS = {
+    "D": "rules.kyo.chips.dark",
+    "L": "rules.kyo.chips.light",
+    "S": "rules.kyo.chips.shield",
+}
 
 
-def seat_words(state: KyoState, seat: int) -> str:
+def seat_words(state: KyoState, seat: int) -> Phrase:
     """What one seat has on the board: `20 pawns, 26 mana chips`."""
     side = SIDES[seat]
     pawns = sum(stack.count(letter) for stack in state.board for letter in side.pawns)
     mana = sum(stack.count(letter) for stack in state.board for letter in side.mana)
-    return f"{counted(pawns, 'pawn')}, {counted(mana, 'mana chip')}"
+    return phrase(
+        "rules.kyo.has",
+        pawns=counted(pawns, "rules.count.pawns", "rules.count.no_pawns"),
+        mana=counted(mana, "rules.count.mana_chips", "rules.count.no_mana_chips"),
+    )
 
 
-def describe_move(state: KyoState, move: Turn, whose: Callable[[int], str]) -> str:
-    """The turn replayed once, its strikes, destroyed mana, shields and chips in words."""
+def describe_move(state: KyoState, move: Turn, whose: Callable[[int], Words]) -> Words:
+    """The turn replayed once, its strikes, destroyed mana, shields and chips."""
     side = SIDES[state.turn]
     trace = simulate(state.board, side, move.tokens)
-    clauses = turn_clauses(state.board, side, trace, whose)
-    return f"{move}, {join_clauses(clauses)}" if clauses else str(move)
+    events = turn_clauses(state.board, side, trace, whose)
+    return phrase("rules.move.did", move=str(move), what=clauses(events)) if events else str(move)
 
 
-def turn_clauses(board: Board, side: Side, trace: Trace, whose: Callable[[int], str]) -> list[str]:
+def turn_clauses(
+    board: Board, side: Side, trace: Trace, whose: Callable[[int], Words]
+) -> list[Phrase]:
     """The events of a turn in order, as clauses (`moving Gold's tower`, `deploying a shield
     to f4`); `whose(seat)` names a player."""
     mover, enemy = whose(side.seat), whose(3 - side.seat)
@@ -38,7 +52,7 @@ def turn_clauses(board: Board, side: Side, trace: Trace, whose: Callable[[int], 
     moves = [a for a in trace.actions if _is_step(a.token, a.node)]
     struck_pawn = any(a.code == STRIKE and _target(a.token, a.node)[-1] != SHIELD for a in moves)
     moved = pawn not in MANA and not struck_pawn and any(a.code != STRIKE for a in moves)
-    clauses = [f"moving {mover}'s {PAWN_NAMES[pawn.upper()]}"] if moved else []
+    events = [phrase("rules.kyo.moving", owner=mover, pawn=item_name(pawn))] if moved else []
     deploys: dict[str, int] = {}
     for action in trace.actions:
         token, node, chips = action.token, action.node, action.chips
@@ -49,51 +63,54 @@ def turn_clauses(board: Board, side: Side, trace: Trace, whose: Callable[[int], 
         if token[0] != "=" and node[3] != START and chips != node[2]:
             top = len(stack) - (stack[-1] not in MANA)
             low, high = sorted((node[2], chips))
-            verb = "leaving" if chips < node[2] else "picking up"
-            clauses.append(f"{verb} {chip_list(stack[top - high : top - low])} on {here}")
+            verb = "rules.kyo.leaving" if chips < node[2] else "rules.kyo.picking_up"
+            events.append(phrase(verb, chips=chip_list(stack[top - high : top - low]), square=here))
         if token[0] == "=":
             if stack[-1] in MANA:
-                shuffled = f"the chips on {here}"
+                shuffled = phrase("rules.kyo.shuffling.on", square=here)
             elif moved:
-                shuffled = "its chips"
+                shuffled = phrase("rules.kyo.shuffling.its")
             else:
-                shuffled = f"the chips under {mover}'s {PAWN_NAMES[stack[-1].upper()]}"
-            clause = f"shuffling {shuffled}"
-            if clause not in clauses:
-                clauses.append(clause)
+                shuffled = phrase(
+                    "rules.kyo.shuffling.under", owner=mover, pawn=item_name(stack[-1])
+                )
+            if shuffled not in events:
+                events.append(shuffled)
         elif token[0] == "+":
             deploys[square] = deploys.get(square, 0) + 1
         elif not _is_step(token, node):
             chips_moved = stack[-chips:] if stack[-1] in MANA else stack[-1 - chips : -1]
-            clauses.append(f"moving {chip_list(chips_moved)} to {square}")
+            events.append(
+                phrase("rules.kyo.moving_chips", chips=chip_list(chips_moved), square=square)
+            )
         elif action.code == STRIKE:
             target = _target(token, node)[-1]
-            victim = "a shield" if target == SHIELD else f"{enemy}'s {PAWN_NAMES[target.upper()]}"
-            clauses.append(f"striking {victim} on {square}")
+            if target == SHIELD:
+                events.append(phrase("rules.kyo.striking_shield", square=square))
+            else:
+                events.append(
+                    phrase("rules.kyo.striking", owner=enemy, pawn=item_name(target), square=square)
+                )
     if deploys:
-        shields = [f"{_counted(n, 'shield')} to {square}" for square, n in deploys.items()]
-        clauses.append(f"deploying {join_words(shields)}")
+        shields = [
+            phrase("rules.kyo.shields_to", shields=phrase(CHIPS[SHIELD], count=n), square=square)
+            for square, n in deploys.items()
+        ]
+        events.append(phrase("rules.kyo.deploying", shields=listed(shields)))
     destroyed = _mana(board, side) - _mana(trace.board, side)
     if destroyed:
-        clauses.append(f"destroying {_counted(destroyed, 'mana chip')}")
-    return clauses
+        events.append(
+            phrase("rules.kyo.destroying", chips=phrase("rules.kyo.chips.mana", count=destroyed))
+        )
+    return events
 
 
-def chip_list(letters: str) -> str:
+def chip_list(letters: str) -> Words:
     """'DDS' -> '2 dark mana chips and a shield': chips by kind, in the stack's order."""
     counts: dict[str, int] = {}
     for letter in letters.upper():
         counts[letter] = counts.get(letter, 0) + 1
-    return join_words(
-        [
-            _counted(n, "shield" if kind == SHIELD else f"{CHIP_NAMES[kind]} chip")
-            for kind, n in counts.items()
-        ]
-    )
-
-
-def _counted(n: int, noun: str) -> str:
-    return f"a {noun}" if n == 1 else f"{n} {noun}s"
+    return listed([phrase(CHIPS[kind], count=n) for kind, n in counts.items()])
 
 
 def _is_step(token: str, node: Node) -> bool:

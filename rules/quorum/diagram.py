@@ -32,14 +32,13 @@ def parse(text: str) -> QuorumState:
             symbol = symbols.get(cell.lower() if cell.isascii() else cell)
             if symbol is None:
                 raise InvalidDiagram(
-                    f"{square_name((file, rank))} holds {cell!r}; use ○ or w for White, "
-                    "● or b for Black, and · . or + for an empty square"
+                    "rules.quorum.diagram.cell", square=square_name((file, rank)), cell=cell
                 )
             board[BOARD.index((file, rank))] = symbol
     turn = parse_seat(keys.get("to move", "white"), 2, SIDE_NAMES)
     unknown = set(keys) - {"to move"}
     if unknown:
-        raise InvalidDiagram(f"unknown key {sorted(unknown)[0]!r} (Quorum knows 'to move')")
+        raise InvalidDiagram("rules.quorum.diagram.key", name=sorted(unknown)[0])
     joined = "".join(board)
     return QuorumState(board=joined, turn=turn, history=History.start(f"{joined}{turn}"))
 

@@ -1,5 +1,5 @@
-"""Why typed text is not a legal Quorum move, in a player's words: what is wrong, and what
-the rule wants instead."""
+"""Why typed text is not a legal Quorum move, for a player: what is wrong, and what the rule
+wants instead."""
 
 from __future__ import annotations
 
@@ -7,27 +7,25 @@ from collections.abc import Callable
 
 from rules.errors import IllegalMove, InvalidMove, RulesError
 from rules.notation import parse_square, split_squares
-from rules.quorum.board import BOARD, EMPTY, HOMES, NAMES, POINTS, SEAT_NAMES, SIZE, STONE
+from rules.phrases import Words, phrase
+from rules.quorum.board import BOARD, EMPTY, HOMES, NAMES, POINTS, SEAT_KEYS, SIZE, STONE
 from rules.quorum.notation import normalize
 from rules.quorum.state import QuorumState
 from rules.state import next_seat
 
 
-def refusal(state: QuorumState, text: str, whose: Callable[[int], str]) -> RulesError:
+def refusal(state: QuorumState, text: str, whose: Callable[[int], Words]) -> RulesError:
     """Why `text`, which matches no legal move, is wrong; `whose(seat)` names a player."""
     cleaned = normalize(text)
     seat = state.turn
     if cleaned == "place":
         homes = " ".join(NAMES[h] for h in HOMES[seat])
-        return IllegalMove(f"your home squares ({homes}) are all full, so you cannot place")
+        return IllegalMove("rules.quorum.homes_full", homes=homes)
     if cleaned == "pass":
-        return IllegalMove("you can only pass when you have no jump and cannot place")
+        return IllegalMove("rules.quorum.no_pass")
     squares = split_squares(text)
     if len(squares) != 2 or "".join(squares) != cleaned:
-        return InvalidMove(
-            f"{text.strip()!r} is not a Quorum move: write the moving stone's square and "
-            "the target square (like a1e3), or 'place'"
-        )
+        return InvalidMove("rules.quorum.unreadable", text=text.strip())
     try:
         active, target = (BOARD.index(parse_square(s, SIZE, SIZE)) for s in squares)
     except RulesError as error:
@@ -36,37 +34,31 @@ def refusal(state: QuorumState, text: str, whose: Callable[[int], str]) -> Rules
 
 
 def _why_illegal(
-    state: QuorumState, active: int, target: int, whose: Callable[[int], str]
+    state: QuorumState, active: int, target: int, whose: Callable[[int], Words]
 ) -> RulesError:
     mine = STONE[state.turn]
     board = state.board
-    you = SEAT_NAMES[state.turn - 1]
     opponent = whose(next_seat(state.turn, 2))
     if board[active] == EMPTY:
-        return IllegalMove(f"{NAMES[active]} has no stone")
+        return IllegalMove("rules.quorum.no_stone", square=NAMES[active])
     if board[active] != mine:
-        return IllegalMove(f"{NAMES[active]} holds {opponent}'s stone, not yours (you play {you})")
+        you = phrase(SEAT_KEYS[state.turn - 1])
+        return IllegalMove(
+            "rules.quorum.not_yours", square=NAMES[active], opponent=opponent, you=you
+        )
     if active == target:
-        return IllegalMove("the stone has to land somewhere else")
+        return IllegalMove("rules.quorum.same_square")
     (af, ar), (tf, tr) = POINTS[active], POINTS[target]
     if (af + tf) % 2 or (ar + tr) % 2:
-        return IllegalMove(
-            f"no square lies exactly halfway between {NAMES[active]} and {NAMES[target]}, "
-            "so there is no center stone to jump over"
-        )
+        return IllegalMove("rules.quorum.no_center", active=NAMES[active], target=NAMES[target])
     center = BOARD.index(((af + tf) // 2, (ar + tr) // 2))
     cf, cr = POINTS[center]
     if abs(cf - af) > 2 or abs(cr - ar) > 2:
-        return IllegalMove(
-            f"the center {NAMES[center]} is too far from {NAMES[active]}: it may be at most "
-            "2 files and 2 ranks away"
-        )
+        return IllegalMove("rules.quorum.too_far", center=NAMES[center], active=NAMES[active])
     if board[center] == EMPTY:
-        return IllegalMove(f"there is no stone on {NAMES[center]} to jump over")
+        return IllegalMove("rules.quorum.empty_center", center=NAMES[center])
     if board[center] != mine:
-        return IllegalMove(
-            f"the center stone on {NAMES[center]} is {opponent}'s: jump over one of yours"
-        )
+        return IllegalMove("rules.quorum.enemy_center", center=NAMES[center], opponent=opponent)
     if board[target] != EMPTY:
-        return IllegalMove(f"the target {NAMES[target]} is occupied")
-    return IllegalMove(f"{NAMES[active]}{NAMES[target]} is not legal here")
+        return IllegalMove("rules.quorum.occupied", target=NAMES[target])
+    return IllegalMove("rules.game.illegal", move=NAMES[active] + NAMES[target])

@@ -9,6 +9,7 @@ from rules.direct import make_highlight
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase, Words
 from rules.quorum import diagram, explain, notation, words
 from rules.quorum.board import (
     ALL_SQUARES,
@@ -24,6 +25,7 @@ from rules.quorum.board import (
     PLACE,
     POINTS,
     REACH,
+    SEAT_KEYS,
     SEAT_NAMES,
     SHIFTS,
     SIZE,
@@ -36,7 +38,6 @@ from rules.quorum.board import (
     smother_and_flip,
     start_board,
 )
-from rules.quorum.help import HELP_TOPICS
 from rules.quorum.state import QuorumState, made
 from rules.repetition import History
 from rules.state import PASS, Pass, common_from_json, common_to_json
@@ -51,7 +52,16 @@ class Quorum(Game[QuorumState, QuorumMove]):
         "standard": Variant("standard", "8x8 board, ten stones each, White moves first", (2,)),
     }
     seat_names = SEAT_NAMES
-    help_topics = HELP_TOPICS
+    seat_keys = SEAT_KEYS
+    help_topics = (
+        "overview",
+        "setup",
+        "moving",
+        "suffocation",
+        "conversion",
+        "placement",
+        "winning",
+    )
 
     def _setup(self, variant: str, players: int, seed: int) -> QuorumState:
         board = start_board()
@@ -152,12 +162,12 @@ class Quorum(Game[QuorumState, QuorumMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: QuorumState, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: QuorumState, names: Sequence[str] | None = None) -> Phrase:
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 
     def describe_move(
         self, state: QuorumState, move: QuorumMove, names: Sequence[str] | None = None
-    ) -> str:
+    ) -> Words:
         if isinstance(move, Pass):
             return super().describe_move(state, move, names)
         return words.describe_move(state, move, self._play(state, move), self.namer(names))

@@ -20,6 +20,7 @@ START_FILES = (1, 2, 3, 4, 5)
 BALL_FILE = 3
 TURN_LIMIT = 200
 SEAT_NAMES = ("White", "Black")  # the board's light discs and dark squares
+SEAT_KEYS = ("rules.seat.white", "rules.seat.black")
 
 
 BOARD = Rect(WIDTH, HEIGHT)

@@ -40,10 +40,7 @@ def parse(text: str) -> RazzleState:
     rows, keys = split_diagram("\n".join(lines))
     unknown = set(keys) - {"to move", "ineligible", "last move"}
     if unknown:
-        raise InvalidDiagram(
-            f"unknown key {sorted(unknown)[0]!r} (Razzle Dazzle knows 'to move', "
-            "'ineligible' and 'last move')"
-        )
+        raise InvalidDiagram("rules.razzle.diagram.key", name=sorted(unknown)[0])
     board = _read_board(grid_rows(rows, WIDTH, HEIGHT))
     turn = parse_seat(keys.get("to move", "1"), 2, SIDE_NAMES)
     ineligible = frozenset(_read_ineligible(board, keys.get("ineligible", "")))
@@ -70,16 +67,17 @@ def _read_board(cells: list[list[str]]) -> str:
         for file, cell in enumerate(row):
             if cell not in (EMPTY, "x", "X", "o", "O"):
                 raise InvalidDiagram(
-                    f"{square_name((file, rank))} holds {cell!r}; use x or o for a piece, "
-                    "X or O for the piece holding the ball, . for an empty square"
+                    "rules.razzle.diagram.cell", square=square_name((file, rank)), cell=cell
                 )
             board[BOARD.index((file, rank))] = cell
     joined = "".join(board)
     for seat in (1, 2):
         if joined.count(BALL[seat]) != 1:
             raise InvalidDiagram(
-                f"player {seat} needs exactly one piece holding the ball "
-                f"({BALL[seat]}), not {joined.count(BALL[seat])}"
+                "rules.razzle.diagram.balls",
+                seat=seat,
+                ball=BALL[seat],
+                found=joined.count(BALL[seat]),
             )
     return joined
 
@@ -90,9 +88,9 @@ def _read_ineligible(board: str, value: str) -> list[int]:
         try:
             square = BOARD.index(parse_square(word, WIDTH, HEIGHT))
         except RulesError as error:
-            raise InvalidDiagram(f"ineligible: {error}") from error
+            raise InvalidDiagram("rules.razzle.diagram.ineligible", error=error) from error
         if board[square] == EMPTY:
-            raise InvalidDiagram(f"ineligible: {word} is empty; only pieces can be ineligible")
+            raise InvalidDiagram("rules.razzle.diagram.ineligible_empty", square=word)
         squares.append(square)
     return squares
 
@@ -108,25 +106,31 @@ def _read_last(board: str, turn: int, value: str) -> tuple[Highlight | None, boo
             return Highlight(mover, "pass"), False
         path = tuple(BOARD.index(parse_square(s, WIDTH, HEIGHT)) for s in joined_path(segments))
     except RulesError as error:
-        raise InvalidDiagram(f"last move: {error}") from error
+        raise InvalidDiagram("rules.razzle.diagram.last", error=error) from error
     if broken_at(segments) is not None:
-        raise InvalidDiagram("last move: each throw must start where the previous one ended")
+        raise InvalidDiagram("rules.razzle.diagram.last_broken")
     if len(path) < 2:
-        raise InvalidDiagram("last move: name at least two squares, like b1-c3 or d1-e1")
+        raise InvalidDiagram("rules.razzle.diagram.last_short")
     notation = "-".join(map(NAMES.__getitem__, path))
     highlight = Highlight(mover, notation, tuple(map(POINTS.__getitem__, path)))
     if len(path) == 2 and is_knight_step(*path):
         if board[path[0]] != EMPTY or board[path[1]] != PIECE[mover]:
             raise InvalidDiagram(
-                f"last move: after the knight move {notation}, {NAMES[path[0]]} must be "
-                f"empty and {NAMES[path[1]]} must hold a piece ({PIECE[mover]}) of player "
-                f"{mover}"
+                "rules.razzle.diagram.last_knight",
+                move=notation,
+                origin=NAMES[path[0]],
+                target=NAMES[path[1]],
+                piece=PIECE[mover],
+                seat=mover,
             )
         return highlight, ball_square(board, turn) in NEIGHBOURS[path[1]]
     if board[path[-1]] != BALL[mover]:
         raise InvalidDiagram(
-            f"last move: after the throw {notation} the ball ({BALL[mover]}) of player "
-            f"{mover} must be on {NAMES[path[-1]]}"
+            "rules.razzle.diagram.last_throw",
+            move=notation,
+            ball=BALL[mover],
+            seat=mover,
+            square=NAMES[path[-1]],
         )
     return highlight, False
 

@@ -1,5 +1,5 @@
-"""Why typed text is not a legal Razzle Dazzle move, in a player's words: what is wrong,
-and what the rule wants instead."""
+"""Why typed text is not a legal Razzle Dazzle move, for a player: what is wrong, and what
+the rule wants instead."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from rules.errors import IllegalMove, InvalidMove, RulesError
 from rules.notation import parse_square
+from rules.phrases import Words
 from rules.razzle.board import (
     BALL,
     BOARD,
@@ -26,16 +27,14 @@ from rules.razzle.state import RazzleState
 
 
 def refusal(
-    state: RazzleState, text: str, whose: Callable[[int], str], example: Callable[[], str]
+    state: RazzleState, text: str, whose: Callable[[int], Words], example: Callable[[], str]
 ) -> RulesError:
     """Why `text`, which matches no legal move, is wrong; `whose(seat)` names a player and
     `example()` is a legal move."""
     try:
         segments = read_segments(text)
         if segments == [["pass"]]:
-            return IllegalMove(
-                "you can only pass when you have no knight move and no throw of the ball"
-            )
+            return IllegalMove("rules.razzle.no_pass")
         squares = joined_path(segments)
         path = [BOARD.index(parse_square(s, WIDTH, HEIGHT)) for s in squares]
     except RulesError as error:
@@ -44,10 +43,7 @@ def refusal(
     if broken is not None:
         return _why_broken(state, segments, broken)
     if len(path) < 2:
-        return InvalidMove(
-            f"{text.strip()} alone is not a turn: name where the piece jumps (b1-c3) or "
-            "where the ball goes (d1-e1)"
-        )
+        return InvalidMove("rules.razzle.alone", text=text.strip())
     seat = state.turn
     board = state.board
     start = path[0]
@@ -55,16 +51,13 @@ def refusal(
     holder = ball_square(board, seat)
     opponent = whose(3 - seat)
     if cell == EMPTY:
-        return IllegalMove(f"{NAMES[start]} is empty")
+        return IllegalMove("rules.razzle.empty", square=NAMES[start])
     if cell in (PIECE[3 - seat], BALL[3 - seat]):
-        return IllegalMove(f"the piece on {NAMES[start]} is {opponent}'s, not yours")
+        return IllegalMove("rules.razzle.not_yours", square=NAMES[start], opponent=opponent)
     if cell == PIECE[seat]:
         return _why_not_knight(state, path, holder, opponent, example)
     if len(path) == 2 and is_knight_step(start, path[1]):
-        return IllegalMove(
-            f"the piece on {NAMES[start]} holds the ball and cannot move; throw the ball "
-            "or move another piece"
-        )
+        return IllegalMove("rules.razzle.holder_moves", square=NAMES[start])
     return _why_not_chain(state, path, opponent)
 
 
@@ -72,82 +65,51 @@ def _why_broken(state: RazzleState, segments: list[list[str]], broken: int) -> R
     """Step form whose throws do not connect: a move mixed with throws, or a slip."""
     piece = PIECE[state.turn]
     if any(state.board[BOARD.index(parse_square(s[0], WIDTH, HEIGHT))] == piece for s in segments):
-        return IllegalMove(
-            "a turn is either one knight move or a chain of throws, never both: a knight "
-            "move ends the turn, and after throwing no piece may move"
-        )
+        return IllegalMove("rules.razzle.mixed")
     previous, wrong = segments[broken - 1][-1], segments[broken][0]
-    return InvalidMove(
-        f"each throw starts where the ball is: after reaching {previous} the next throw "
-        f"starts at {previous}, not at {wrong}"
-    )
+    return InvalidMove("rules.razzle.broken", previous=previous, wrong=wrong)
 
 
 def _why_not_knight(
-    state: RazzleState, path: list[int], holder: int, opponent: str, example: Callable[[], str]
+    state: RazzleState, path: list[int], holder: int, opponent: Words, example: Callable[[], str]
 ) -> RulesError:
     origin, target = path[0], path[1]
     route = f"{NAMES[origin]}-{NAMES[target]}"
     if len(path) > 2:
-        return IllegalMove(
-            f"a piece makes one knight move per turn; only the ball travels in a chain, "
-            f"and it starts from {NAMES[holder]}"
-        )
+        return IllegalMove("rules.razzle.one_knight_move", ball=NAMES[holder])
     if not is_knight_step(origin, target):
         if squares_between(origin, target) is not None:
-            return IllegalMove(
-                f"{route} is not a knight move, and a throw starts from the ball, which is "
-                f"on {NAMES[holder]}"
-            )
-        return IllegalMove(
-            f"{route} is not a knight move: a piece jumps two squares one way and one "
-            "square to the side"
-        )
+            return IllegalMove("rules.razzle.throw_from_ball", move=route, ball=NAMES[holder])
+        return IllegalMove("rules.razzle.not_knight", move=route)
     if state.board[target] != EMPTY:
-        return IllegalMove(f"{NAMES[target]} is occupied: a knight move needs an empty square")
+        return IllegalMove("rules.razzle.occupied", square=NAMES[target])
     if state.forced:
-        return IllegalMove(
-            f"this turn you must throw the ball, because {opponent}'s last knight move "
-            f"landed next to it (for example {example()})"
-        )
-    return IllegalMove(f"{route} is not legal here")
+        return IllegalMove("rules.razzle.must_throw", opponent=opponent, example=example())
+    return IllegalMove("rules.game.illegal", move=route)
 
 
-def _why_not_chain(state: RazzleState, path: list[int], opponent: str) -> RulesError:
+def _why_not_chain(state: RazzleState, path: list[int], opponent: Words) -> RulesError:
     seat = state.turn
     board = state.board
     own = (PIECE[seat], BALL[seat])
     for step, (passer, receiver) in enumerate(pairwise(path)):
         here, there = NAMES[passer], NAMES[receiver]
         if passer // WIDTH == GOAL_RANK[seat] and step:
-            return IllegalMove(
-                f"the ball reached {opponent}'s back row on {here} and won the game; "
-                "the chain ends there"
-            )
+            return IllegalMove("rules.razzle.goal", opponent=opponent, square=here)
         between = squares_between(passer, receiver)
         if between is None:
-            return IllegalMove(
-                f"{here} to {there} is not a straight line: the ball flies along a rank, a "
-                "file or a diagonal"
-            )
+            return IllegalMove("rules.razzle.not_straight", origin=here, target=there)
         blockers = [s for s in between if board[s] != EMPTY]
         if blockers:
             return IllegalMove(
-                f"the throw {here}-{there} is blocked by the piece on {NAMES[blockers[0]]}"
+                "rules.razzle.blocked", origin=here, target=there, blocker=NAMES[blockers[0]]
             )
         if board[receiver] == EMPTY:
-            return IllegalMove(
-                f"{there} is empty: the ball can only be thrown to one of your pieces"
-            )
+            return IllegalMove("rules.razzle.to_empty", square=there)
         if board[receiver] not in own:
-            return IllegalMove(f"{there} holds {opponent}'s piece: throw to your own pieces")
+            return IllegalMove("rules.razzle.to_enemy", square=there, opponent=opponent)
         if receiver in path[: step + 1]:
-            return IllegalMove(
-                f"the piece on {there} already handled the ball this turn and cannot catch it again"
-            )
+            return IllegalMove("rules.razzle.caught_twice", square=there)
         if receiver in state.ineligible:
-            return IllegalMove(
-                f"the piece on {there} is ineligible: it threw or caught the ball and has "
-                "not made a knight move since"
-            )
-    return IllegalMove(f"{'-'.join(map(NAMES.__getitem__, path))} is not legal here")
+            return IllegalMove("rules.razzle.ineligible", square=there)
+    return IllegalMove("rules.game.illegal", move="-".join(map(NAMES.__getitem__, path)))

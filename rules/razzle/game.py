@@ -17,6 +17,7 @@ from typing import Any
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase, Words
 from rules.razzle import diagram, explain, notation, words
 from rules.razzle.board import (
     BALL,
@@ -28,6 +29,7 @@ from rules.razzle.board import (
     NEIGHBOURS,
     ORDINAL,
     PIECE,
+    SEAT_KEYS,
     SEAT_NAMES,
     TURN_LIMIT,
     WIDTH,
@@ -39,7 +41,6 @@ from rules.razzle.board import (
     start_board,
     throw_chains,
 )
-from rules.razzle.help import HELP_TOPICS
 from rules.razzle.state import RazzleState, made, marked_key, position_key
 from rules.repetition import History
 from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
@@ -50,11 +51,22 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     title = "Razzle Dazzle"
     board_size = (WIDTH, HEIGHT)
     seat_names = SEAT_NAMES
+    seat_keys = SEAT_KEYS
     default_variant = "standard"
     variants = {
         "standard": Variant("standard", "7x8 board, five knights and a ball each", (2,)),
     }
-    help_topics = HELP_TOPICS
+    help_topics = (
+        "overview",
+        "setup",
+        "moving",
+        "throwing",
+        "ineligible",
+        "forced-throw",
+        "winning",
+        "draws",
+        "notation",
+    )
 
     def _setup(self, variant: str, players: int, seed: int) -> RazzleState:
         board = start_board()
@@ -159,12 +171,12 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: RazzleState, names: Sequence[str] | None = None) -> str:
+    def describe_position(self, state: RazzleState, names: Sequence[str] | None = None) -> Phrase:
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 
     def describe_move(
         self, state: RazzleState, move: RazzleMove, names: Sequence[str] | None = None
-    ) -> str:
+    ) -> Words:
         if isinstance(move, Pass):
             return super().describe_move(state, move, names)
         after = self._play(state, move)

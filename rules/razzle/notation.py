@@ -27,15 +27,8 @@ def read_segments(text: str) -> list[list[str]]:
     if parts == ["pass"]:
         return [["pass"]]
     if not parts and ended:
-        raise InvalidMove(
-            "'end' only closes a chain of throws written step by step; write the throws "
-            "first, "
-            "like d1-e1, e1-e5, end"
-        )
-    garbled = InvalidMove(
-        f"{text.strip()!r} is not a Razzle Dazzle move: write a knight move as two squares "
-        "(b1-c3) or a throw as the squares the ball visits (d1-e1, or d1-e1-e5 for two)"
-    )
+        raise InvalidMove("rules.razzle.end_alone")
+    garbled = InvalidMove("rules.razzle.unreadable", text=text.strip())
     if not parts and text.strip():
         raise garbled
     segments = []

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.offline import OfflineDiscord
+from bot.texts import say
 from rules import GAMES, PASS, get_game
 from tests.bot.support import private, public, start_match
 
@@ -109,7 +110,7 @@ def test_the_kyo_picker_says_each_choice_in_words(offline: Any) -> None:
             shown = h.latest(lambda s: s.message_id == picker.message_id)
             menus = [c for row in shown.components for c in row["components"] if c["type"] == 3]
             options = {o["value"]: o for menu in menus for o in menu["options"]}
-            expected = kyo.token_label(state, path, token)
+            expected = say(kyo.token_label(state, path, token))
             assert options[token]["label"] == expected
             if expected != token:
                 assert options[token]["description"] == token

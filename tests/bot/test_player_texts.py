@@ -13,6 +13,7 @@ import renderers.razzle
 from bot.offline import OfflineDiscord, User
 from bot.posts.match_texts import describe_turns
 from bot.service import Turn
+from bot.texts import say
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign
 
@@ -44,7 +45,7 @@ def telling_move(game: Any, state: Any) -> Any:
     throw...), else the first legal move: a short game that still shows the events."""
     moves = game.legal_moves(state)
     for move in moves:
-        if game.describe_move(state, move, NAMES) != game.format_move(state, move):
+        if say(game.describe_move(state, move, NAMES)) != game.format_move(state, move):
             return move
     return moves[0]
 
@@ -61,7 +62,7 @@ def test_each_post_says_in_words_what_the_move_did(offline: Any, game_name: str)
             game, state = match.game, match.state
             seat = game.to_move(state)
             move = telling_move(game, state)
-            words = game.describe_move(state, move, match.names)
+            words = say(game.describe_move(state, move, match.names))
             notation = game.format_move(state, move)
             sent = await h.command(users[seat - 1], "move", match.channel_id, move=notation)
             (post,) = public(sent)
@@ -135,7 +136,7 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
             game, state = match.game, match.state
             moves = game.legal_moves(state)
             move = next(
-                (m for m in moves if "must throw" in game.describe_move(state, m, NAMES)),
+                (m for m in moves if "must throw" in say(game.describe_move(state, m, NAMES))),
                 moves[0],
             )
             mover = users[game.to_move(state) - 1]

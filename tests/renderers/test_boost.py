@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 from PIL import Image
 
+from bot.texts import say, t
 from renderers import render, render_png
 from renderers.boost import dragon, piece
 from renderers.canvas import Grid
@@ -14,7 +15,6 @@ from renderers.themes import CLASSIC, THEMES, Theme
 from rules import Highlight, get_game
 from rules.boost import Boost, BoostState
 from rules.boost.board import KNIGHT, PAWN, TOWER
-from rules.boost.help import HELP_TOPICS
 
 REGISTERED = get_game("boost")
 assert isinstance(REGISTERED, Boost)
@@ -201,7 +201,7 @@ def test_rendering_is_pure_and_perspective_turns_the_board() -> None:
 
 
 def test_the_picture_shows_the_build_area_the_rules_explain() -> None:
-    text = HELP_TOPICS["building"]
+    text = say(t("help.boost.building"))
     assert "darker outer ring" in text and "lighter inner area (b2 to h8" in text
     image = render("boost", GAME.new(players=2, variant="dragonless"))
     grid = Grid(9, 9)

@@ -6,9 +6,11 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.texts import say, t
 from fixtures.positions import diagram
 from rules import (
     PASS,
@@ -17,7 +19,9 @@ from rules import (
     IllegalMove,
     InvalidDiagram,
     InvalidMove,
+    InvalidState,
     Outcome,
+    RulesError,
     UnknownVariant,
     get_game,
 )
@@ -26,7 +30,9 @@ from rules.kyo.board import SIDES
 from rules.kyo.notation import join, tokenize
 from rules.kyo.replay import simulate
 from rules.kyo.turns import legal_turns
+from rules.phrases import Phrase, phrase
 from rules.records import Record
+from tests.rules.refusals import refused as refused_as
 
 GAME: Game[KyoState, KyoMove] = get_game("kyo")
 
@@ -75,11 +81,22 @@ def same_position(state: KyoState, diagram: str) -> bool:
     return (state.board, state.turn) == (expected.board, expected.turn)
 
 
-def refused(diagram: str, move: str) -> str:
+def refused(diagram: str, move: str) -> RulesError:
+    """Why the rules refuse a typed turn."""
     state = GAME.parse_diagram(diagram)
     with pytest.raises(IllegalMove) as error:
         GAME.parse_move(state, move)
-    return str(error.value)
+    return error.value
+
+
+def reason(diagram: str, move: str) -> str:
+    """The key of that refusal, short of its `rules.kyo.`."""
+    return refused(diagram, move).key.removeprefix("rules.kyo.")
+
+
+def ended(action: str, **values: Any) -> Phrase:
+    """The action after which a turn was over, as a refusal names it."""
+    return phrase(f"rules.kyo.ended.{action}", **values)
 
 
 def random_positions(count: int, seed: int) -> list[KyoState]:
@@ -151,9 +168,10 @@ def test_seed_direction_changes_legal_when_the_colour_changes() -> None:
 
 def test_seed_direction_changes_illegal_over_one_colour() -> None:
     turning_on_dark = refused(position(e3="DDLH"), "e3:2-e4:1-f4")
-    assert "keep their direction" in turning_on_dark and "up" in turning_on_dark
-    assert "keep their direction" in refused(position(e3="LLH"), "e3:1-f4:0-e5")
-    assert "keep their direction" in refused(position(e3="DDH"), "e3:1-e4:0-e3")
+    assert turning_on_dark.key == "rules.kyo.same_way"
+    assert turning_on_dark.values["direction"] == phrase("rules.kyo.direction.up")
+    assert reason(position(e3="LLH"), "e3:1-f4:0-e5") == "same_way"
+    assert reason(position(e3="DDH"), "e3:1-e4:0-e3") == "same_way"
 
 
 def test_seed_enemy_mana_is_used_but_not_lifted() -> None:
@@ -186,7 +204,7 @@ def test_seed_enemy_mana_is_used_but_not_lifted() -> None:
     to move: gold
     """
     assert same_position(play(before, "g7:1-f6-e5:0-d4"), after)
-    assert "at most 1 chip" in refused(before, "g7:1-f6:2-e5")
+    assert refused(before, "g7:1-f6:2-e5").values["count"] == 1  # the slice's most
 
 
 def test_seed_enemy_light_mana_covering_your_own_blocks_the_road() -> None:
@@ -204,8 +222,8 @@ def test_seed_enemy_light_mana_covering_your_own_blocks_the_road() -> None:
      1  DK  .   .   .   .   .   .   .   .   .
     to move: red
     """
-    assert "at most 0 chips" in refused(before, "e5:1-d4")
-    assert "only mana steps may follow" in refused(before, "e5-d4-c3")
+    assert refused(before, "e5:1-d4").values["count"] == 0
+    assert reason(before, "e5-d4-c3") == "needs_mana"
     after = play(before, "e5-d4")
     assert after.board[44] == "lL" and after.board[33] == "h"
     assert not any(
@@ -229,10 +247,11 @@ OUTNUMBERING_EVEN = """
 
 
 def test_seed_outnumbering_one_against_one_cannot_strike() -> None:
-    message = refused(OUTNUMBERING_EVEN, "d4xe5")
-    assert "does not outnumber" in message and "1 tile(s) around e5" in message
+    refusal = refused(OUTNUMBERING_EVEN, "d4xe5")
+    assert refusal.key == "rules.kyo.outnumbered"
+    assert (refusal.values["target"], refusal.values["mine"]) == ("e5", 1)
     red = OUTNUMBERING_EVEN + "to move: red\n"
-    assert "does not outnumber" in refused(red, "e5xd4")
+    assert reason(red, "e5xd4") == "outnumbered"
 
 
 def test_seed_outnumbering_two_against_one_strikes() -> None:
@@ -244,8 +263,8 @@ def test_seed_outnumbering_two_against_one_strikes() -> None:
 
 def test_seed_outnumbering_two_against_two_fails_but_mana_needs_none() -> None:
     before = position(d4="P", f5="P", e5="p", c3="d")
-    message = refused(before, "d4xe5")
-    assert "2 tile(s) around e5" in message and "2 around d4" in message
+    refusal = refused(before, "d4xe5")
+    assert (refusal.values["mine"], refusal.values["theirs"]) == (2, 2)
     after = play(before, "d4-c3")
     assert same_position(after, position(c3="P", f5="P", e5="p", to_move="red"))
     assert last_turn(after).captured == ((2, 2),)
@@ -297,9 +316,9 @@ def test_rule_2_the_start_position() -> None:
 
 
 def test_rule_3_a_stack_holds_one_pawn_on_top() -> None:
-    with pytest.raises(InvalidDiagram, match="at most one pawn, on top"):
+    with refused_as(InvalidDiagram, "rules.kyo.diagram.pawns", square="c3", cell="HD"):
         GAME.parse_diagram(position(c3="HD"))
-    with pytest.raises(InvalidDiagram, match="at most one pawn"):
+    with refused_as(InvalidDiagram, "rules.kyo.diagram.pawns", cell="DHK"):
         GAME.parse_diagram(position(c3="DHK"))
 
 
@@ -308,10 +327,10 @@ def test_rule_3_a_stack_holds_one_pawn_on_top() -> None:
 
 def test_rule_4_the_stack_must_be_yours_and_a_turn_needs_an_action() -> None:
     before = position(c3="DLH", e5="dh", f5="DLh")
-    assert "not yours" in refused(before, "e5-e4")
-    assert "not yours" in refused(before, "f5:0-f4")
-    assert "is empty" in refused(before, "d4-d5")
-    assert "say what c3 does" in refused(before, "c3")
+    assert reason(before, "e5-e4") == "not_yours"
+    assert reason(before, "f5:0-f4") == "not_yours"
+    assert reason(before, "d4-d5") == "empty"
+    assert reason(before, "c3") == "say_what"
     assert same_position(
         play(before, "c3=LD"), position(c3="LDH", e5="dh", f5="DLh", to_move="red")
     )
@@ -319,16 +338,16 @@ def test_rule_4_the_stack_must_be_yours_and_a_turn_needs_an_action() -> None:
 
 def test_rule_5_lift_limits() -> None:
     light = position(c3="DP")
-    assert "light pawn lifts only itself" in refused(light, "c3:1-c4")
+    assert reason(light, "c3:1-c4") == "light_pawn_slice"
     assert same_position(play(light, "c3-c4"), position(c3="D", c4="P", to_move="red"))
     heavy = position(c3="DDDDDDDH")
-    assert "at most 5 chips" in refused(heavy, "c3:6-c4")
+    assert refused(heavy, "c3:6-c4").values["count"] == 5
     assert same_position(play(heavy, "c3-c4"), position(c3="DD", c4="DDDDDH", to_move="red"))
     chips = position(c3="DLDLDLDL")
     assert same_position(play(chips, "c3-c4"), position(c4="DLDLDLDL", to_move="red"))
     assert same_position(play(chips, "c3:3-c4"), position(c3="DLDLD", c4="LDL", to_move="red"))
     under_enemy = position(c3="DdDDH")
-    assert "enemy mana cannot be lifted" in refused(under_enemy, "c3:3-c4")
+    assert refused(under_enemy, "c3:3-c4").values["reason"] == phrase("rules.kyo.slice.enemy_mana")
     assert same_position(play(under_enemy, "c3-c4"), position(c3="Dd", c4="DDH", to_move="red"))
 
 
@@ -341,8 +360,8 @@ def test_rule_5_the_slice_lifts_more_on_the_way() -> None:
 
 def test_rule_5_a_pawn_lifts_at_most_5_chips_in_a_whole_turn() -> None:
     road = position(c3="DDH", c4="DDDDD", c5="DDDDD", c6="DD")
-    message = refused(road, "c3:1-c4:5-c5:4-c6:5-c7")
-    assert "at most 5 chips in a whole turn" in message and "lifted 5 so far" in message
+    refusal = refused(road, "c3:1-c4:5-c5:4-c6:5-c7")
+    assert refusal.key == "rules.kyo.lift_limit" and refusal.values["lifted"] == 5
     after = play(road, "c3:1-c4:5-c5:4-c6-c7")
     assert same_position(
         after, position(c3="D", c4="D", c5="DDDDDD", c6="DD", c7="DDDDH", to_move="red")
@@ -356,7 +375,9 @@ def test_rule_6_steps_onto_empty_and_mana_tiles_land_on_top() -> None:
     before = position(c3="H", c4="DL", b4="SL")
     assert same_position(play(before, "c3-c4"), position(c4="DLH", b4="SL", to_move="red"))
     assert same_position(play(before, "c3-d4"), position(d4="H", c4="DL", b4="SL", to_move="red"))
-    assert "your own heavy pawn" in refused(position(c3="H", c4="H"), "c3-c4")
+    refusal = refused(position(c3="H", c4="H"), "c3-c4")
+    assert refusal.key == "rules.kyo.own_pawn"
+    assert refusal.values["pawn"] == phrase("rules.kyo.item.heavy_pawn")
 
 
 def test_rule_6_a_strike_removes_the_pawn_and_its_unbroken_run_of_chips() -> None:
@@ -381,8 +402,8 @@ def test_rule_6_shields_a_tower_steps_on_anyone_else_strikes() -> None:
 
 def test_rule_7_a_direct_step_ends_the_turn() -> None:
     before = position(c3="DDH")
-    assert "the turn is over after the move to c4" in refused(before, "c3-c4-c5")
-    assert "only mana steps may follow" in refused(before, "c3:1-c4:0-d5")
+    assert refused(before, "c3-c4-c5").values["ended"] == ended("move", square="c4")
+    assert reason(before, "c3:1-c4:0-d5") == "needs_mana"
     assert same_position(
         play(before, "c3:1-c4:0-c5"), position(c3="D", c4="D", c5="H", to_move="red")
     )
@@ -390,7 +411,7 @@ def test_rule_7_a_direct_step_ends_the_turn() -> None:
 
 def test_rule_7_a_strike_ends_the_turn_even_on_a_mana_road() -> None:
     before = position(c3="DDH", c5="h")
-    assert "the turn is over after the strike on c5" in refused(before, "c3:1-c4:0-c5-c6")
+    assert refused(before, "c3:1-c4:0-c5-c6").values["ended"] == ended("strike", square="c5")
     assert same_position(
         play(before, "c3:1-c4:0-c5"), position(c3="D", c4="D", c5="H", to_move="red")
     )
@@ -398,7 +419,7 @@ def test_rule_7_a_strike_ends_the_turn_even_on_a_mana_road() -> None:
 
 def test_rule_8_light_pawns_never_use_mana_and_take_enemy_mana_freely() -> None:
     before = position(c3="DP", c4="d", d5="lld")
-    assert "the turn is over" in refused(before, "c3-c4-c5")
+    assert reason(before, "c3-c4-c5") == "over_after"
     assert same_position(play(before, "c3-c4"), position(c3="D", c4="P", d5="lld", to_move="red"))
     after = play(before, "c3-d4")
     assert same_position(after, position(c3="D", c4="d", d4="P", d5="lld", to_move="red"))
@@ -421,8 +442,8 @@ def test_rule_9_chip_moves_leave_the_pawn_and_slide_under_pawns_and_shields() ->
         play(before, "e1:1>f2"),
         position(e1="SSK", e2="SST", d2="SS", f2="Sh", d1="L", to_move="red"),
     )
-    assert "the turn is over after the move to d1" in refused(before, "e1:1>d1-e1")
-    assert "no chips to move" in refused(before, "e1:0>d1")
+    assert refused(before, "e1:1>d1-e1").values["ended"] == ended("move", square="d1")
+    assert reason(before, "e1:0>d1") == "no_chips"
 
 
 def test_rule_10_a_tower_deploys_after_its_steps_or_without_stepping() -> None:
@@ -441,11 +462,9 @@ def test_ruling_a_tower_deploys_as_often_as_it_likes_but_only_at_the_end() -> No
     assert same_position(spread, position(e3="T", e4="S", d4="S", f3="LS", to_move="red"))
     back = play(tower, "e3+e4+d4+e4")
     assert same_position(back, position(e3="T", e4="SS", d4="S", f3="L", to_move="red"))
-    assert "deploys only at the end of its turn" in refused(tower, "e3+e4-f4")
-    assert "deploys only at the end of its turn" in refused(tower, "e3+e4>f4")
-    assert "on mana, or where this turn already deployed one" in refused(
-        position(e3="SST", e4="S"), "e3+e4"
-    )
+    assert reason(tower, "e3+e4-f4") == "over.deployed"
+    assert reason(tower, "e3+e4>f4") == "over.deployed"
+    assert reason(position(e3="SST", e4="S"), "e3+e4") == "deploy_target"
     road = position(c3="DDSST")
     assert same_position(
         play(road, "c3:3-c4+b5+d5"), position(c3="D", c4="DT", b5="S", d5="S", to_move="red")
@@ -458,8 +477,10 @@ def test_rule_10_a_tower_deploys_a_shield_from_under_mana_in_its_slice() -> None
 
 
 def test_rule_10_no_deploy_after_a_strike_or_a_towers_shuffle() -> None:
-    assert "the turn is over after the strike" in refused(position(e3="SST", e4="h"), "e3xe4+d4")
-    assert "the turn is over after the shuffle" in refused(position(e3="DLSST"), "e3=LDSS+d4")
+    strike = refused(position(e3="SST", e4="h"), "e3xe4+d4")
+    assert strike.values["ended"] == ended("strike", square="e4")
+    shuffle = refused(position(e3="DLSST"), "e3=LDSS+d4")
+    assert shuffle.values["ended"] == ended("shuffle", token="=LDSS")
 
 
 def test_rule_10_several_shields_at_once_and_for_other_pawns_a_chip_move() -> None:
@@ -468,8 +489,8 @@ def test_rule_10_several_shields_at_once_and_for_other_pawns_a_chip_move() -> No
     both = GAME.parse_move(state, "e3+d4+d4")
     assert str(both) == "e3>d4"
     assert same_position(GAME.apply(state, both), position(e3="T", d4="SS", e4="h", to_move="red"))
-    assert "empty tile, on mana" in refused(tower, "e3+e4")
-    assert "only a tower deploys" in refused(position(e1="SSSK"), "e1+e2")
+    assert reason(tower, "e3+e4") == "deploy_target"
+    assert reason(position(e1="SSSK"), "e1+e2") == "not_tower"
     assert same_position(
         play(position(e1="SSSK"), "e1:2>e2"), position(e1="SK", e2="SS", to_move="red")
     )
@@ -481,8 +502,8 @@ def test_rule_11_a_queen_shuffles_between_mana_steps() -> None:
         play(before, "c3:2-c4=DL:1-c5:0-d6"),
         position(c3="D", c4="D", c5="L", d6="Q", to_move="red"),
     )
-    assert "only mana steps may follow" in refused(before, "c3:2-c4:1-c5")
-    assert "only a queen shuffles" in refused(position(c3="DLDH"), "c3:2-c4=DL:1-c5")
+    assert reason(before, "c3:2-c4:1-c5") == "needs_mana"
+    assert reason(position(c3="DLDH"), "c3:2-c4=DL:1-c5") == "not_queen"
     picked_up = position(c3="DQ", c4="DL")
     after = play(picked_up, "c3:0-c4:2=LD:1-d5:0-d6")
     assert same_position(after, position(c3="D", c4="L", d5="D", d6="Q", to_move="red"))
@@ -497,8 +518,8 @@ def test_rule_11_a_queen_may_shuffle_then_take_a_direct_step() -> None:
 
 def test_rule_11_no_shuffle_leaves_a_shield_under_mana() -> None:
     queen = position(f1="DLSQ")
-    assert "shield under a mana chip" in refused(queen, "f1=SDL")
-    assert "shield under a mana chip" in refused(queen, "f1=LSD")
+    assert reason(queen, "f1=SDL") == "shuffle_shield"
+    assert reason(queen, "f1=LSD") == "shuffle_shield"
     moves = {str(m) for m in GAME.legal_moves(GAME.parse_diagram(queen)) if "=" in str(m)}
     assert "f1=LDS" in moves and not any("=S" in m or "SD" in m or "SL" in m for m in moves)
     chips = position(c3="SD")
@@ -508,15 +529,15 @@ def test_rule_11_no_shuffle_leaves_a_shield_under_mana() -> None:
 def test_rule_11_for_other_stacks_a_shuffle_is_the_whole_turn() -> None:
     before = position(c3="DLH")
     assert same_position(play(before, "c3=LD"), position(c3="LDH", to_move="red"))
-    assert "the turn is over after the shuffle" in refused(before, "c3=LD-c4")
-    assert "a shuffle reorders the lifted chips" in refused(before, "c3=DD")
+    assert refused(before, "c3=LD-c4").values["ended"] == ended("shuffle", token="=LD")
+    assert reason(before, "c3=DD") == "shuffle_chips"
 
 
 def test_rule_12_outnumbering_counts_tops_shields_for_no_one_and_the_edge() -> None:
     shielded = position(d4="P", f5="P", e5="p", c3="dS")
     assert same_position(play(shielded, "d4xe5"), position(e5="P", f5="P", c3="dS", to_move="red"))
     corner = position(a1=".", b1="DK", a2="P", b3="P", a3="p", b2="d")
-    assert "does not outnumber" in refused(corner, "a2xa3")
+    assert reason(corner, "a2xa3") == "outnumbered"
     edge = position(a1=".", b1="DK", a2="P", b2="P", a3="p")
     assert same_position(
         play(edge, "a2xa3"), position(a1=".", b1="DK", a3="P", b2="P", to_move="red")
@@ -548,7 +569,7 @@ def test_rule_14_taking_the_king_wins() -> None:
     after = play(position(j10="d", j9="k", j8="H"), "j8xj9")
     assert GAME.outcome(after) == Outcome((1,), "king")
     assert GAME.legal_moves(after) == ()
-    with pytest.raises(IllegalMove, match="game is over"):
+    with refused_as(IllegalMove, "rules.game.over"):
         GAME.parse_move(after, "a1-a2")
 
 
@@ -572,7 +593,7 @@ def test_rule_15_a_player_without_a_legal_turn_passes() -> None:
     boxed = position(a1="K", a2="P", b1="P", b2="DP", a3="p", b3="p", c3="p", c2="p", c1="p")
     state = GAME.parse_diagram(boxed)
     assert GAME.legal_moves(state) == (PASS,)
-    assert "you must pass" in refused(boxed, "a2-a3")
+    assert reason(boxed, "a2-a3") == "must_pass"
     after = GAME.apply(state, GAME.parse_move(state, "pass"))
     assert GAME.to_move(after) == 2 and GAME.outcome(after) is None
     assert GAME.format_move(state, PASS) == "pass"
@@ -595,7 +616,7 @@ def test_rule_6_a_shield_strike_destroys_nothing_under_the_striker() -> None:
 def test_rule_11_a_queens_shuffle_checks_only_the_chips_it_reorders() -> None:
     queen = position(c3="SDLQ")
     assert same_position(play(queen, "c3=LD"), position(c3="SLDQ", to_move="red"))
-    assert "shield under a mana chip" in refused(queen, "c3=DSL")
+    assert reason(queen, "c3=DSL") == "shuffle_shield"
 
 
 # --- 6. what a move is -------------------------------------------------------------------------
@@ -608,7 +629,7 @@ def test_rule_16_turns_leaving_the_same_position_are_one_move() -> None:
     finals = legal_turns(state.board, SIDES[1]).best
     assert len(finals) == len(GAME.legal_moves(state))
     assert state.board not in finals
-    assert "leaves every stack as it was" in refused(position(c3="DDH"), "c3=DD")
+    assert reason(position(c3="DDH"), "c3=DD") == "no_change"
 
 
 # --- 17. notation --------------------------------------------------------------------------
@@ -662,37 +683,48 @@ def test_rule_17_every_kind_of_turn_is_written_canonically() -> None:
 
 def test_rule_17_bad_input_gets_a_helpful_message() -> None:
     state = GAME.new()
-    with pytest.raises(InvalidMove, match="start with the square"):
+    with refused_as(InvalidMove, "rules.kyo.unreadable", text="'hello'"):
         GAME.parse_move(state, "hello")
-    with pytest.raises(InvalidMove, match="off the board"):
+    with refused_as(InvalidMove, "rules.square.off_board", square="k1"):
         GAME.parse_move(state, "k1-k2")
-    with pytest.raises(InvalidMove, match="cannot read"):
+    with refused_as(InvalidMove, "rules.kyo.cannot_read", rest="'please'"):
         GAME.parse_move(state, "a4-a5 please")
-    with pytest.raises(InvalidMove, match="for example"):
+    with refused_as(InvalidMove, "rules.kyo.type_turn"):
         GAME.parse_move(state, "  ")
-    message = str(GAME.diagnose(state, "a4-a6"))
-    assert "a6 is not next to a4" in message
-    assert "you may pass only when" in str(GAME.diagnose(state, "pass"))
-    assert "is legal here" in str(GAME.diagnose(state, "a4-a5"))
+    not_next = GAME.diagnose(state, "a4-a6")
+    assert not_next.key == "rules.kyo.not_next"
+    assert (not_next.values["target"], not_next.values["square"]) == ("a6", "a4")
+    assert GAME.diagnose(state, "pass").key == "rules.kyo.no_pass"
+    assert GAME.diagnose(state, "a4-a5").key == "rules.kyo.legal"
+
+
+MOST_FIVE = phrase("rules.kyo.slice.most", most=5)
+NO_MORE = phrase("rules.kyo.slice.no_more")
+ENEMY_MANA = phrase("rules.kyo.slice.enemy_mana")
+NOTHING = phrase("rules.kyo.nothing")
 
 
 @pytest.mark.parametrize(
-    ("stacks", "typed", "reason"),
+    ("stacks", "typed", "key", "values"),
     [
-        ({"e3": "SST"}, "e3-e4-e5", "the direct step to e4 ended the turn"),
-        ({"e3": "DST"}, "e3:1>e4-d4", "moving chips is the turn's only action"),
-        ({"e3": "DT"}, "e3+e4", "holds no shield to deploy"),
-        ({"c3": "DDH"}, "c3:1-c4:0>c5", "must be the turn's only action"),
-        ({"c3": "DDDDDDDH"}, "c3=DDDDDDD", "at most 5 chips (a pawn lifts at most 5 chips)"),
-        ({"c3": "DDH"}, "c3:3-c4", "at most 2 chips (there are no more chips there)"),
-        ({"c3": "dDDH"}, "c3:3-c4", "(enemy mana cannot be lifted, nor anything under it)"),
-        ({"c3": "DDH"}, "c3:1-c4:0-c5:0-c6", "leaves nothing on top"),
-        ({"c3": "DDH"}, "c3:1", "must be followed by what the slice does"),
-        ({"a2": "DH"}, "a2:0-a1", "holds your own king"),
+        ({"e3": "SST"}, "e3-e4-e5", "over.moved", {"square": "e4"}),
+        ({"e3": "DST"}, "e3:1>e4-d4", "over.chipped", {}),
+        ({"e3": "DT"}, "e3+e4", "no_shield", {"square": "e3"}),
+        ({"c3": "DDH"}, "c3:1-c4:0>c5", "only_action", {}),
+        ({"c3": "DDDDDDDH"}, "c3=DDDDDDD", "slice_limit", {"count": 5, "reason": MOST_FIVE}),
+        ({"c3": "DDH"}, "c3:3-c4", "slice_limit", {"count": 2, "reason": NO_MORE}),
+        ({"c3": "dDDH"}, "c3:3-c4", "slice_limit", {"reason": ENEMY_MANA}),
+        ({"c3": "DDH"}, "c3:1-c4:0-c5:0-c6", "needs_mana", {"left": NOTHING}),
+        ({"c3": "DDH"}, "c3:1", "dangling_slice", {}),
+        ({"a2": "DH"}, "a2:0-a1", "own_pawn", {"pawn": phrase("rules.kyo.item.king")}),
     ],
 )
-def test_every_refusal_says_why(stacks: dict[str, str], typed: str, reason: str) -> None:
-    assert reason in refused(position(**stacks), typed)
+def test_every_refusal_says_why(
+    stacks: dict[str, str], typed: str, key: str, values: dict[str, Any]
+) -> None:
+    refusal = refused(position(**stacks), typed)
+    assert refusal.key == "rules.kyo." + key
+    assert {name: refusal.values.get(name) for name in values} == values
 
 
 def test_rule_17_notation_round_trips_over_every_legal_move_of_random_positions() -> None:
@@ -736,11 +768,11 @@ def test_rule_18_three_variants_and_no_cannon_or_knight() -> None:
     assert list(GAME.variants) == ["trench", "open", "deadlock"]
     assert GAME.default_variant == "trench" and GAME.new().variant == "trench"
     for name in ("cannon", "knight"):
-        with pytest.raises(UnknownVariant, match="no variant"):
+        with refused_as(UnknownVariant, "rules.game.no_variant", variant=name):
             GAME.new(variant=name)
-    with pytest.raises(InvalidDiagram, match="write a stack bottom to top"):
+    with refused_as(InvalidDiagram, "rules.kyo.diagram.cell", cell="DDC"):
         GAME.parse_diagram(position(c3="DDC"))
-    with pytest.raises(InvalidDiagram, match="unknown variant"):
+    with refused_as(InvalidDiagram, "rules.kyo.diagram.variant", variant="knights"):
         GAME.parse_diagram(START + "variant: knights")
 
 
@@ -756,7 +788,7 @@ def test_dump_and_load_round_trip_through_json() -> None:
 def test_load_refuses_corrupt_states() -> None:
     data = GAME.dump(GAME.new())
     data["state"]["board"][0] = "DDXH"
-    with pytest.raises(Exception, match="corrupt"):
+    with refused_as(InvalidState, "rules.state.corrupt", game="kyo"):
         GAME.load(data)
 
 
@@ -808,11 +840,10 @@ def test_help_topics_cover_the_rules() -> None:
     expected = ["overview", "setup", "stacks", "direct", "mana", "light-pawn", "heavy-pawn"]
     expected += ["tower", "queen", "king", "shields", "shuffles", "striking", "outnumbering"]
     assert list(GAME.help_topics) == [*expected, "winning", "notation"]
-    assert all(80 < len(text) < 1500 for text in GAME.help_topics.values())
 
 
 def test_the_help_examples_are_legal_from_the_start() -> None:
-    text = GAME.help_topics["notation"].split("Examples from the start: ", 1)[1]
+    text = say(t("help.kyo.notation")).split("Examples from the start: ", 1)[1]
     examples = text.split(". ", 1)[0].split(", ")
     state = GAME.new()
     assert len(examples) == 5
@@ -849,7 +880,7 @@ def test_parse_apply_pass_check_and_picker_never_list_every_turn(no_listing: Non
     assert "h9" in tree.children
     assert GAME.completions(after, "h9", 5)
     assert GAME.nearest_moves(after, "h9-h20", 3)
-    with pytest.raises(InvalidMove, match="for example"):
+    with refused_as(InvalidMove, "rules.kyo.type_turn"):
         GAME.parse_move(after, "")
 
 
@@ -879,20 +910,20 @@ def test_a_long_queen_road_keeps_the_typed_spelling_when_the_search_would_be_lon
 
 def test_numbers_are_bounded_before_they_are_read() -> None:
     state = GAME.new()
-    with pytest.raises(InvalidMove, match="far more than any stack holds"):
+    with refused_as(InvalidMove, "rules.kyo.huge_slice", digits="999999"):
         GAME.parse_move(state, "e2:" + "9" * 5000 + "-e3")
-    with pytest.raises(InvalidMove, match="is not a Kyo turn") as error:
+    with pytest.raises(InvalidMove) as error:
         GAME.parse_move(state, "e" + "9" * 5000)
-    assert len(str(error.value)) < 200
-    with pytest.raises(IllegalMove, match="at most 2 chips"):
+    assert error.value.key == "rules.kyo.unreadable" and len(error.value.values["text"]) < 50
+    with refused_as(IllegalMove, "rules.kyo.slice_limit", count=2):
         GAME.parse_move(state, "e2:99-e3")
 
 
 def test_long_inputs_are_read_in_one_pass() -> None:
     state = GAME.new()
-    with pytest.raises(InvalidMove, match="cannot read"):
+    with refused_as(InvalidMove, "rules.kyo.cannot_read"):
         GAME.parse_move(state, "e2" + " " * 20_000 + "!")
-    with pytest.raises(IllegalMove, match="ended the turn"):
+    with refused_as(IllegalMove, "rules.kyo.over.moved", square="e3"):
         GAME.parse_move(state, "e2-e3" + "-e4" * 5_000)
 
 
@@ -919,23 +950,23 @@ def test_the_lazy_picker_offers_exactly_the_legal_turns() -> None:
 def test_the_picker_labels_every_choice_in_words() -> None:
     state = GAME.new()
     tree = GAME.move_tree(state)
-    assert GAME.token_label(state, [], "e2") == "Gold's tower on e2"
-    labels = {t: GAME.token_label(state, ["e2"], t) for t in tree.children["e2"].children}
+    assert say(GAME.token_label(state, [], "e2")) == "Gold's tower on e2"
+    labels = {t: say(GAME.token_label(state, ["e2"], t)) for t in tree.children["e2"].children}
     assert labels["+f3"] == "deploy 1 shield to f3"
     assert labels["e3"] == "step to e3"
     assert labels[":1"] == "lift 1 chip"
     assert labels[">d2"] == "move 2 chips to d2"
-    assert GAME.token_label(state, ["b1", ":2", "b2"], ":1") == "leave dark mana"
-    assert GAME.token_label(state, ["f1"], "=LDS") == (
+    assert say(GAME.token_label(state, ["b1", ":2", "b2"], ":1")) == "leave dark mana"
+    assert say(GAME.token_label(state, ["f1"], "=LDS")) == (
         "reorder the chips, bottom first: light mana, dark mana, shield"
     )
     strike = GAME.parse_diagram(position(e4="H", e5="h"))
-    assert GAME.token_label(strike, ["e4"], "xe5") == "strike Red's heavy pawn on e5"
+    assert say(GAME.token_label(strike, ["e4"], "xe5")) == "strike Red's heavy pawn on e5"
     every: list[str] = []
     for path in (["b1"], ["f1"], ["f1", "=LDS"], ["b1", ":2", "b2"]):
         node = tree.walk(path)
         assert node is not None
-        every.extend(GAME.token_label(state, path, token) for token in node.children)
+        every.extend(say(GAME.token_label(state, path, token)) for token in node.children)
     assert all(" " in text for text in every)
 
 
@@ -949,7 +980,7 @@ def test_hints_name_a_few_nearest_legal_turns() -> None:
         "b1:2-b2:1-b3:0-a2",
         "b1:2-b2:1-b3:0-c2",
     }
-    assert "topic:notation" in str(GAME.diagnose(state, "hello"))
+    assert "topic:notation" in say(GAME.diagnose(state, "hello"))
 
 
 def test_the_nearest_turns_to_an_unreadable_slice_start_from_its_square() -> None:

@@ -1,12 +1,14 @@
 """What a move's post says it did (`describe_move`), game by game, and the players' names in
-the rules' error messages. Names are given as typed ("ivy", "Bob") and must keep their case."""
+the rules' error messages, worded in English by the bot's catalogue. Names are given as typed
+("ivy", "Bob") and must keep their case."""
 
 from collections.abc import Sequence
 
 import pytest
 
+from bot.texts import say, t
 from rules import GAMES, PASS, IllegalMove, get_game
-from rules.phrases import join_clauses, join_words, owned_pieces
+from rules.phrases import clauses, listed, owned, phrase
 
 NAMES = ("ivy", "Bob", "carol")
 
@@ -14,33 +16,40 @@ NAMES = ("ivy", "Bob", "carol")
 def described(game_name: str, diagram: str, move: str, names: Sequence[str] | None) -> str:
     game = get_game(game_name)
     state = game.parse_diagram(diagram)
-    return game.describe_move(state, game.parse_move(state, move), names)
+    return say(game.describe_move(state, game.parse_move(state, move), names))
 
 
 def refusal(game_name: str, diagram: str, move: str, names: Sequence[str] | None) -> str:
     game = get_game(game_name)
     with pytest.raises(IllegalMove) as caught:
         game.parse_move(game.parse_diagram(diagram), move, names=names)
-    return str(caught.value)
+    return say(caught.value)
 
 
 # --- the shared wording -------------------------------------------------------------------
 
 
 def test_lists_read_as_a_sentence_names_them() -> None:
-    assert join_words(["a3"]) == "a3"
-    assert join_words(["a3", "b4"]) == "a3 and b4"
-    assert join_words(["a3", "b4", "c5"]) == "a3, b4 and c5"
-    assert join_clauses(["taking a3", "turning c5"]) == "taking a3 and turning c5"
-    assert join_clauses(["taking a3 and b4", "turning c5"]) == "taking a3 and b4, and turning c5"
-    assert owned_pieces("ivy", "stone", ["a3"]) == "ivy's stone on a3"
-    assert owned_pieces("ivy", "pawn", ["a3", "b4"]) == "ivy's pawns on a3 and b4"
+    assert say(listed(["a3"])) == "a3"
+    assert say(listed(["a3", "b4"])) == "a3 and b4"
+    assert say(listed(["a3", "b4", "c5"])) == "a3, b4 and c5"
+    turning = phrase("rules.quorum.turning", squares="c5")
+    taking = phrase("rules.quorum.turning", squares=listed(["a3", "b4"]))
+    assert say(clauses([phrase("rules.quorum.turning", squares="a3"), turning])) == (
+        "turning a3 and turning c5"
+    )
+    assert say(clauses([taking, turning])) == "turning a3 and b4, and turning c5"
+    assert say(clauses([taking, turning, turning])) == (
+        "turning a3 and b4, turning c5, and turning c5"
+    )
+    assert say(owned("rules.owned.stones", "ivy", ["a3"])) == "ivy's stone on a3"
+    assert say(owned("rules.owned.pawns", "ivy", ["a3", "b4"])) == "ivy's pawns on a3 and b4"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_pass_says_the_player_had_no_move(name: str) -> None:
     game = get_game(name)
-    assert game.describe_move(game.new(), PASS, NAMES[:2]) == "pass, having no legal move"
+    assert say(game.describe_move(game.new(), PASS, NAMES[:2])) == "pass, having no legal move"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -48,9 +57,9 @@ def test_every_opening_move_is_described_starting_with_its_notation(name: str) -
     game = get_game(name)
     state = game.new()
     for move in game.legal_moves(state):
-        text = game.describe_move(state, move)
+        text = say(game.describe_move(state, move))
         assert text.startswith(game.format_move(state, move))
-        assert game.describe_move(state, move) == text  # describing changes nothing
+        assert say(game.describe_move(state, move)) == text  # describing changes nothing
 
 
 # --- Quorum -------------------------------------------------------------------------------
@@ -369,7 +378,7 @@ def test_razzle_errors_name_the_players(
 def test_razzle_texts_keep_pass_for_a_skipped_turn_only() -> None:
     """The ball is thrown; 'pass' is only the move of a player with no legal turn."""
     game = get_game("razzle")
-    texts = " ".join(game.help_topics.values()).lower()
+    texts = " ".join(say(t(f"help.razzle.{topic}")) for topic in game.help_topics).lower()
     assert "forced-throw" in game.help_topics and "throwing" in game.help_topics
     for word in ("a pass ", "passes", "passing", "passed", "pass the", "pass chain"):
         assert word not in texts, word
