@@ -13,6 +13,7 @@ import renderers.razzle
 from bot.offline import OfflineDiscord, User
 from bot.posts.match_texts import describe_turns
 from bot.service import Turn
+from bot.texts import say
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign
 
@@ -233,6 +234,8 @@ def test_an_automatic_pass_is_said_in_words(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> list[str]:
         match_id, (_, bob) = await start(h, "quorum")
         match = await h.bot.service.cache.get(match_id)
-        return describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
+        return [
+            say(line) for line in describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
+        ]
 
     assert offline(scenario) == ["bob had no legal move and passed."]
