@@ -17,6 +17,7 @@ from bot.service import MatchService
 from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
+from bot.texts import Text, say, t
 from bot.ui.permissions import application_id_from_token, invite_url
 
 log = logging.getLogger("bot")
@@ -24,38 +25,19 @@ log = logging.getLogger("bot")
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m bot", description="A Discord bot for abstract board games."
+        prog="python -m bot", description=say(t("admin.cli.description"))
     )
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--sync",
-        action="store_true",
-        help="register the slash commands with Discord now, even if unchanged, then exit "
-        "(globally, or in the DEV_GUILD_ID server)",
-    )
-    mode.add_argument(
-        "--invite",
-        action="store_true",
-        help="print the link that adds the bot to a server with the permissions it needs",
-    )
-    mode.add_argument(
-        "--check-db",
-        action="store_true",
-        help="replay every match's move log and report snapshots that differ, then exit "
-        "(the database named by DATABASE_URL, else DATABASE_PATH)",
-    )
+    mode.add_argument("--sync", action="store_true", help=say(t("admin.cli.sync")))
+    mode.add_argument("--invite", action="store_true", help=say(t("admin.cli.invite")))
+    mode.add_argument("--check-db", action="store_true", help=say(t("admin.cli.check_db")))
     mode.add_argument(
         "--copy-db",
         nargs=2,
         metavar=("SOURCE_URL", "TARGET_URL"),
-        help="copy a whole database into an empty one and verify the copy, then exit "
-        "(URLs like sqlite:///data/boardgames.sqlite3 or postgresql://user@host:5432/db)",
+        help=say(t("admin.cli.copy_db")),
     )
-    mode.add_argument(
-        "--offline",
-        action="store_true",
-        help="play in the terminal against an in-memory Discord (no token needed)",
-    )
+    mode.add_argument("--offline", action="store_true", help=say(t("admin.cli.offline")))
     return parser.parse_args(argv)
 
 
@@ -64,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"Configuration error: {error}", file=sys.stderr)
+        print(say(t("admin.cli.configuration", error=error)), file=sys.stderr)
         return 2
     quiet = args.offline or args.check_db or args.copy_db or args.invite
     logging.basicConfig(
@@ -108,14 +90,21 @@ def sync_commands(settings: Settings) -> int:
 
     status = launch.run(register)
     if status == 0:
-        where = "globally" if settings.dev_guild_id is None else f"in {settings.dev_guild_id}"
-        print(f"Registered {len(bot.synced)} commands {where}: ", end="")
-        print(", ".join(f"/{c.name}" for c in bot.synced))
+        names = ", ".join(f"/{c.name}" for c in bot.synced)
+        guild, commands = settings.dev_guild_id, len(bot.synced)
+        if guild is None:
+            print(say(t("admin.sync.globally", commands=commands, names=names)))
+        else:
+            print(say(t("admin.sync.in_guild", commands=commands, guild=guild, names=names)))
     return status
 
 
 class Unopenable(Exception):
-    """A database that cannot be opened; the message says which and why."""
+    """A database that cannot be opened; the problem says which and why."""
+
+    def __init__(self, problem: Text | str) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
 
 
 @asynccontextmanager
@@ -126,7 +115,7 @@ async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator
     except ValueError as error:
         raise Unopenable(str(error)) from error
     if must_exist and file is not None and not file.is_file():
-        raise Unopenable(f"There is no database at {file}.")
+        raise Unopenable(t("admin.database.missing", path=file))
     try:
         store = await open_store(where)
     except launch.DATABASE_ERRORS as error:
@@ -150,11 +139,11 @@ async def check_db(settings: Settings) -> int:
             checked = len(await store.match_ids())
             problems = await MatchService(store).audit.check()
     except Unopenable as error:
-        print(error, file=sys.stderr)
+        print(say(error.problem), file=sys.stderr)
         return 2
     for problem in problems:
         print(problem)
-    print(f"{checked} matches checked, {len(problems)} with problems.")
+    print(say(t("admin.check.checked", matches=checked, problems=len(problems))))
     return 1 if problems else 0
 
 
@@ -167,19 +156,27 @@ async def copy_db(source_url: str, target_url: str) -> int:
             problems = await differences(source, target)
             replayed = await MatchService(target).audit.check()
             if replayed != await MatchService(source).audit.check():
-                problems.append("replaying the move logs gives other results on the copy")
+                problems.append(say(t("admin.copy.replayed_differently")))
     except Unopenable as error:
-        print(error, file=sys.stderr)
+        print(say(error.problem), file=sys.stderr)
         return 2
     except StoreError as error:
-        print(f"Nothing copied: {error}.", file=sys.stderr)
+        print(say(t("admin.copy.nothing_copied", error=error)), file=sys.stderr)
         return 2
-    print(", ".join(f"{table}: {count}" for table, count in copied.items()), "rows copied.")
+    tables = ", ".join(
+        say(t("admin.copy.table", table=table, rows=rows)) for table, rows in copied.items()
+    )
+    print(say(t("admin.copy.rows", tables=tables)))
     for problem in [*problems, *replayed]:
         print(problem)
     print(
-        f"{copied['matches']} match logs replayed on the copy, {len(replayed)} with problems; "
-        + ("the copy is identical." if not problems else "THE COPY DIFFERS.")
+        say(
+            t(
+                "admin.copy.differs" if problems else "admin.copy.identical",
+                matches=copied["matches"],
+                problems=len(replayed),
+            )
+        )
     )
     return 1 if problems else 0
 

@@ -2,7 +2,8 @@
 
 A failure an admin can fix (no network, a refused token, a database that is down, refuses
 the login or cannot be written) ends the process with status 1 and one line naming the
-cause and what to check; the traceback is logged only at LOG_LEVEL=DEBUG.
+cause and what to check (bot/texts/en/admin.toml); the traceback is logged only at
+LOG_LEVEL=DEBUG.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import discord
 
 from bot.settings import Settings
 from bot.store import Store, StoreError, open_store, parse_url
+from bot.texts import Text, say, t
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,10 @@ LOGIN_REFUSED = (
 
 class StartupFailure(Exception):
     """Why the bot cannot start, in one sentence for the admin."""
+
+    def __init__(self, problem: Text) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
 
 
 async def open_database(settings: Settings) -> Store:
@@ -60,56 +66,37 @@ def _probe_sqlite(path: Path) -> None:
         sqlite3.connect(path).close()
 
 
-def database_problem(where: str | Path, error: BaseException) -> str:
+def database_problem(where: str | Path, error: BaseException) -> Text:
     """One sentence on a database that would not open (never showing a password)."""
     backend, target = _backend(where)
     if isinstance(error, StoreError):
-        return f"The database cannot be used: {_one_line(error)}."
+        return t("admin.database.unusable", error=_one_line(error))
     if backend == "sqlite":
-        verb = "use" if isinstance(error, sqlite3.Error) else "write"
-        return (
-            f"Cannot {verb} the SQLite database {target} ({_reason(error)}); check that its "
-            "folder exists or can be created and is writable by this user, or set "
-            "DATABASE_PATH (DATABASE_URL) to another place."
+        return t(
+            "admin.database.sqlite_use"
+            if isinstance(error, sqlite3.Error)
+            else "admin.database.sqlite_write",
+            path=target,
+            reason=_reason(error),
         )
     server, user, database = _postgres_parts(target)
     if isinstance(error, LOGIN_REFUSED):
-        return (
-            f"PostgreSQL at {server} refused the login of user {user!r} ({_one_line(error)}); "
-            "check the user name and password in DATABASE_URL."
-        )
+        return t("admin.database.login_refused", server=server, user=user, error=_one_line(error))
     if isinstance(error, asyncpg.PostgresError):
-        return (
-            f"PostgreSQL at {server} refused to open database {database!r} "
-            f"({_one_line(error)}); check DATABASE_URL."
-        )
-    return (
-        f"Cannot connect to PostgreSQL at {server} ({_reason(error)}); check that the server "
-        "is running and that DATABASE_URL names its host and port."
-    )
+        return t("admin.database.refused", server=server, database=database, error=_one_line(error))
+    return t("admin.database.unreachable", server=server, reason=_reason(error))
 
 
-def discord_problem(error: BaseException) -> str | None:
-    """One sentence on why Discord could not be reached or refused us; None if it is not
-    such a failure."""
+def discord_problem(error: discord.LoginFailure | aiohttp.ClientError) -> Text:
+    """One sentence on why Discord could not be reached or refused us."""
     if isinstance(error, discord.LoginFailure):
-        return (
-            "Discord refused DISCORD_TOKEN (401 Unauthorized); copy the token again from your "
-            "application's Bot page (Reset Token) into .env or the environment."
-        )
+        return t("admin.discord.token_refused")
     if isinstance(error, aiohttp.ClientConnectorDNSError):
-        return (
-            f"Cannot reach Discord: the name {error.host} does not resolve; check this "
-            "machine's network connection and DNS."
-        )
+        return t("admin.discord.unresolved", host=error.host)
     if isinstance(error, aiohttp.ClientConnectorError):
-        return (
-            f"Cannot reach Discord at {error.host}:{error.port} ({_reason(error.os_error)}); "
-            "check the network connection, firewall or proxy."
-        )
-    if isinstance(error, aiohttp.ClientError):
-        return f"Cannot reach Discord ({_one_line(error)}); check the network connection."
-    return None
+        reason = _reason(error.os_error)
+        return t("admin.discord.unreachable", host=error.host, port=error.port, reason=reason)
+    return t("admin.discord.failed", error=_one_line(error))
 
 
 async def serve(bot: discord.Client, token: str) -> None:
@@ -126,9 +113,13 @@ def run(work: Callable[[], Coroutine[Any, Any, None]]) -> int:
         asyncio.run(work())
     except KeyboardInterrupt:
         return 0
-    except (StartupFailure, discord.LoginFailure, aiohttp.ClientError) as error:
+    except StartupFailure as failure:
+        log.debug("the bot could not start", exc_info=failure)
+        print(" ".join(say(failure.problem).split()), file=sys.stderr)
+        return 1
+    except (discord.LoginFailure, aiohttp.ClientError) as error:
         log.debug("the bot could not start", exc_info=error)
-        print(discord_problem(error) or _one_line(error), file=sys.stderr)
+        print(say(discord_problem(error)), file=sys.stderr)
         return 1
     return 0
 
@@ -143,16 +134,16 @@ def _postgres_parts(url: str) -> tuple[str, str, str]:
     return f"{host}:{port}", user, parts.path.lstrip("/")
 
 
-def _reason(error: BaseException) -> str:
+def _reason(error: BaseException) -> Text | str:
     """The cause in a few words: refused, unresolvable, no answer, or the system's words."""
     if isinstance(error, ConnectionRefusedError) or "refused" in str(error).lower():
-        return "connection refused"
+        return t("admin.reason.refused")
     if isinstance(error, socket.gaierror):
-        return "its host name does not resolve"
+        return t("admin.reason.unresolved")
     if isinstance(error, FileExistsError | NotADirectoryError):
-        return "a file stands where its folder should be"
+        return t("admin.reason.file_in_the_way")
     if isinstance(error, TimeoutError):
-        return "no answer in time"
+        return t("admin.reason.no_answer")
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return _one_line(error)

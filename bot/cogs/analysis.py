@@ -8,30 +8,26 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts.match_texts import jump_url
 from bot.service.analysis import Request
+from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
 
 
-def answer(request: Request) -> str:
+def answer(request: Request) -> Text:
     """The private reply: started, joined, or done already, with a link to the progress."""
     progress = request.progress
-    match = progress.match
-    link = jump_url(match.row.guild_id, match.channel_id, progress.message_id)
+    match, total = progress.match.title, progress.total
+    link = jump_url(progress.match.row.guild_id, progress.match.channel_id, progress.message_id)
     if request.finished:
-        return f"{match.title} has been analysed already: the results are here {link}"
+        return t("analysis.answer.done", match=match, link=link)
     if request.started:
-        return (
-            f"The computer is analysing {match.title} ({progress.total} positions); the "
-            f"graph and the turning points will be posted here {link}"
-        )
-    return (
-        f"{match.title} is being analysed already ({progress.done} of {progress.total} "
-        f"positions); the results will be posted here {link}"
-    )
+        return t("analysis.answer.started", match=match, total=total, link=link)
+    return t("analysis.answer.running", match=match, done=progress.done, total=total, link=link)
 
 
 class Analysis(commands.Cog):
@@ -39,9 +35,9 @@ class Analysis(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="analysis", description="The computer's analysis of a finished match"
+        name="analysis", description=described(t("commands.analysis.description"))
     )
-    @app_commands.describe(match="Which match (not needed inside its thread)")
+    @app_commands.describe(match=described(t("commands.options.match_own_thread")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def analysis(self, interaction: Interaction, match: str | None = None) -> None:
@@ -56,7 +52,7 @@ class Analysis(commands.Cog):
                 request = replace(
                     request, progress=replace(request.progress, message_id=message.id)
                 )
-            await interaction.followup.send(answer(request), ephemeral=True)
+            await interaction.followup.send(say(answer(request)), ephemeral=True)
 
 
 async def setup(bot: BoardBot) -> None:

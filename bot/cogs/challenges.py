@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import ai
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import (
     challenge_begins,
@@ -22,6 +23,7 @@ from bot.posts.match_texts import (
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player, tell
 from bot.ui.views import challenge_view
 from rules import GAMES, RulesError, get_game
@@ -32,15 +34,23 @@ if TYPE_CHECKING:
 GAME_CHOICES = [
     app_commands.Choice(name=game.title, value=name) for name, game in list(GAMES.items())[:25]
 ]
+LEVEL_NAMES = {  # ai.LEVELS's names, in words
+    "easy": t("commands.choices.easy"),
+    "medium": t("commands.choices.medium"),
+    "hard": t("commands.choices.hard"),
+}
 LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{number}: {level.name}", value=number)
+    app_commands.Choice(
+        name=described(t("commands.choices.level", number=number, level=LEVEL_NAMES[level.name])),
+        value=number,
+    )
     for number, level in ai.LEVELS.items()
 ]
 DEFAULT_LEVEL = 2
 
 
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
-    app_commands.Choice(name=pace(days), value=days) for days in DAY_CHOICES
+    app_commands.Choice(name=described(pace(days)), value=days) for days in DAY_CHOICES
 ]
 
 
@@ -48,17 +58,19 @@ class Challenges(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="challenge", description="Challenge members to a board game")
+    @app_commands.command(
+        name="challenge", description=described(t("commands.challenge.description"))
+    )
     @app_commands.describe(
-        game="The game to play",
-        opponent="Who you challenge (leave out for an open challenge anyone here may accept)",
-        opponent2="A second opponent (games for 3 or more)",
-        opponent3="A third opponent (games for 4)",
-        variant="A variant of the game (the default fits the number of players)",
-        days=f"Days to make each move (default: the server's, else {DEFAULT_DAYS})",
-        rated="Whether the result counts for ratings (default: yes; never with this bot)",
-        level="How well this bot plays when you challenge it (default 2: medium)",
-        players="How many players an open challenge seats, you included (default 2)",
+        game=described(t("commands.challenge.options.game")),
+        opponent=described(t("commands.challenge.options.opponent")),
+        opponent2=described(t("commands.challenge.options.opponent2")),
+        opponent3=described(t("commands.challenge.options.opponent3")),
+        variant=described(t("commands.challenge.options.variant")),
+        days=described(t("commands.challenge.options.days", days=DEFAULT_DAYS)),
+        rated=described(t("commands.challenge.options.rated")),
+        level=described(t("commands.challenge.options.level")),
+        players=described(t("commands.challenge.options.players")),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -139,8 +151,11 @@ class Challenges(commands.Cog):
                         await self._posted(match, message, answer)
                     elif answer.started:
                         await self.bot.announcer.open_match(match, message, answer.turns)
-            done = "asked for" if result.created else "accepted"
-            await tell(interaction, f"You {done} the rematch {shown(match.describe())}.")
+            done = t(
+                "answers.rematch.asked" if result.created else "answers.rematch.accepted",
+                match=shown(match.describe()),
+            )
+            await tell(interaction, say(done))
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""
@@ -158,7 +173,10 @@ class Challenges(commands.Cog):
             return []
         typed = current.strip().lower()
         return limits.choices(
-            app_commands.Choice(name=f"{name}: {v.description}", value=name)
+            app_commands.Choice(
+                name=say(t("answers.variant_choice", variant=name, description=v.description)),
+                value=name,
+            )
             for name, v in game.variants.items()
             if typed in name
         )

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer, shown
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 from bot.ui.views import draw_view, resign_view
 
@@ -21,8 +23,8 @@ class Endings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="resign", description="Resign a match (any time, even out of turn)")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.command(name="resign", description=described(t("commands.resign.description")))
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction, match: str | None = None) -> None:
@@ -32,7 +34,7 @@ class Endings(commands.Cog):
             found = await resolve(interaction, match)
             self.bot.service.turns.require_playing(found, interaction.user.id)
             await interaction.followup.send(
-                limits.content(f"Resign {shown(found.describe())}? This cannot be undone."),
+                limits.content(say(t("answers.resign.confirm", match=shown(found.describe())))),
                 view=resign_view(found.id),
                 ephemeral=True,
             )
@@ -44,11 +46,11 @@ class Endings(commands.Cog):
                 result = await self.bot.service.turns.resign(match_id, interaction.user.id)
                 await self.bot.announcer.after_turns(result.match, result.turns)
             await interaction.edit_original_response(
-                content=f"You resigned from {result.match.title}.", view=None
+                content=say(t("answers.resign.done", match=result.match.title)), view=None
             )
 
-    @app_commands.command(name="draw", description="Offer a draw, or accept the one offered")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.command(name="draw", description=described(t("commands.draw.description")))
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def draw(self, interaction: Interaction, match: str | None = None) -> None:
@@ -60,7 +62,7 @@ class Endings(commands.Cog):
                 result = await self.bot.service.turns.draw(found.id, interaction.user.id)
                 if result.agreed:
                     await self.bot.announcer.post_board(result.match, [draw_accepted(me)])
-                    await tell(interaction, f"You accepted the draw in {found.title}.")
+                    await tell(interaction, say(t("answers.draw.accepted", match=found.title)))
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
@@ -70,10 +72,8 @@ class Endings(commands.Cog):
                     view=draw_view(found.id),
                     ping=[other.user_id],
                 )
-            await tell(
-                interaction,
-                f"You offered a draw in {found.title}. It stands until {shown(other.name)} moves.",
-            )
+            offered = t("answers.draw.offered", match=found.title, player=shown(other.name))
+            await tell(interaction, say(offered))
 
     async def answer_draw(self, interaction: Interaction, match_id: int, accept: bool) -> None:
         """Accept draw or Decline under an offer: the offer loses its buttons and says how it
@@ -88,7 +88,7 @@ class Endings(commands.Cog):
                 answered = draw_accepted(me) if accept else draw_declined(me)
                 content = interaction.message.content if interaction.message else ""
                 await interaction.edit_original_response(
-                    content=limits.content(f"{content}\n{answered}"), view=None
+                    content=limits.content(f"{content}\n{say(answered)}"), view=None
                 )
                 if result.agreed:
                     await self.bot.announcer.post_board(result.match, [answered])

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import shown
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, resolve, service_of, tell, viewer
 
 if TYPE_CHECKING:
@@ -25,10 +27,8 @@ class Following(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name="follow", description="Get a match's boards and its result by direct message"
-    )
-    @app_commands.describe(match="Which match, by number (not needed inside its thread)")
+    @app_commands.command(name="follow", description=described(t("commands.follow.description")))
+    @app_commands.describe(match=described(t("commands.options.match_by_number")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def follow(self, interaction: Interaction, match: str | None = None) -> None:
@@ -36,14 +36,15 @@ class Following(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
             await self.bot.service.following.follow(found, interaction.user.id)
-            await tell(
-                interaction,
-                f"You follow {shown(found.describe())}: each of its boards, and its result, "
-                f"will come to you by direct message.\n-# `/unfollow match:{found.id}` stops them.",
+            following = t(
+                "answers.follow.following", match=shown(found.describe()), number=found.id
             )
+            await tell(interaction, say(following))
 
-    @app_commands.command(name="unfollow", description="Stop following a match")
-    @app_commands.describe(match="Which match, by number (not needed inside its thread)")
+    @app_commands.command(
+        name="unfollow", description=described(t("commands.unfollow.description"))
+    )
+    @app_commands.describe(match=described(t("commands.options.match_by_number")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def unfollow(self, interaction: Interaction, match: str | None = None) -> None:
@@ -51,7 +52,7 @@ class Following(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
             await self.bot.service.following.unfollow(found, interaction.user.id)
-            await tell(interaction, f"You no longer follow {shown(found.describe())}.")
+            await tell(interaction, say(t("answers.follow.stopped", match=shown(found.describe()))))
 
 
 async def setup(bot: BoardBot) -> None:

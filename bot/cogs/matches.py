@@ -11,9 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import jump_url, shown
 from bot.service import Match, Waiting
+from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
 
 if TYPE_CHECKING:
@@ -22,85 +24,91 @@ if TYPE_CHECKING:
 FOOTER_ROOM = 200  # characters kept free on each page for the page line and any warning
 
 
-def listing_line(match: Match, user_id: int) -> str:
+def listing_line(match: Match, user_id: int) -> Text:
     link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
     if match.status == "pending":
         waiting = match.waiting_for
         if any(s.user_id == user_id for s in waiting):
-            state = "**waiting for your answer**"
+            state = t("answers.matches.your_answer")
         else:
-            state = f"waiting for {', '.join(shown(s.name) for s in waiting)}"
+            state = t(
+                "answers.matches.waiting_for", names=", ".join(shown(s.name) for s in waiting)
+            )
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
     else:
         mover = match.to_move
-        if mover is not None and mover.user_id == user_id:
-            state = "**your move**"
+        if mover is None:
+            state = t("answers.matches.over")
+        elif mover.user_id == user_id:
+            state = t("answers.matches.your_move")
         else:
-            state = f"{shown(mover.name)} to move" if mover else "over"
-    return f"• {shown(match.describe())} · {state} · {link}"
+            state = t("answers.matches.to_move", player=shown(mover.name))
+    return t("answers.matches.line", match=shown(match.describe()), state=state, link=link)
 
 
-def needing_line(waiting: Waiting) -> str:
+def needing_line(waiting: Waiting) -> Text:
     """`• Quorum #3: alice vs bob · your move, due <t:..:R> · link`."""
     match = waiting.match
     if match.status == "pending":
-        what = "your answer to the challenge"
+        what = t("answers.next.challenge")
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
     else:
-        what = "your move"
+        what = t("answers.next.move")
         link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
-    due = f", due <t:{waiting.due}:R>" if waiting.due is not None else ", no time limit"
-    return f"• {shown(match.describe())} · {what}{due} · {link}"
+    due = (
+        t("answers.next.due", due=waiting.due)
+        if waiting.due is not None
+        else t("posts.no_time_limit")
+    )
+    described_match = shown(match.describe())
+    return t("answers.next.line", match=described_match, what=what, due=due, link=link)
 
 
 class Matches(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="matches", description="Your matches, those waiting for you first")
-    @app_commands.describe(page="Which page of a long list (default: the first)")
+    @app_commands.command(name="matches", description=described(t("commands.matches.description")))
+    @app_commands.describe(page=described(t("commands.matches.options.page")))
     async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             listing = await self.bot.service.queries.listing(
                 interaction.user.id, interaction.guild_id
             )
-            every = [listing_line(m, interaction.user.id) for m in listing.matches]
+            every = [say(listing_line(m, interaction.user.id)) for m in listing.matches]
             pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
             page = min(page, len(pages))
             lines = pages[page - 1]
             if not every:
-                lines = ["You have no open matches here. Start one with /challenge."]
+                lines = [say(t("answers.matches.none"))]
+            elif page < len(pages):
+                more = t("answers.matches.page_more", page=page, pages=len(pages), next=page + 1)
+                lines = [*lines, say(more)]
             elif len(pages) > 1:
-                following = f" · `/matches page:{page + 1}` shows more" if page < len(pages) else ""
-                lines = [*lines, f"-# Page {page} of {len(pages)}{following}."]
+                lines = [*lines, say(t("answers.matches.page", page=page, pages=len(pages)))]
             if listing.unreadable:
-                lines.append(
-                    f"({listing.unreadable} damaged match(es) could not be shown; "
-                    "a server admin can run `python -m bot --check-db`.)"
-                )
+                lines.append(say(t("answers.matches.damaged", count=listing.unreadable)))
             text = limits.content("\n".join(lines))
             await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
 
-    @app_commands.command(
-        name="next", description="Your matches waiting for you, in every server, most urgent first"
-    )
+    @app_commands.command(name="next", description=described(t("commands.next.description")))
     async def next(self, interaction: Interaction) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             waiting = await self.bot.service.queries.needing(interaction.user.id)
-            lines = [needing_line(w) for w in waiting]
+            lines = [say(needing_line(w)) for w in waiting]
             if not lines:
-                lines = ["Nothing waits for you: no move to make, no challenge to answer."]
+                lines = [say(t("answers.next.nothing"))]
             page = limits.pages(lines, limits.CONTENT - FOOTER_ROOM)[0]
             if len(page) < len(lines):
-                page = [*page, f"-# …and {len(lines) - len(page)} more; /matches lists them."]
+                page = [*page, say(t("answers.next.more", more=len(lines) - len(page)))]
             await interaction.followup.send(
                 limits.content("\n".join(page)), ephemeral=True, suppress_embeds=True
             )
 
-    @app_commands.command(name="record", description="A match's game record, as a text file")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.command(name="record", description=described(t("commands.record.description")))
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
@@ -109,13 +117,20 @@ class Matches(commands.Cog):
             found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.queries.record(found.id)
             data = io.BytesIO(record.to_text().encode("utf-8"))
-            result = f"; game over: {found.describe_outcome()}" if found.outcome else ""
+            turns, described_match = turns_text(found), found.describe()
+            if found.outcome:
+                outcome = found.describe_outcome()
+                sent = t(
+                    "answers.record.sent_over", match=described_match, turns=turns, outcome=outcome
+                )
+            else:
+                sent = t("answers.record.sent", match=described_match, turns=turns)
             await interaction.followup.send(
-                f"The record of {found.describe()} ({turns_text(found)}{result}).",
+                say(sent),
                 file=discord.File(
                     data,
                     filename=f"{found.game.name}-{found.id}.txt",
-                    description=f"The game record of {found.describe()}, a turn per line.",
+                    description=say(t("answers.record.file", match=described_match)),
                 ),
                 ephemeral=True,
             )

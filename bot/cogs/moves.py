@@ -8,9 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot.cogs.described import described
 from bot.posts import limits
-from bot.posts.match_texts import on_vacation, shown
+from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worded
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
+from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
 from bot.ui.views import board_view, picker_message
 
@@ -26,10 +28,10 @@ class Moves(commands.Cog):
     def service(self) -> MatchService:
         return self.bot.service
 
-    @app_commands.command(name="move", description="Make your move")
+    @app_commands.command(name="move", description=described(t("commands.move.description")))
     @app_commands.describe(
-        move="Your move in the game's notation (suggestions appear as you type)",
-        match="Which match (not needed inside a match thread)",
+        move=described(t("commands.move.options.move")),
+        match=described(t("commands.options.match")),
     )
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
@@ -49,41 +51,45 @@ class Moves(commands.Cog):
             offered = await self.service.queries.suggest(found, current)
         except TooComplex as error:
             # Choosing this sends what was typed, which /move then checks in full.
-            why = f"{explain(error)} (choose this to send what you typed)"
+            why = say(t("answers.move.too_complex", why=explain(error)))
             return limits.choices([app_commands.Choice(name=why, value=current)])
         except ServiceError:
             return []
         return limits.choices(app_commands.Choice(name=text, value=text) for text in offered)
 
-    @app_commands.command(name="board", description="Show a match's current board (to you)")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.command(name="board", description=described(t("commands.board.description")))
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def board(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
-            lines = [f"**{shown(found.describe())}** · {turns_text(found)}"]
+            heading = t(
+                "answers.board.heading", match=shown(found.describe()), turns=turns_text(found)
+            )
+            lines: list[Line] = [heading]
             mover = found.to_move
             if mover is not None:
                 side = found.game.seat_name(mover.seat)
-                lines.append(f"{shown(mover.name)} to move ({side}).")
+                lines.append(t("posts.to_move", player=shown(mover.name), side=side))
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
-                    lines.append(f"Deadline: <t:{deadline}:R>.")
+                    lines.append(deadline_line(deadline))
             elif found.outcome is not None:
-                lines.append(f"Game over: {shown(found.describe_outcome())}.")
+                outcome = shown(found.describe_outcome())
+                lines.append(t("answers.board.game_over", outcome=outcome))
             else:
                 waiting = ", ".join(shown(s.name) for s in found.waiting_for)
-                lines.append(f"Not started: waiting for {waiting}.")
+                lines.append(t("answers.board.not_started", names=waiting))
             lines += on_vacation(await self.service.vacations.away(found)) if mover else []
             recent = await self.service.queries.recent_moves(found)
             if recent:
                 played = "  ".join(f"{ply}. {notation}" for ply, notation in recent)
-                lines.append(f"Last moves: `{played}`")
+                lines.append(t("answers.board.last_moves", moves=played))
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
-                limits.content("\n".join(lines)),
+                limits.content(worded(lines)),
                 file=await self.bot.announcer.private_board(found, interaction.user.id),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,
@@ -93,7 +99,7 @@ class Moves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             step = await self.service.picker.step(match_id, interaction.user.id)
-            text, view = picker_message(step, _heading(step))
+            text, view = picker_message(step, say(_heading(step)))
             board = await self.bot.announcer.private_board(step.match, interaction.user.id)
             await interaction.followup.send(text, file=board, view=view, ephemeral=True)
 
@@ -115,7 +121,7 @@ class Moves(commands.Cog):
             except OutOfDate as stale:
                 await self._refresh_picker(interaction, match_id, stale)
                 return
-            text, view = picker_message(step, _heading(step))
+            text, view = picker_message(step, say(_heading(step)))
             await interaction.edit_original_response(content=text, view=view)
 
     async def play_picked(
@@ -130,7 +136,9 @@ class Moves(commands.Cog):
                 await self._refresh_picker(interaction, match_id, stale)
                 return
             if step.move is None:
-                raise ServiceError("that choice is not a whole move", "pick the next square")
+                raise ServiceError(
+                    t("answers.picker.not_whole_move"), t("answers.picker.pick_next")
+                )
             await self._play(match_id, interaction.user.id, step.move)
             await interaction.delete_original_response()  # the thread says it: the picker goes
 
@@ -146,9 +154,8 @@ class Moves(commands.Cog):
                 content=f"{explain(stale)}\n{explain(error)}", view=None
             )
             return
-        text, view = picker_message(
-            step, f"{explain(stale)} Here is a fresh one.\n{_heading(step)}"
-        )
+        fresh = t("answers.picker.fresh", stale=explain(stale), heading=_heading(step))
+        text, view = picker_message(step, say(fresh))
         await interaction.edit_original_response(content=text, view=view)
 
     async def _play(self, match_id: int, user_id: int, text: str) -> None:
@@ -164,10 +171,10 @@ class Moves(commands.Cog):
             await self.bot.computer.reply(result.match, result.turns)
 
 
-def _heading(step: PickerStep) -> str:
+def _heading(step: PickerStep) -> Text:
     match = step.match
     side = match.game.seat_name(match.game.to_move(match.state))
-    return f"**{match.title}**: your move as {side}."
+    return t("answers.picker.heading", match=match.title, side=side)
 
 
 async def setup(bot: BoardBot) -> None:

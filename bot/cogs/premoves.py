@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts import limits
-from bot.posts.match_texts import shown
+from bot.posts.match_texts import Line, shown, worded
 from bot.service import PremoveLines, ServiceError
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 
 if TYPE_CHECKING:
@@ -20,13 +22,11 @@ class Premoves(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name="premove", description="Moves to play at once if your opponent replies as expected"
-    )
+    @app_commands.command(name="premove", description=described(t("commands.premove.description")))
     @app_commands.describe(
-        line="Your opponent's expected reply, your answer, and so on (e.g. h8h4 a1e3 g8g4 b1d3)",
-        clear="Clear all your premove lines in this match",
-        match="Which match (not needed inside a match thread)",
+        line=described(t("commands.premove.options.line")),
+        clear=described(t("commands.premove.options.clear")),
+        match=described(t("commands.options.match")),
     )
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
@@ -41,7 +41,9 @@ class Premoves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             if clear and line is not None:
-                raise ServiceError("give a line or clear:true, not both", "clear first, then add")
+                raise ServiceError(
+                    t("answers.premove.line_or_clear"), t("answers.premove.clear_first")
+                )
             found = await resolve(interaction, match)
             premoves = self.bot.service.premoves
             user_id = interaction.user.id
@@ -49,26 +51,28 @@ class Premoves(commands.Cog):
                 if clear:
                     cleared = await premoves.clear(found.id, user_id)
                     count = len(cleared.lines)
-                    await tell(interaction, f"Cleared {count} premove line(s) in {found.title}.")
+                    done = t("answers.premove.cleared", count=count, match=found.title)
+                    await tell(interaction, say(done))
                     return
                 if line is not None:
                     added = await premoves.add(found.id, user_id, line)
-                    await tell(interaction, listing(added, "Premove line kept."))
+                    await tell(interaction, listing(added, kept=True))
                     return
                 await tell(interaction, listing(await premoves.lines(found.id, user_id)))
 
 
-def listing(found: PremoveLines, heading: str = "") -> str:
-    """The member's lines, numbered, each as opponent's move → answer pairs."""
+def listing(found: PremoveLines, kept: bool = False) -> str:
+    """The member's lines, numbered, each as opponent's move → answer pairs (after saying a
+    new line was `kept`)."""
     title = shown(found.match.describe())
-    if not found.lines:
-        return f"{heading} You have no premove lines in {title}.".strip()
-    rows = [f"{heading} Your premove lines in {title} (private until played):".strip()]
+    heading = t("answers.premove.lines" if found.lines else "answers.premove.none", match=title)
+    rows: list[Line] = [t("answers.premove.kept", listing=heading) if kept else heading]
     for number, line in enumerate(found.lines, 1):
         pairs = [f"{line[i]} → **{line[i + 1]}**" for i in range(0, len(line) - 1, 2)]
         rows.append(f"{number}. {', '.join(pairs)}")
-    rows.append("When your opponent plays a line's first move, your answer is played at once.")
-    return limits.content("\n".join(rows))
+    if found.lines:
+        rows.append(t("answers.premove.how"))
+    return limits.content(worded(rows))
 
 
 async def setup(bot: BoardBot) -> None:

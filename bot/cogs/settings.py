@@ -10,10 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import DAYS_CHOICES
-from bot.posts.match_texts import days_left, mention
+from bot.cogs.described import described
+from bot.posts.match_texts import Line, days_left, mention, worded
 from bot.posts.notifications import pinging
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
+from bot.texts import Text, t
 from bot.ui.interface import Interaction, answering, tell
 from renderers import THEMES
 
@@ -21,18 +23,28 @@ if TYPE_CHECKING:
     from bot.app import BoardBot
 
 SWITCH: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name="on", value="on"),
-    app_commands.Choice(name="off", value="off"),
+    app_commands.Choice(name=described(t("commands.choices.on")), value="on"),
+    app_commands.Choice(name=described(t("commands.choices.off")), value="off"),
 ]
 FLIP: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name="auto: from my side in my matches", value="auto"),
-    app_commands.Choice(name="off: the first player's side always", value="off"),
+    app_commands.Choice(name=described(t("commands.choices.flip_auto")), value="auto"),
+    app_commands.Choice(name=described(t("commands.choices.flip_off")), value="off"),
 ]
+THEME_NAMES = {  # renderers.THEMES's names, in words
+    "classic": t("commands.choices.classic"),
+    "dark": t("commands.choices.dark"),
+    "high-contrast": t("commands.choices.high_contrast"),
+}
 THEME_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name=name, value=name) for name in THEMES
+    app_commands.Choice(name=described(THEME_NAMES[name]), value=name) for name in THEMES
 ]
+ORIENTATION_NAMES = {  # service.settings.ORIENTATIONS's names, in words
+    "first": t("commands.choices.first_at_bottom"),
+    "mover": t("commands.choices.mover_at_bottom"),
+}
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name=words, value=name) for name, words in ORIENTATIONS.items()
+    app_commands.Choice(name=described(ORIENTATION_NAMES[name]), value=name)
+    for name in ORIENTATIONS
 ]
 
 
@@ -54,29 +66,18 @@ class TextChannelOption(app_commands.Transformer[Any]):
         return cast(app_commands.AppCommandChannel, value)  # `channel_types` allow no thread
 
 
-def dm_line(mine: PreferenceRow) -> str:
+def dm_line(mine: PreferenceRow) -> Text:
     if not mine.dm:
-        return "Direct messages: **off**. You are mentioned in the match thread."
+        return t("answers.settings.dm_off")
     if mine.dm_refused:
-        return (
-            "Direct messages: **on**, but Discord refused the last one, so you are "
-            "mentioned in the match thread. Open your DMs, then run `/settings dm:on`."
-        )
-    return (
-        "Direct messages: **on**. Your turns and reminders come by DM, "
-        "with the board and a link to the thread."
-    )
+        return t("answers.settings.dm_refused")
+    return t("answers.settings.dm_on")
 
 
-def board_lines(mine: PreferenceRow) -> list[str]:
-    side = (
-        "**auto**: your matches from your side, others from the first player's"
-        if mine.flip
-        else "**off**: always from the first player's side"
-    )
+def board_lines(mine: PreferenceRow) -> list[Text]:
     return [
-        f"Theme of the boards shown to you and sent to you: **{mine.theme or 'classic'}**.",
-        f"Board orientation: {side}.",
+        t("answers.settings.theme", theme=THEME_NAMES[mine.theme or "classic"]),
+        t("answers.settings.flip_auto") if mine.flip else t("answers.settings.flip_off"),
     ]
 
 
@@ -84,11 +85,13 @@ class Settings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="settings", description="Your preferences (leave empty to see them)")
+    @app_commands.command(
+        name="settings", description=described(t("commands.settings.description"))
+    )
     @app_commands.describe(
-        dm="Direct message me when it is my turn and for reminders, with the board and a link",
-        theme="The colours of the boards shown and sent to you",
-        flip="Boards of your matches drawn from your side (auto) or the first player's (off)",
+        dm=described(t("commands.settings.options.dm")),
+        theme=described(t("commands.settings.options.theme")),
+        flip=described(t("commands.settings.options.flip")),
     )
     @app_commands.choices(dm=SWITCH, theme=THEME_CHOICES, flip=FLIP)
     async def settings(
@@ -107,30 +110,35 @@ class Settings(commands.Cog):
                 chosen = None if flip is None else flip == "auto"
                 await self.bot.service.settings.set_person(user_id, theme=theme, flip=chosen)
             mine = await self.bot.service.settings.person(user_id)
-            changed = "Saved. " if (dm, theme, flip) != (None, None, None) else ""
+            changed = (dm, theme, flip) != (None, None, None)
+            dms = t("answers.settings.saved", line=dm_line(mine)) if changed else dm_line(mine)
             vacation = await self.bot.service.vacations.state(user_id)
-            away = vacation.current
-            on_it = f"On vacation until <t:{away.ends_at}:f>. " if away is not None else ""
-            lines = [f"{changed}{dm_line(mine)}", *board_lines(mine)]
-            lines.append(f"Vacation: {on_it}{days_left(vacation)}.")
-            how = "`/settings dm:on|off theme:classic|dark|high-contrast flip:auto|off`"
-            await tell(interaction, "\n".join([*lines, f"-# Change them with {how}."]))
+            away, left = vacation.current, days_left(vacation)
+            lines: list[Line] = [dms, *board_lines(mine)]
+            if away is None:
+                lines.append(t("answers.settings.vacation", days_left=left))
+            else:
+                until = away.ends_at
+                lines.append(t("answers.settings.vacation_away", until=until, days_left=left))
+            await tell(interaction, worded([*lines, t("answers.settings.change")]))
 
     server = app_commands.Group(
         name="server",
-        description="This server's settings (for members who may manage the server)",
+        description=described(t("commands.server.description")),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    @server.command(name="settings", description="Show or change this server's defaults")
+    @server.command(
+        name="settings", description=described(t("commands.server.settings.description"))
+    )
     @app_commands.describe(
-        theme="The colours of boards posted in match threads",
-        orientation="Whose side is at the bottom of boards posted in match threads",
-        days="Days per move when a challenge does not say",
-        games="The games that may be challenged: names separated by commas, or all",
-        channel="The channel where challenges are made",
-        anywhere="Allow challenges in any channel again",
+        theme=described(t("commands.server.settings.options.theme")),
+        orientation=described(t("commands.server.settings.options.orientation")),
+        days=described(t("commands.server.settings.options.days")),
+        games=described(t("commands.server.settings.options.games")),
+        channel=described(t("commands.server.settings.options.channel")),
+        anywhere=described(t("commands.server.settings.options.anywhere")),
     )
     @app_commands.choices(theme=THEME_CHOICES, orientation=ORIENTATION_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -159,14 +167,11 @@ class Settings(commands.Cog):
                 anywhere=anywhere,
             )
             if not change.changes:
-                lines = ["**This server's settings**", *describe_server(change.settings)]
-                lines.append("-# Change them with the options of `/server settings`.")
-                await tell(interaction, "\n".join(lines))
+                heading, how = t("answers.server.heading"), t("answers.server.change")
+                await tell(interaction, worded([heading, *describe_server(change.settings), how]))
                 return
-            who = mention(interaction.user.id)
-            text = "\n".join(
-                [f"{who} changed this server's settings:", *(f"• {c}" for c in change.changes)]
-            )
+            changed = t("answers.server.changed", player=mention(interaction.user.id))
+            text = worded([changed, *(f"• {c}" for c in change.changes)])
             await interaction.response.send_message(text, allowed_mentions=pinging())
 
 

@@ -9,13 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import GAME_CHOICES
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.analyst import turn_evaluation
-from bot.posts.match_texts import describe_turns, jump_url, mention, shown
+from bot.posts.match_texts import Line, describe_turns, jump_url, mention, shown, worded
 from bot.service import Turn, Viewer
 from bot.service import rating_model as ratings
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
+from bot.texts import ENGLISH, Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
 from bot.ui.views import history_view, replay_view
 from rules import get_game
@@ -24,51 +26,66 @@ if TYPE_CHECKING:
     from bot.app import BoardBot
 
 HISTORY_PAGE = 10  # matches per /history page
-RATING_NOTE = "-# The rating is openskill's conservative estimate (mu - 3 sigma); it starts at 0."
+RATING_NOTE = t("answers.standings.rating_note")
 
 
-def history_line(row: MatchRow, user_id: int) -> str:
+def history_line(row: MatchRow, user_id: int, locale: str = ENGLISH) -> str:
     """`Quorum #3 vs bob: **won** (resignation) · link`, for histories and profiles."""
-    others = " and ".join(shown(s.name) for s in row.seats if s.user_id != user_id)
-    where = row.thread_id or row.channel_id
-    link = jump_url(row.guild_id, where, row.board_message_id)
-    result = result_for(row, user_id)
-    rated = "" if row.rated else ", unrated"
-    return (
-        f"{get_game(row.game).title} #{row.id} vs {others}: **{result}** "
-        f"({reason_of(row)}{rated}) · {link}"
+    others = say(t("posts.and"), locale).join(
+        shown(s.name) for s in row.seats if s.user_id != user_id
     )
+    where = row.thread_id or row.channel_id
+    line = t(
+        "answers.standings.history_line" if row.rated else "answers.standings.history_line_unrated",
+        game=get_game(row.game).title,
+        number=row.id,
+        others=others,
+        result=result_for(row, user_id),
+        reason=reason_of(row),
+        link=jump_url(row.guild_id, where, row.board_message_id),
+    )
+    return say(line, locale)
 
 
-def standing_line(standing: RatingRow) -> str:
-    return (
-        f"**{ratings.shown(standing)}** · {standing.games} game{'s' * (standing.games != 1)} · "
-        f"{ratings.record(standing)}"
+def standing_line(standing: RatingRow) -> Text:
+    return t(
+        "answers.standings.standing",
+        rating=ratings.shown(standing),
+        games=t("answers.standings.games", count=standing.games),
+        record=ratings.record(standing),
     )
 
 
 def leaderboard_embed(board: Leaderboard, user_id: int) -> discord.Embed:
     title = get_game(board.game).title
-    lines = [
-        f"{place}. {mention(standing.user_id)} · {standing_line(standing)}"
+    lines: list[Line] = [
+        t(
+            "answers.standings.leaderboard_line",
+            place=place,
+            player=mention(standing.user_id),
+            standing=standing_line(standing),
+        )
         for place, standing in enumerate(board.top, start=1)
     ]
     if not lines:
-        lines = [f"No rated {title} match has finished here yet. Play one with /challenge."]
+        lines = [t("answers.standings.no_rated_match", game=title)]
     if board.mine is None:
-        lines += ["", f"You have no {title} rating here yet."]
+        lines += ["", t("answers.standings.no_rating", game=title)]
     else:
         rank, standing = board.mine
-        lines += ["", f"You: #{rank} · {standing_line(standing)}"]
-    return limits.embed(f"{title} leaderboard", "\n".join([*lines, RATING_NOTE]))
+        lines += ["", t("answers.standings.your_rank", rank=rank, standing=standing_line(standing))]
+    heading = say(t("answers.standings.leaderboard_title", game=title))
+    return limits.embed(heading, worded([*lines, RATING_NOTE]))
 
 
 class Standings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="The server's best players of a game")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(
+        name="leaderboard", description=described(t("commands.leaderboard.description"))
+    )
+    @app_commands.describe(game=described(t("commands.leaderboard.options.game")))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction, game: str) -> None:
@@ -80,8 +97,8 @@ class Standings(commands.Cog):
             embed = leaderboard_embed(board, interaction.user.id)
             await interaction.followup.send(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="profile", description="A player's ratings, matches and results")
-    @app_commands.describe(user="Whose profile (default: yours)")
+    @app_commands.command(name="profile", description=described(t("commands.profile.description")))
+    @app_commands.describe(user=described(t("commands.profile.options.user")))
     @app_commands.guild_only()
     async def profile(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async with answering(interaction):
@@ -91,28 +108,43 @@ class Standings(commands.Cog):
             fields = [
                 (
                     get_game(standing.game).title,
-                    f"{standing_line(standing)} · streak: {ratings.streak(standing)}",
+                    say(
+                        t(
+                            "answers.standings.profile_standing",
+                            standing=standing_line(standing),
+                            streak=ratings.streak(standing),
+                        )
+                    ),
                 )
                 for standing in found.standings
             ]
             current = [
-                f"{shown(match.describe())} · "
-                f"{jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)}"
+                t(
+                    "answers.standings.profile_match",
+                    match=shown(match.describe()),
+                    link=jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id),
+                )
                 for match in found.current
             ]
-            fields.append(("Current matches", "\n".join(current) or "none"))
+            none, none_yet = say(t("answers.standings.none")), say(t("answers.standings.none_yet"))
+            fields.append((say(t("answers.standings.current_matches")), worded(current) or none))
             recent = [history_line(row, who.id) for row in found.recent]
-            fields.append(("Last results", "\n".join(recent) or "none yet"))
-            summary = f"{mention(who.id)}'s games on this server."
-            if not found.standings:
-                summary += " No rated match has finished yet."
-            embed = limits.embed(
-                f"{shown(who.display_name)}'s profile", f"{summary}\n{RATING_NOTE}", fields
+            fields.append((say(t("answers.standings.last_results")), "\n".join(recent) or none_yet))
+            summary = t(
+                "answers.standings.profile_summary"
+                if found.standings
+                else "answers.standings.profile_summary_unrated",
+                player=mention(who.id),
             )
+            title = t("answers.standings.profile_title", player=shown(who.display_name))
+            embed = limits.embed(say(title), worded([summary, RATING_NOTE]), fields)
             await interaction.followup.send(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="history", description="Finished matches, newest first")
-    @app_commands.describe(user="Whose matches (default: yours)", game="Only this game")
+    @app_commands.command(name="history", description=described(t("commands.history.description")))
+    @app_commands.describe(
+        user=described(t("commands.history.options.user")),
+        game=described(t("commands.history.options.game")),
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def history(
@@ -142,15 +174,21 @@ class Standings(commands.Cog):
         found = await self.bot.service.ratings.history(
             seen_by, user_id, game, page=page, per_page=HISTORY_PAGE
         )
-        which = f"{get_game(game).title} matches" if game else "matches"
-        lines = [f"{mention(user_id)}'s finished {which}, newest first:"]
-        lines += [f"• {history_line(row, user_id)}" for row in found.rows] or ["none yet"]
-        lines.append(f"-# Page {found.page} of {found.pages} · {found.total} in all.")
-        embed = limits.embed("Match history", "\n".join(lines))
+        player = mention(user_id)
+        heading = (
+            t("answers.standings.history_heading_game", player=player, game=get_game(game).title)
+            if game
+            else t("answers.standings.history_heading", player=player)
+        )
+        rows: list[Line] = [f"• {history_line(row, user_id)}" for row in found.rows]
+        lines: list[Line] = [heading, *(rows or [t("answers.standings.none_yet")])]
+        page, pages, total = found.page, found.pages, found.total
+        lines.append(t("answers.standings.history_page", page=page, pages=pages, total=total))
+        embed = limits.embed(say(t("answers.standings.history_title")), worded(lines))
         return embed, history_view(user_id, game, found.page, found.pages)
 
-    @app_commands.command(name="replay", description="Step through a match, turn by turn")
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.command(name="replay", description=described(t("commands.replay.description")))
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def replay(self, interaction: Interaction, match: str | None = None) -> None:
@@ -175,22 +213,29 @@ class Standings(commands.Cog):
         replay = await self.bot.service.ratings.positions(match_id)
         match, last = replay.match, len(replay.states) - 1
         ply = last if ply is None else min(max(ply, 0), last)
-        lines = [f"**{shown(match.describe())}** · turn {ply} of {last}"]
+        lines: list[Line] = [
+            t(
+                "answers.standings.replay_heading",
+                match=shown(match.describe()),
+                turn=ply,
+                last=last,
+            )
+        ]
         if ply == 0:
-            lines.append("The setup.")
+            lines.append(t("answers.standings.setup"))
         else:
             notation = replay.turns[ply - 1]
             seat = int(notation.split()[1]) if notation.startswith("resign") else None
             seat = seat or match.game.to_move(replay.states[ply - 1])
             lines += describe_turns(match, [Turn(seat, match.at(seat).user_id, notation)])
         if ply == last and match.outcome is not None:
-            lines.append(f"Game over: {shown(match.describe_outcome())}.")
+            lines.append(t("answers.board.game_over", outcome=shown(match.describe_outcome())))
         analysis = await self.bot.service.analyses.result(match_id, replay)
         if analysis is not None:
             lines.append(turn_evaluation(analysis, ply))
         view = await self.bot.service.settings.private_view(match, viewer)
         file = await self.bot.announcer.board_file(match, view, ply, replay.states[ply])
-        return limits.content("\n".join(lines)), file, replay_view(match_id, ply, last)
+        return limits.content(worded(lines)), file, replay_view(match_id, ply, last)
 
 
 async def setup(bot: BoardBot) -> None:

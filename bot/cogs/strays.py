@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, tell
 from bot.ui.views import (
     PERSISTENT_ITEMS,
@@ -27,11 +28,8 @@ if TYPE_CHECKING:
 CHALLENGE_ITEMS = (AcceptButton, DeclineButton, WithdrawButton)
 PAGER_ITEMS = (HistoryButton, ReplayButton)
 
-UNKNOWN = (
-    "This button is not one I know (it may come from an older version of the bot), so "
-    "nothing happened.\n-# /matches lists your matches."
-)
-OLD_PAGE = "These buttons are out of date, so nothing happened.\n-# Run the command again."
+UNKNOWN = t("answers.stray.unknown")
+OLD_PAGE = t("answers.stray.old_page")
 
 
 def recognise(custom_id: str) -> tuple[type[Any], re.Match[str]] | None:
@@ -70,11 +68,11 @@ class StrayClicks(commands.Cog):
             return  # its DynamicItem answers
         async with answering(interaction):
             if found is None:
-                await tell(interaction, UNKNOWN)
+                await tell(interaction, say(UNKNOWN))
                 return
             item, parts = found
             if item in PAGER_ITEMS:
-                await tell(interaction, OLD_PAGE)
+                await tell(interaction, say(OLD_PAGE))
                 return
             ply = int(parts["ply"]) if "ply" in parts.groupdict() else None
             await self.bot.service.stale.refuse(

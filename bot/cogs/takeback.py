@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
+from bot.posts import limits
 from bot.posts.match_texts import (
     shown,
     takeback_accepted,
@@ -16,6 +18,7 @@ from bot.posts.match_texts import (
     taken_back,
 )
 from bot.posts.notifications import pinging
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 from bot.ui.views import takeback_view
 
@@ -28,9 +31,9 @@ class Takebacks(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="takeback", description="Ask to take back your last move (before the next one)"
+        name="takeback", description=described(t("commands.takeback.description"))
     )
-    @app_commands.describe(match="Which match (not needed inside a match thread)")
+    @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
     async def takeback(self, interaction: Interaction, match: str | None = None) -> None:
@@ -46,7 +49,7 @@ class Takebacks(commands.Cog):
                     view=takeback_view(found.id, request.match.row.ply),
                     ping=[s.user_id for s in request.waiting],
                 )
-            await tell(interaction, f"You asked to take back {request.notation}.")
+            await tell(interaction, say(t("answers.takeback.asked", move=request.notation)))
 
     async def answer(self, interaction: Interaction, match_id: int, ply: int, accept: bool) -> None:
         async with answering(interaction):
@@ -58,17 +61,17 @@ class Takebacks(commands.Cog):
                 name = shown(interaction.user.display_name)
                 if not accept:
                     await interaction.edit_original_response(
-                        content=takeback_declined(request, name), view=None
+                        content=limits.content(say(takeback_declined(request, name))), view=None
                     )
                     return
                 if not request.done:
                     await interaction.edit_original_response(
-                        content=takeback_accepted(request, name),
+                        content=limits.content(say(takeback_accepted(request, name))),
                         allowed_mentions=pinging(*(s.user_id for s in request.waiting)),
                     )
                     return
                 await interaction.edit_original_response(
-                    content=takeback_agreed(request), view=None
+                    content=limits.content(say(takeback_agreed(request))), view=None
                 )
                 await self.bot.announcer.post_board(request.match, [taken_back(request)])
 

@@ -11,8 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import DAYS_CHOICES, GAME_CHOICES
+from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
+from bot.posts.match_texts import worded
 from bot.posts.notifications import Undelivered, pinging
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.pairing import System
@@ -26,6 +28,7 @@ from bot.service.tournaments import (
     Tournament,
 )
 from bot.store import Stage
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player
 from bot.ui.views import entry_view
 
@@ -34,14 +37,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT_CHOICES = [app_commands.Choice(name=system.value, value=system.value) for system in System]
+SYSTEM_NAMES = {
+    System.ROUND_ROBIN: t("commands.choices.round_robin"),
+    System.SWISS: t("commands.choices.swiss"),
+}
+FORMAT_CHOICES = [
+    app_commands.Choice(name=described(SYSTEM_NAMES[system]), value=system.value)
+    for system in System
+]
 LISTED = 10  # tournaments shown by /tournament list
-WHICH = "Its number (default: this server's newest open or running one)"
+WHICH = described(t("commands.options.tournament"))
 
 
 class Tournaments(commands.Cog):
     group = app_commands.Group(
-        name="tournament", description="Round robin and Swiss tournaments", guild_only=True
+        name="tournament",
+        description=described(t("commands.tournament.description")),
+        guild_only=True,
     )
 
     def __init__(self, bot: BoardBot) -> None:
@@ -53,17 +65,25 @@ class Tournaments(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.service.tournaments.listeners.remove(self.on_event)
 
-    @group.command(name="create", description="Open a tournament here: members press Join")
+    @group.command(
+        name="create", description=described(t("commands.tournament.create.description"))
+    )
     @app_commands.describe(
-        game="The game (two players)",
-        format="round-robin: everyone meets everyone; swiss: a few rounds, by score",
-        rounds="Swiss only: how many rounds (default: enough to separate a winner, at least 3)",
-        days=f"Days to make each move (default {DEFAULT_DAYS})",
-        max_players=f"The most entrants ({MIN_PLAYERS} to {MAX_PLAYERS}; default "
-        f"{DEFAULT_MAX_PLAYERS})",
-        rated="Whether the games count for ratings (default: yes)",
-        variant="A two-player variant of the game",
-        double="Round robin only: meet everyone twice, sides swapped",
+        game=described(t("commands.tournament.create.options.game")),
+        format=described(t("commands.tournament.create.options.format")),
+        rounds=described(t("commands.tournament.create.options.rounds")),
+        days=described(t("commands.tournament.create.options.days", days=DEFAULT_DAYS)),
+        max_players=described(
+            t(
+                "commands.tournament.create.options.max_players",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                default=DEFAULT_MAX_PLAYERS,
+            )
+        ),
+        rated=described(t("commands.tournament.create.options.rated")),
+        variant=described(t("commands.tournament.create.options.variant")),
+        double=described(t("commands.tournament.create.options.double")),
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -104,7 +124,7 @@ class Tournaments(commands.Cog):
             )
             await service.set_entry_message(tournament.id, message.id)
 
-    @group.command(name="start", description="Close entries and begin round 1")
+    @group.command(name="start", description=described(t("commands.tournament.start.description")))
     @app_commands.describe(tournament=WHICH)
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with answering(interaction):
@@ -114,9 +134,11 @@ class Tournaments(commands.Cog):
             service.check_start(chosen, interaction.user.id, manager)
             await interaction.response.defer(thinking=True)
             started = await service.start(chosen.id, interaction.user.id, manager)
-            await interaction.followup.send(texts.started(started), allowed_mentions=pinging())
+            await interaction.followup.send(say(texts.started(started)), allowed_mentions=pinging())
 
-    @group.command(name="standings", description="A tournament's table")
+    @group.command(
+        name="standings", description=described(t("commands.tournament.standings.description"))
+    )
     @app_commands.describe(tournament=WHICH)
     async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with answering(interaction):
@@ -128,7 +150,7 @@ class Tournaments(commands.Cog):
                 allowed_mentions=pinging(),
             )
 
-    @group.command(name="leave", description="Leave a tournament (once it runs: withdraw)")
+    @group.command(name="leave", description=described(t("commands.tournament.leave.description")))
     @app_commands.describe(tournament=WHICH)
     async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with answering(interaction):
@@ -137,14 +159,12 @@ class Tournaments(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self._leave(interaction, chosen.id)
 
-    @group.command(name="list", description="This server's open and running tournaments")
+    @group.command(name="list", description=described(t("commands.tournament.list.description")))
     async def listing(self, interaction: Interaction) -> None:
         async with answering(interaction):
             found = await self.bot.service.tournaments.listing(interaction.guild_id or 0)
-            lines = [texts.listing_line(t) for t in found[:LISTED]] or [texts.NONE_LISTED]
-            await interaction.response.send_message(
-                limits.content("\n".join(lines)), ephemeral=True
-            )
+            lines = [texts.listing_line(entry) for entry in found[:LISTED]] or [texts.NONE_LISTED]
+            await interaction.response.send_message(limits.content(worded(lines)), ephemeral=True)
 
     async def join(self, interaction: Interaction, tournament_id: int) -> None:
         """The entry message's Join button."""
@@ -172,7 +192,7 @@ class Tournaments(commands.Cog):
                 log.warning("match #%s: resignation not posted: %s", result.match.id, error)
         await self.refresh(left.tournament)
         await interaction.followup.send(
-            texts.left(tournament_id, left.started, len(left.resigned)), ephemeral=True
+            say(texts.left(tournament_id, left.started, len(left.resigned))), ephemeral=True
         )
 
     def _channel(self, tournament: Tournament) -> discord.PartialMessageable:
@@ -207,7 +227,8 @@ class Tournaments(commands.Cog):
         if isinstance(event, RoundBegun):
             byes = [b.first_id for b in tournament.round_boards(event.round) if b.second_id is None]
             await channel.send(
-                texts.round_begins(tournament, event.round, byes), allowed_mentions=pinging(*byes)
+                say(texts.round_begins(tournament, event.round, byes)),
+                allowed_mentions=pinging(*byes),
             )
             for match, turns in event.matches:
                 players = [seat.user_id for seat in match.seats]

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.posts.match_texts import days_left, vacation_began, vacation_ended
 from bot.posts.notifications import Undelivered
 from bot.service.vacations import MAX_DAYS
+from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, tell
 
 if TYPE_CHECKING:
@@ -24,27 +26,21 @@ class Vacation(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="vacation", description="Stop your clocks in every server while you are away"
+        name="vacation", description=described(t("commands.vacation.description"))
     )
-    @app_commands.describe(
-        days=f"How many days from now (1-{MAX_DAYS}); 0 ends your vacation early"
-    )
+    @app_commands.describe(days=described(t("commands.vacation.options.days", most=MAX_DAYS)))
     async def vacation(self, interaction: Interaction, days: int) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             name = interaction.user.display_name
             state = await self.bot.service.vacations.take(interaction.user.id, days)
             current = state.current
+            left = days_left(state)
             if current is not None:
-                answer = (
-                    f"You are on vacation until <t:{current.ends_at}:f>: your clocks are "
-                    f"stopped in every server, and turns that reach you meanwhile start their "
-                    f"clock when you are back. Opponents can still move. "
-                    f"{days_left(state)}.\n-# `/vacation days:0` ends it early; unused days return."
-                )
+                answer = t("answers.vacation.away", until=current.ends_at, days_left=left)
             else:
-                answer = f"Welcome back: your clocks run again. {days_left(state)}."
-            await tell(interaction, answer)
+                answer = t("answers.vacation.back", days_left=left)
+            await tell(interaction, say(answer))
             for match in state.turns:
                 due = await self.bot.service.deadlines.deadline(match)
                 text = (

@@ -2,7 +2,8 @@
 progress line (edited as positions are judged), then the win-chance graph with a summary per
 player, then the three largest blunders, each beside the better move. Every picture is drawn
 off the event loop and carries alt text made here from the rules' words. Also each turn's
-evaluation, which /replay shows once a match is analysed.
+evaluation, which /replay shows once a match is analysed. The words are the catalogue's
+(bot/texts/en/analysis.toml).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
-from bot.texts import say
+from bot.texts import ENGLISH, Text, say, t
 from renderers import render_comparison
 from renderers.graph import Dot, graph_png
 
@@ -29,84 +30,100 @@ SWINGS = 3  # the largest swings the graph's alt text names
 ALT_TEXT = 1024  # characters of an attachment's description
 
 
-def percent(chance: float) -> str:
-    return f"{round(100 * chance)}%"
+MARKS = {
+    Mark.INACCURACY: t("analysis.marks.inaccuracy"),
+    Mark.MISTAKE: t("analysis.marks.mistake"),
+    Mark.BLUNDER: t("analysis.marks.blunder"),
+}
+A_MARK = {  # a mark after its article, "a blunder"
+    Mark.INACCURACY: t("analysis.a_mark.inaccuracy"),
+    Mark.MISTAKE: t("analysis.a_mark.mistake"),
+    Mark.BLUNDER: t("analysis.a_mark.blunder"),
+}
 
 
-def progress_text(progress: Progress) -> str:
-    return (
-        f"Analysing {progress.match.title}: {progress.done} of {progress.total} positions "
-        "judged by the computer."
-    )
+def percent(chance: float) -> Text:
+    return t("analysis.percent", percent=round(100 * chance))
 
 
-def done_text(analysis: Analysis) -> str:
-    return (
-        f"Computer analysis of {analysis.match.title}: all {len(analysis.judged)} positions "
-        "judged. The graph and the turning points follow."
-    )
+def progress_text(progress: Progress) -> Text:
+    match, done, total = progress.match.title, progress.done, progress.total
+    return t("analysis.progress", match=match, done=done, total=total)
 
 
-def marks_rule() -> str:
+def done_text(analysis: Analysis) -> Text:
+    return t("analysis.done", match=analysis.match.title, count=len(analysis.judged))
+
+
+def marks_rule(locale: str = ENGLISH) -> Text:
     """The thresholds in words, from the constants (docs/analysis.md)."""
     steps = ", ".join(
-        f"{threshold:.0f} {'an' if str(mark)[0] in 'aeiou' else 'a'} {mark}"
+        say(t("analysis.threshold", points=f"{threshold:.0f}", mark=A_MARK[mark]), locale)
         for threshold, mark in reversed(THRESHOLDS)
     )
-    return f"Points of win chance a move lost: {steps}. A forced move is never marked."
+    return t("analysis.marks_rule", steps=steps)
 
 
-def summary_line(summary: Summary) -> str:
-    counts = (
-        (summary.inaccuracies, "inaccuracy", "inaccuracies"),
-        (summary.mistakes, "mistake", "mistakes"),
-        (summary.blunders, "blunder", "blunders"),
-    )
-    marks = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts)
-    return (
-        f"Accuracy **{summary.accuracy:.0f}** · {marks} · average loss "
-        f"{summary.average_loss:.1f} points over {summary.moves} "
-        f"move{'' if summary.moves == 1 else 's'}"
+def summary_line(summary: Summary) -> Text:
+    return t(
+        "analysis.summary",
+        accuracy=f"{summary.accuracy:.0f}",
+        inaccuracies=t("analysis.inaccuracies", count=summary.inaccuracies),
+        mistakes=t("analysis.mistakes", count=summary.mistakes),
+        blunders=t("analysis.blunders", count=summary.blunders),
+        loss=f"{summary.average_loss:.1f}",
+        moves=t("analysis.moves", count=summary.moves),
     )
 
 
-def summary_embed(analysis: Analysis) -> discord.Embed:
+def summary_embed(analysis: Analysis, locale: str = ENGLISH) -> discord.Embed:
     match = analysis.match
-    fields = [(match.names[s.seat - 1], summary_line(s)) for s in analysis.summaries]
-    description = f"{shown_outcome(analysis)}\n-# {marks_rule()}"
-    return limits.embed(f"Computer analysis: {match.describe()}", description, fields)
+    fields = [(match.names[s.seat - 1], say(summary_line(s), locale)) for s in analysis.summaries]
+    description = t(
+        "analysis.embed_description", result=shown_outcome(analysis), rule=marks_rule(locale)
+    )
+    title = t("analysis.embed_title", match=match.describe())
+    return limits.embed(say(title, locale), say(description, locale), fields)
 
 
-def shown_outcome(analysis: Analysis) -> str:
-    return f"Result: {analysis.match.describe_outcome()}."
+def shown_outcome(analysis: Analysis) -> Text:
+    return t("analysis.result", outcome=analysis.match.describe_outcome())
 
 
-def graph_alt(analysis: Analysis) -> str:
+def graph_alt(analysis: Analysis, locale: str = ENGLISH) -> str:
     """The graph in words: where it starts, its largest swings, where it ends."""
     match, judged = analysis.match, analysis.judged
     names = match.names
 
     def standing(chances: Sequence[float]) -> str:
-        return ", ".join(f"{name} {percent(c)}" for name, c in zip(names, chances, strict=False))
+        return ", ".join(
+            say(t("analysis.chance", player=name, percent=percent(c)), locale)
+            for name, c in zip(names, chances, strict=False)
+        )
 
     moves = [(i, j) for i, j in enumerate(judged[:-1]) if j.seat is not None]
     swings = sorted(moves, key=lambda ij: -_swing(judged, ij[0]))[:SWINGS]
-    parts = [
-        f"Graph of each player's chance to win {match.title}, turn by turn, as the computer "
-        f"judged it. At the start: {standing(judged[0].chances)}."
-    ]
+    parts = [t("analysis.graph.start", title=match.title, standing=standing(judged[0].chances))]
     for index, judgement in sorted(swings):
         if _swing(judged, index) < 0.05:
             continue
         seat = judgement.seat or 0
         before, after = judgement.chances[seat - 1], judged[index + 1].chances[seat - 1]
-        mark = f", {judgement.mark}" if judgement.mark else ""
+        mark = t("analysis.graph.mark", mark=MARKS[judgement.mark]) if judgement.mark else ""
         parts.append(
-            f"Turn {index + 1}, {names[seat - 1]} played {judgement.played}: "
-            f"{percent(before)} to {percent(after)}{mark}."
+            t(
+                "analysis.graph.swing",
+                turn=index + 1,
+                player=names[seat - 1],
+                move=judgement.played,
+                before=percent(before),
+                after=percent(after),
+                mark=mark,
+            )
         )
-    parts.append(f"At the end: {standing(judged[-1].chances)}. {shown_outcome(analysis)}")
-    return limits.clip(" ".join(parts), ALT_TEXT)
+    end = standing(judged[-1].chances)
+    parts.append(t("analysis.graph.end", standing=end, result=shown_outcome(analysis)))
+    return limits.clip(" ".join(say(part, locale) for part in parts), ALT_TEXT)
 
 
 def _swing(judged: Sequence[Judgement], index: int) -> float:
@@ -128,25 +145,32 @@ def largest_blunders(judged: Sequence[Judgement]) -> list[int]:
     return sorted(sorted(blunders, key=lambda i: -judged[i].loss)[:BLUNDER_BOARDS])
 
 
-def turn_evaluation(analysis: Analysis, index: int) -> str:
+def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> str:
     """For /replay at position `index`: the chances there and what the move leading to it
     was worth."""
     names, judged = analysis.match.names, analysis.judged
     chances = ", ".join(
-        f"{name} {percent(c)}" for name, c in zip(names, judged[index].chances, strict=False)
+        say(t("analysis.chance", player=name, percent=percent(c)), locale)
+        for name, c in zip(names, judged[index].chances, strict=False)
     )
-    lines = [f"Computer's evaluation: {chances}."]
+    lines = [t("analysis.evaluation", chances=chances)]
     if index > 0 and judged[index - 1].seat is not None:
         move = judged[index - 1]
         name = names[(move.seat or 1) - 1]
         if move.mark is not None:
             lines.append(
-                f"{name}'s {move.played} was {'an' if move.mark is Mark.INACCURACY else 'a'} "
-                f"{move.mark} (lost {move.loss:.0f} points); the computer preferred {move.best}."
+                t(
+                    "analysis.evaluation_marked",
+                    player=name,
+                    move=move.played,
+                    mark=A_MARK[move.mark],
+                    loss=f"{move.loss:.0f}",
+                    best=move.best,
+                )
             )
         elif move.forced:
-            lines.append(f"{name}'s {move.played} was forced.")
-    return "\n".join(lines)
+            lines.append(t("analysis.evaluation_forced", player=name, move=move.played))
+    return "\n".join(say(line, locale) for line in lines)
 
 
 class Analyst:
@@ -162,7 +186,7 @@ class Analyst:
     async def start(self, progress: Progress) -> discord.Message:
         """The progress message, posted when an analysis is first asked for."""
         channel = self._channel(progress.match)
-        return await channel.send(limits.content(progress_text(progress)))
+        return await channel.send(limits.content(say(progress_text(progress))))
 
     async def progressed(self, progress: Progress) -> None:
         await self._edit(progress, progress_text(progress))
@@ -180,7 +204,7 @@ class Analyst:
             [j.chances for j in analysis.judged],
             names=match.names,
             dots=dots(analysis.judged),
-            title=f"{match.describe()}: chance to win",
+            title=say(t("analysis.graph_title", match=match.describe())),
         )
         name = f"{match.game.name}-{match.id}-analysis.png"
         await channel.send(
@@ -189,18 +213,18 @@ class Analyst:
         )
         for index in largest_blunders(analysis.judged):
             text, file = await self._blunder(analysis, index)
-            await channel.send(limits.content(text), file=file)
+            await channel.send(limits.content(say(text)), file=file)
 
-    async def _edit(self, progress: Progress, text: str) -> None:
+    async def _edit(self, progress: Progress, text: Text) -> None:
         if progress.message_id is None:
             return
         message = self._channel(progress.match).get_partial_message(progress.message_id)
         try:
-            await message.edit(content=limits.content(text))
+            await message.edit(content=limits.content(say(text)))
         except discord.HTTPException as error:
             log.info("could not edit the progress of %s: %s", progress.match.title, error)
 
-    async def _blunder(self, analysis: Analysis, index: int) -> tuple[str, discord.File]:
+    async def _blunder(self, analysis: Analysis, index: int) -> tuple[Text, discord.File]:
         """A blunder's post: the move played beside the computer's choice, with alt text."""
         match, judgement = analysis.match, analysis.judged[index]
         game, names = match.game, match.names
@@ -211,6 +235,18 @@ class Analyst:
         after = analysis.judged[index + 1].chances[seat - 1]
         played_state = analysis.replay.states[index + 1]
 
+        title = t("analysis.blunder.title", turn=index + 1, player=who, move=judgement.played)
+        captions = (
+            t(
+                "analysis.blunder.played",
+                move=judgement.played,
+                player=who,
+                before=percent(before),
+                after=percent(after),
+            ),
+            t("analysis.blunder.better", move=judgement.best),
+        )
+
         def draw() -> tuple[bytes, str, str]:
             best = game.parse_move(state, judgement.best or "")
             played = game.parse_move(state, judgement.played or "")
@@ -219,11 +255,8 @@ class Analyst:
                 game.name,
                 played_state,
                 better_state,
-                title=f"Turn {index + 1}: {who} played {judgement.played}, a blunder",
-                captions=(
-                    f"Played {judgement.played}: {who} {percent(before)} to {percent(after)}",
-                    f"Better: {judgement.best}",
-                ),
+                title=say(title),
+                captions=(say(captions[0]), say(captions[1])),
                 names=names,
             )
             return (
@@ -233,16 +266,23 @@ class Analyst:
             )
 
         png, played_words, better_words = await asyncio.to_thread(draw)
-        text = (
-            f"Turn {index + 1}: {who} played {played_words}, a blunder: {who}'s chance fell "
-            f"from {percent(before)} to {percent(after)}. The computer preferred "
-            f"{better_words}."
+        text = t(
+            "analysis.blunder.post",
+            turn=index + 1,
+            player=who,
+            played=played_words,
+            before=percent(before),
+            after=percent(after),
+            better=better_words,
         )
-        alt = limits.clip(
-            f"Two {game.title} boards side by side. Left: after {who} played {played_words}. "
-            f"Right: after {better_words} instead, the computer's choice.",
-            ALT_TEXT,
+        alt = t(
+            "analysis.blunder.alt",
+            game=game.title,
+            player=who,
+            played=played_words,
+            better=better_words,
         )
         name = f"{game.name}-{match.id}-blunder-{index + 1}.png"
         data = limits.upload(png, name)
-        return text, discord.File(io.BytesIO(data), filename=name, description=alt)
+        description = limits.clip(say(alt), ALT_TEXT)
+        return text, discord.File(io.BytesIO(data), filename=name, description=description)

@@ -1,9 +1,11 @@
 """What the bot posts for players to read, in one place: challenges, boards, turns, draw and
 takeback offers, reminders and expiries.
 
-Only words are made here (no Discord calls): the announcer, the cogs and the job handlers
-post them. Answers meant for one member alone stay with the cog that answers, and a refusal's
-sentence with the `ServiceError` that carries it.
+Only words are made here (no Discord calls), all from the catalogue (bot/texts/en/posts.toml):
+a sentence is returned as a `Text`, worded where it is sent, in the reader's language; a whole
+post of several lines is worded here, in the `locale` it is given. The announcer, the cogs and
+the job handlers post them. Answers meant for one member alone stay with the cog that answers,
+and a refusal's sentence with the `ServiceError` that carries it.
 """
 
 from __future__ import annotations
@@ -17,9 +19,16 @@ from bot.clock import DAY
 from bot.posts import limits
 from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
 from bot.service.deadlines import CHALLENGE_LIFETIME
-from bot.service.vacations import MAX_DAYS
+from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import SeatRow
-from bot.texts import say
+from bot.texts import ENGLISH, Text, Wordable, say, t
+
+Line = Wordable | str  # a line of a post: a sentence to word, or a value shown as it is
+
+
+def worded(lines: Sequence[Line], locale: str = ENGLISH) -> str:
+    """The lines of a post in the reader's language, one under the other."""
+    return "\n".join(say(line, locale) for line in lines)
 
 
 def mention(user_id: int) -> str:
@@ -43,91 +52,109 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
     return f"{where}/{message_id}" if message_id else where
 
 
-def pace(days: int) -> str:
+def pace(days: int) -> Text:
     """`3 days per move`, or `no time limit`."""
-    return f"{days} day{'' if days == 1 else 's'} per move" if days else "no time limit"
+    return t("posts.pace", count=days) if days else t("posts.no_time_limit")
 
 
-def challenge_text(match: Match) -> str:
+def rated(match_rated: bool) -> Text:
+    return t("posts.rated") if match_rated else t("posts.unrated")
+
+
+def challenge_text(match: Match, locale: str = ENGLISH) -> str:
     """The challenge post: who challenges whom to what, and who still has to answer; an open
     challenge's free seats are for anyone here."""
     challenger = match.challenger
     invited = [s for s in match.seats if s.seat != challenger.seat]
     free = sum(s.free for s in invited)
     names = ", ".join(who(s) for s in invited if not s.free)
-    whom = "anyone here" if free else names
-    lines = [
-        f"{mention(challenger.user_id)} challenges {whom} to **{match.game.title}** "
-        f"({match.row.variant}, {len(match.seats)} players, {pace(match.row.days_per_move)}, "
-        f"{'rated' if match.row.rated else 'unrated'}) · match #{match.id}"
+    lines: list[Line] = [
+        t(
+            "posts.challenge.line",
+            challenger=mention(challenger.user_id),
+            whom=t("posts.challenge.anyone") if free else names,
+            game=match.game.title,
+            variant=match.row.variant,
+            players=t("posts.challenge.players", count=len(match.seats)),
+            pace=pace(match.row.days_per_move),
+            rated=rated(match.row.rated),
+            match=match.id,
+        )
     ]
     if match.row.rematch_of is not None:
-        lines.append(f"A rematch of match #{match.row.rematch_of}, seats rotated.")
+        lines.append(t("posts.challenge.rematch", match=match.row.rematch_of))
     if match.status == "pending":
         accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:
-            lines.append(f"Accepted so far: {', '.join(accepted)}.")
+            lines.append(t("posts.challenge.accepted", names=", ".join(accepted)))
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for if not s.free)
         if waiting:
-            lines.append(f"{waiting}: press **Accept** to play or **Decline**.")
+            lines.append(t("posts.challenge.waiting", waiting=waiting))
         if free:
-            seats = "1 seat is" if free == 1 else f"{free} seats are"
-            lines.append(f"{seats} open: anyone here may press **Accept** to take one.")
-    return limits.content("\n".join(lines))
+            lines.append(t("posts.challenge.open_seats", count=free))
+    return limits.content(worded(lines, locale))
 
 
-def challenge_begins(match: Match) -> str:
-    return f"{challenge_text(match)}\nEveryone accepted: the game is on!"
+def challenge_begins(match: Match, locale: str = ENGLISH) -> str:
+    return worded([challenge_text(match, locale), t("posts.challenge.begins")], locale)
 
 
-def challenge_declined(match: Match, name: str) -> str:
-    return f"{challenge_text(match)}\n{name} declined."
+def challenge_declined(match: Match, name: str, locale: str = ENGLISH) -> str:
+    declined = t("posts.challenge.declined", player=name)
+    return worded([challenge_text(match, locale), declined], locale)
 
 
-def challenge_withdrawn(match: Match, name: str) -> str:
-    return f"{challenge_text(match)}\n{name} withdrew the challenge."
+def challenge_withdrawn(match: Match, name: str, locale: str = ENGLISH) -> str:
+    withdrawn = t("posts.challenge.withdrawn", player=name)
+    return worded([challenge_text(match, locale), withdrawn], locale)
 
 
-def challenge_expired(match: Match) -> str:
-    days = CHALLENGE_LIFETIME // DAY
-    note = f"This challenge expired: it was not answered within {days} days."
-    return limits.content(f"{challenge_text(match)}\n{note}")
+def challenge_expired(match: Match, locale: str = ENGLISH) -> str:
+    note = t("posts.challenge.expired", count=CHALLENGE_LIFETIME // DAY)
+    return limits.content(worded([challenge_text(match, locale), note], locale))
 
 
-def challenge_unanswered(match: Match, to: int | None = None) -> str:
+def challenge_unanswered(match: Match, to: int | None = None) -> Text:
     """Told to the challenger whose challenge expired: by DM, or addressed `to` them in the
     channel (`@dave, your challenge ...`)."""
-    told = f"challenge {shown(match.describe())} expired unanswered."
-    return f"{mention(to)}, your {told}" if to is not None else f"Your {told}"
+    described = shown(match.describe())
+    if to is None:
+        return t("posts.challenge.unanswered", match=described)
+    return t("posts.challenge.unanswered_to", player=mention(to), match=described)
 
 
-def match_begins(match: Match) -> str:
-    players = " vs ".join(
-        who(s) if s.engine is not None else f"{who(s)} ({match.game.seat_name(s.seat)})"
+def match_begins(match: Match, locale: str = ENGLISH) -> str:
+    players = say(t("posts.vs"), locale).join(
+        who(s)
+        if s.engine is not None
+        else say(t("posts.player_side", player=who(s), side=match.game.seat_name(s.seat)), locale)
         for s in match.seats
     )
-    return f"**{match.title}** ({match.row.variant}) begins: {players}."
+    begins = t("posts.begins", title=match.title, variant=match.row.variant, players=players)
+    return say(begins, locale)
 
 
-def describe_turns(match: Match, turns: Sequence[Turn], verb: str = "played") -> list[str]:
+def describe_turns(match: Match, turns: Sequence[Turn], reply: bool = False) -> list[Text]:
     """'alice played **f8b4**, taking bob's stone on a3.', 'bob had no legal move and
-    passed.', 'carol resigned.': each move in the words its rules give (`verb` "replied" for
-    the computer's answer posted with the move it answers)."""
+    passed.', 'carol resigned.': each move in the words its rules give (`reply` for the
+    computer's answer posted with the move it answers: 'Computer (Red) replied ...')."""
     lines = []
     for turn in turns:
         name = shown(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
-            lines.append(f"{name} resigned.")
+            lines.append(t("posts.turn.resigned", player=name))
         elif turn.notation.startswith("timeout") and match.outcome is None:
-            lines.append(f"{name} ran out of time and is out of the game; the others play on.")
+            lines.append(t("posts.turn.timed_out_others_play_on", player=name))
         elif turn.notation.startswith("timeout"):
-            lines.append(f"{name} ran out of time.")
+            lines.append(t("posts.turn.timed_out", player=name))
         elif turn.automatic:
-            lines.append(f"{name} had no legal move and passed.")
+            lines.append(t("posts.turn.passed", player=name))
         elif turn.premove:
-            lines.append(f"{name} played {_bold_notation(turn)} (played by premove).")
+            lines.append(t("posts.turn.premove", player=name, move=_bold_notation(turn)))
+        elif reply:
+            lines.append(t("posts.turn.replied", player=name, move=_bold_notation(turn)))
         else:
-            lines.append(f"{name} {verb} {_bold_notation(turn)}.")
+            lines.append(t("posts.turn.played", player=name, move=_bold_notation(turn)))
     return lines
 
 
@@ -139,177 +166,185 @@ def _bold_notation(turn: Turn) -> str:
     return words
 
 
-def alt_text(match: Match, state: Any) -> str:
+def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
     """What a screen reader says for a board: the game, the turn, whose move, the last move
     and what each side has, in the rules' words (Discord's attachment description)."""
     game, names = match.game, match.names
     ply = int(game.ply(state))
-    lines = [f"{match.title} board ({match.row.variant}), after {ply} turn{'s' * (ply != 1)}."]
+    lines: list[Line] = [
+        t("posts.alt.board", title=match.title, variant=match.row.variant, count=ply)
+    ]
     last = game.last(state)
     if last is not None and last.notation:
-        who = game.player_name(last.seat, names)
-        lines.append(f"Last move: {who} ({game.seat_name(last.seat)}) played {last.notation}.")
+        lines.append(
+            t(
+                "posts.alt.last_move",
+                player=game.player_name(last.seat, names),
+                side=game.seat_name(last.seat),
+                move=last.notation,
+            )
+        )
     outcome = game.outcome(state)
     if outcome is not None:
         over = match.describe_outcome() if outcome == match.outcome else outcome.describe()
-        lines.append(f"Game over: {over}.")
+        lines.append(t("posts.alt.game_over", outcome=over))
     else:
         seat = game.to_move(state)
-        lines.append(f"{game.player_name(seat, names)} ({game.seat_name(seat)}) to move.")
-    lines.append(say(game.describe_position(state, names)))
-    return limits.description(" ".join(lines))
+        player, side = game.player_name(seat, names), game.seat_name(seat)
+        lines.append(t("posts.alt.to_move", player=player, side=side))
+    lines.append(game.describe_position(state, names))
+    return limits.description(" ".join(say(line, locale) for line in lines))
 
 
-def status_line(match: Match) -> str:
+def status_line(match: Match) -> Line:
     """Who is to move (with a mention, unless the computer is), or the result."""
     if match.outcome is not None:
-        return f"**Game over: {shown(match.describe_outcome())}.**"
+        return t("posts.game_over", outcome=shown(match.describe_outcome()))
     mover = match.to_move
     if mover is None:
         return ""
-    side = match.game.seat_name(mover.seat)
     if mover.engine is not None:
-        return f"{shown(mover.name)} is thinking (level {mover.engine})."
-    return f"{mention(mover.user_id)}, your move ({side})."
+        return t("posts.thinking", player=shown(mover.name), level=mover.engine)
+    side = match.game.seat_name(mover.seat)
+    return t("posts.your_turn", player=mention(mover.user_id), side=side)
 
 
-POSTED_LATE = "-# Posted after a restart: this board was not shown when it was played."
+POSTED_LATE = t("posts.posted_late")
 
 
-def deadline_line(deadline: int | None) -> str:
+def deadline_line(deadline: int | None) -> Line:
     """The deadline in each reader's time zone, or nothing when there is none."""
-    return f"Deadline: <t:{deadline}:R>." if deadline is not None else ""
+    return t("posts.deadline", deadline=deadline) if deadline is not None else ""
 
 
-def on_vacation(away: Sequence[Away]) -> list[str]:
+def on_vacation(away: Sequence[Away]) -> list[Text]:
     """`alice is on vacation until <t:...:f>.` for each player away (their clock stopped)."""
-    return [f"{shown(a.seat.name)} is on vacation until <t:{a.until}:f>." for a in away]
+    return [t("posts.on_vacation", player=shown(a.seat.name), until=a.until) for a in away]
 
 
-def days_left(state: VacationState) -> str:
+def days_left(state: VacationState) -> Text:
     """`12 vacation days left (of 30 in any 365 days)`."""
-    plural = "" if state.days_left == 1 else "s"
-    return f"{state.days_left} vacation day{plural} left (of {MAX_DAYS} in any 365 days)"
+    return t("posts.vacation.days_left", count=state.days_left, most=MAX_DAYS, year=YEAR // DAY)
 
 
-def vacation_began(name: str, until: int, due: int | None) -> str:
+def vacation_began(name: str, until: int, due: int | None) -> Text:
     """Said in each match whose clock the vacation stopped."""
-    moved = f", so their move is now due <t:{due}:R>" if due is not None else ""
-    return f"{shown(name)} is on vacation until <t:{until}:f>{moved}."
+    if due is None:
+        return t("posts.on_vacation", player=shown(name), until=until)
+    return t("posts.vacation.began_due", player=shown(name), until=until, due=due)
 
 
-def vacation_ended(name: str, due: int | None) -> str:
+def vacation_ended(name: str, due: int | None) -> Text:
     """Said in each match whose clock an early return restarted."""
-    moved = f": their move is due <t:{due}:R>" if due is not None else ""
-    return f"{shown(name)} is back from vacation{moved}."
+    if due is None:
+        return t("posts.vacation.ended", player=shown(name))
+    return t("posts.vacation.ended_due", player=shown(name), due=due)
 
 
-def followed(match: Match, lines: Sequence[str], notes: Sequence[str], link: str) -> str:
+def followed(
+    match: Match,
+    lines: Sequence[Line],
+    notes: Sequence[Line],
+    link: str,
+    locale: str = ENGLISH,
+) -> str:
     """The direct message a follower gets with each board: what happened, who is to move
     (no mention: nobody is pinged in a DM) or the result, and where to look."""
     mover = match.to_move
+    state: Line = ""
     if match.outcome is not None:
-        state = f"**Game over: {shown(match.describe_outcome())}.**"
+        state = t("posts.game_over", outcome=shown(match.describe_outcome()))
     elif mover is not None:
-        state = f"{shown(mover.name)} to move ({match.game.seat_name(mover.seat)})."
-    else:
-        state = ""
-    heading = f"**{shown(match.describe())}** (you follow it)"
-    stop = f"-# `/unfollow match:{match.id}` stops these messages."
-    return "\n".join(line for line in [heading, *lines, state, *notes, link, stop] if line)
+        side = match.game.seat_name(mover.seat)
+        state = t("posts.to_move", player=shown(mover.name), side=side)
+    heading = t("posts.direct.followed", match=shown(match.describe()))
+    stop = t("posts.direct.unfollow", match=match.id)
+    every = [heading, *lines, state, *notes, link, stop]
+    return worded([line for line in every if line], locale)
 
 
-def your_move(match: Match, due: str, link: str) -> str:
+def your_move(match: Match, due: Line, link: str) -> Text:
     """The direct message to the player to move."""
-    return f"Your move in {shown(match.describe())}. {due}\n{link}"
+    return t("posts.direct.your_move", match=shown(match.describe()), due=due, link=link)
 
 
-def dms_closed(user_id: int) -> str:
-    return (
-        f"{mention(user_id)}, Discord would not let me send you a direct message "
-        "(your DMs are closed to me), so I will mention you here instead. "
-        "Use `/settings dm:on` once they are open again."
-    )
+def dms_closed(user_id: int) -> Text:
+    return t("posts.direct.dms_closed", player=mention(user_id))
 
 
-def reminder_direct(reminder: Reminder) -> str:
+def reminder_direct(reminder: Reminder) -> Text:
     match = reminder.match
     link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
-    return f"Reminder: your move in {shown(match.describe())} is due {_due(reminder)}.\n{link}"
+    described = shown(match.describe())
+    return t("posts.direct.reminder", match=described, due=reminder.deadline, link=link)
 
 
-def reminder_in_place(reminder: Reminder) -> str:
-    return f"{mention(reminder.seat.user_id)}, reminder: your move is due {_due(reminder)}."
+def reminder_in_place(reminder: Reminder) -> Text:
+    player = mention(reminder.seat.user_id)
+    return t("posts.direct.reminder_here", player=player, due=reminder.deadline)
 
 
-def _due(reminder: Reminder) -> str:
-    return f"<t:{reminder.deadline}:R>"
+def draw_accepted(name: str) -> Text:
+    return t("posts.draw.accepted", player=name)
 
 
-def draw_accepted(name: str) -> str:
-    return f"{name} accepted the draw."
-
-
-def draw_offer(match: Match, offering: str, other: SeatRow) -> str:
+def draw_offer(match: Match, offering: str, other: SeatRow) -> Text:
     """The offer, addressed to the one player who may answer it, saying when they can: at
     once if it is their move (moving declines it), else any time before their next move."""
-    mover = match.to_move
-    buttons = "press **Accept draw** (or use /draw) or **Decline**"
+    mover, answering = match.to_move, mention(other.user_id)
     if mover is not None and mover.seat == other.seat:
-        answer = f"{buttons}, or decline by making your move"
-    else:
-        answer = f"{buttons} at any time; your next move declines it"
-    return f"{offering} offers a draw. {mention(other.user_id)}: {answer}."
+        return t("posts.draw.offer_now", player=offering, other=answering)
+    return t("posts.draw.offer_later", player=offering, other=answering)
 
 
-def draw_declined(name: str) -> str:
-    return f"{name} declined the draw: play goes on."
+def draw_declined(name: str) -> Text:
+    return t("posts.draw.declined", player=name)
 
 
-def takeback_waiting(request: Takeback) -> str:
+def takeback_waiting(request: Takeback) -> Text:
     waiting = ", ".join(mention(s.user_id) for s in request.waiting)
-    return f"{waiting}: press **Accept takeback** or **Decline**."
+    return t("posts.takeback.waiting", waiting=waiting)
 
 
-def takeback_asks(name: str, request: Takeback) -> str:
-    return f"{name} asks to take back **{request.notation}**.\n{takeback_waiting(request)}"
+def takeback_asks(name: str, request: Takeback) -> Text:
+    waiting = takeback_waiting(request)
+    return t("posts.takeback.asks", player=name, move=request.notation, waiting=waiting)
 
 
-def takeback_asked(request: Takeback) -> str:
+def takeback_asked(request: Takeback) -> Text:
     """The request as it reads once answered: the first line of each answer's post."""
     asker = shown(request.match.at(request.seat).name)
-    return f"{asker} asked to take back **{request.notation}**."
+    return t("posts.takeback.asked", player=asker, move=request.notation)
 
 
-def takeback_declined(request: Takeback, name: str) -> str:
-    return limits.content(f"{takeback_asked(request)}\n{name} declined: the move stands.")
+def takeback_declined(request: Takeback, name: str) -> Text:
+    return t("posts.takeback.declined", asked=takeback_asked(request), player=name)
 
 
-def takeback_accepted(request: Takeback, name: str) -> str:
-    asked = takeback_asked(request)
-    return limits.content(f"{asked}\n{name} accepted. {takeback_waiting(request)}")
+def takeback_accepted(request: Takeback, name: str) -> Text:
+    asked, waiting = takeback_asked(request), takeback_waiting(request)
+    return t("posts.takeback.accepted", asked=asked, player=name, waiting=waiting)
 
 
-def takeback_agreed(request: Takeback) -> str:
-    return limits.content(f"{takeback_asked(request)}\nEveryone accepted.")
+def takeback_agreed(request: Takeback) -> Text:
+    return t("posts.takeback.agreed", asked=takeback_asked(request))
 
 
-def taken_back(request: Takeback) -> str:
-    return f"**{request.notation}** was taken back."
+def taken_back(request: Takeback) -> Text:
+    return t("posts.takeback.taken_back", move=request.notation)
 
 
-def replay_post(match: Match) -> str:
+def replay_post(match: Match) -> Text:
     """The line above a finished match's replay, posted after its result."""
-    turns = match.turns_played
-    return limits.content(
-        f"Replay of {shown(match.describe())}: {turns} turn{'' if turns == 1 else 's'}."
-    )
+    return t("posts.replay.post", match=shown(match.describe()), count=match.turns_played)
 
 
-def replay_alt(match: Match) -> str:
+def replay_alt(match: Match) -> Text:
     """What a screen reader says of the replay GIF."""
-    return limits.description(
-        f"Animated replay of {match.describe()} ({match.game.title}), "
-        f"{match.turns_played} turns from the setup to the final position; "
-        f"{match.describe_outcome()}."
+    return t(
+        "posts.alt.replay",
+        match=match.describe(),
+        game=match.game.title,
+        turns=match.turns_played,
+        outcome=match.describe_outcome(),
     )

@@ -21,6 +21,7 @@ from discord.utils import MISSING
 from bot.posts import limits
 from bot.posts.match_texts import (
     POSTED_LATE,
+    Line,
     alt_text,
     challenge_expired,
     challenge_unanswered,
@@ -36,9 +37,12 @@ from bot.posts.match_texts import (
     replay_alt,
     replay_post,
     status_line,
+    worded,
     your_move,
 )
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
+from bot.texts import ENGLISH, Text, say, t
+from bot.ui.permissions import label
 from bot.ui.views import board_view, rematch_view
 from bot.workers.replays import ReplayWorker
 
@@ -59,7 +63,7 @@ def pinging(*user_ids: int) -> discord.AllowedMentions:
     )
 
 
-NOTHING_LOST = "nothing is lost, and /board shows the match"
+NOTHING_LOST = t("posts.undelivered.nothing_lost")
 
 
 class Undelivered(Exception):
@@ -68,11 +72,11 @@ class Undelivered(Exception):
 
     def __init__(
         self,
-        what: str,
+        what: Text,
         channels: tuple[int, ...],
         needed: tuple[str, ...],
-        instead: str = NOTHING_LOST,
-        retry_after: str | None = None,
+        instead: Text = NOTHING_LOST,
+        retry_after: Line | None = None,
     ) -> None:
         super().__init__(f"could not {what} in channel {channels[0]}")
         self.what = what
@@ -81,24 +85,27 @@ class Undelivered(Exception):
         self.instead = instead
         self.retry_after = retry_after
 
-    def explain(self, permissions: discord.Permissions, channel_id: int | None) -> str:
+    def explain(
+        self, permissions: discord.Permissions, channel_id: int | None, locale: str = ENGLISH
+    ) -> str:
         """The sentence for the member; `permissions` are the bot's where they asked, which
         tell exactly what is lacking when that is the same channel or its parent."""
-        where = f"<#{self.channels[0]}>"
         if self.retry_after is not None:
-            why = f"Discord asked me to slow down (for {self.retry_after} s)"
+            why = t("posts.undelivered.slow_down", seconds=self.retry_after)
         else:
             lacking = [p for p in self.needed if not getattr(permissions, p)]
             if channel_id not in self.channels or not lacking:
                 lacking = list(self.needed)
-            names = " or ".join(permission_name(p) for p in lacking)
-            why = f"I lack the {names} permission there"
-        return f"I could not {self.what} in {where} because {why}; {self.instead}."
-
-
-def permission_name(permission: str) -> str:
-    """'send_messages_in_threads' -> 'Send Messages in Threads', as Discord names it."""
-    return permission.replace("_", " ").title().replace(" In ", " in ")
+            names = say(t("posts.or"), locale).join(say(label(p), locale) for p in lacking)
+            why = t("posts.undelivered.lacking", permissions=names)
+        sentence = t(
+            "posts.undelivered.sentence",
+            doing=self.what,
+            place=f"<#{self.channels[0]}>",
+            why=why,
+            instead=self.instead,
+        )
+        return say(sentence, locale)
 
 
 class DmsClosed(Exception):
@@ -172,14 +179,16 @@ class Announcer:
         record = await self.service.queries.record(match_id)
         gif = await self.replays.make(record, names=match.names)
         name = f"{match.game.name}-{match.id}-replay.gif"
-        picture = discord.File(
-            io.BytesIO(limits.upload(gif, name)), filename=name, description=replay_alt(match)
-        )
+        alt = limits.description(say(replay_alt(match)))
+        picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
         needed = (self._sending(match), "attach_files")
+        doing = t("posts.undelivered.post_replay")
         try:
-            async with self._delivering("post the replay", self._places(match), needed):
+            async with self._delivering(doing, self._places(match), needed):
                 await self._channel(match).send(
-                    replay_post(match), file=picture, allowed_mentions=pinging()
+                    limits.content(say(replay_post(match))),
+                    file=picture,
+                    allowed_mentions=pinging(),
                 )
             await self.archive(match)
         except Undelivered as error:  # nobody is waiting for an answer: the log says it
@@ -200,7 +209,7 @@ class Announcer:
     @staticmethod
     @asynccontextmanager
     async def _delivering(
-        what: str, places: tuple[int, ...], needed: tuple[str, ...], instead: str = NOTHING_LOST
+        what: Text, places: tuple[int, ...], needed: tuple[str, ...], instead: Text = NOTHING_LOST
     ) -> AsyncIterator[None]:
         """Turn Discord's refusal of a post into Undelivered, naming what it needs."""
         try:
@@ -212,7 +221,7 @@ class Announcer:
             if error.status != 429:
                 raise
             log.info("could not %s in %s: rate limited", what, places[0])
-            retry_after = error.response.headers.get("Retry-After", "a few")
+            retry_after = error.response.headers.get("Retry-After", t("posts.undelivered.a_few"))
             raise Undelivered(what, places, needed, instead, retry_after) from error
 
     async def open_match(
@@ -221,13 +230,13 @@ class Announcer:
         """Open the match thread from the challenge message (or stay in the channel)."""
         no_thread: Undelivered | None = None
         if challenge is not None:
-            name = limits.thread_name(f"{match.title}: {' vs '.join(match.names)}")
+            name = limits.thread_name(match.describe())
             try:
                 async with self._delivering(
-                    "open a thread for the match",
+                    t("posts.undelivered.open_thread"),
                     (match.row.channel_id,),
                     ("create_public_threads", "read_message_history"),
-                    "the match is played in this channel instead",
+                    t("posts.undelivered.in_channel_instead"),
                 ):
                     thread_id = await self._thread_on(challenge, name)
             except (Undelivered, discord.HTTPException, ValueError) as error:
@@ -264,7 +273,7 @@ class Announcer:
     ) -> discord.Message:
         """One board for a person's move and the computer's reply ("alice played e5.
         Computer (Black) replied h3."), mentioning the person who moved."""
-        lines = [*describe_turns(match, turns), *describe_turns(match, replies, "replied")]
+        lines = [*describe_turns(match, turns), *describe_turns(match, replies, reply=True)]
         return await self.post_board(match, lines, ping=[turns[0].user_id])
 
     def typing(self, match: Match) -> Typing:
@@ -273,7 +282,7 @@ class Announcer:
         return self._channel(match).typing()
 
     async def post_board(
-        self, match: Match, lines: Sequence[str], ping: Sequence[int] = ()
+        self, match: Match, lines: Sequence[Line], ping: Sequence[int] = ()
     ) -> discord.Message:
         """A new board message; the previous one loses its Move button; a finished match's
         carries a Rematch button, its replay follows as its own message (`post_replay`), and
@@ -282,14 +291,15 @@ class Announcer:
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
-        text = limits.content("\n".join([*lines, status_line(match), due, *away]).strip())
+        text = limits.content(worded([*lines, status_line(match), due, *away]).strip())
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
         needed = (self._sending(match), "attach_files")
         board = await self.board_file(match, await self.service.settings.thread_view(match))
-        async with self._delivering("post the board", self._places(match), needed):
+        doing = t("posts.undelivered.post_board")
+        async with self._delivering(doing, self._places(match), needed):
             message = await channel.send(
                 text,
                 file=board,
@@ -314,7 +324,7 @@ class Announcer:
             watcher(match)
         return message
 
-    async def direct(self, match: Match, user_id: int, text: str, *, board: bool = True) -> bool:
+    async def direct(self, match: Match, user_id: int, text: Line, *, board: bool = True) -> bool:
         """Send a member who opted in (`/settings dm`) a direct message with the board;
         False if they did not opt in or Discord refused. The first refusal is remembered
         and said once in the match's channel, and no DM is tried again."""
@@ -323,14 +333,14 @@ class Announcer:
             return False
         picture = await self.private_board(match, user_id) if board else MISSING
         try:
-            return await self._send_dm(user_id, text, picture)
+            return await self._send_dm(user_id, say(text), picture)
         except DmsClosed as closed:
             if closed.first:
                 await self.say(match, dms_closed(user_id), ping=[user_id])
             return False
 
     async def _tell_followers(
-        self, match: Match, lines: Sequence[str], notes: Sequence[str], link: str
+        self, match: Match, lines: Sequence[Line], notes: Sequence[Line], link: str
     ) -> None:
         """Each follower gets the board by DM, rendered once for all; one whose DMs are
         closed is remembered and sent no more (`/follow` tells them why)."""
@@ -400,7 +410,7 @@ class Announcer:
         text = challenge_unanswered(match)
         if not await self.direct(match, challenger, text, board=False):
             await channel.send(
-                limits.content(challenge_unanswered(match, challenger)),
+                limits.content(say(challenge_unanswered(match, challenger))),
                 allowed_mentions=pinging(challenger),
             )
 
@@ -413,7 +423,7 @@ class Announcer:
             match.row.channel_id, guild_id=match.row.guild_id
         )
         async with self._delivering(
-            "post the challenge", (match.row.channel_id,), ("send_messages",)
+            t("posts.undelivered.post_challenge"), (match.row.channel_id,), ("send_messages",)
         ):
             if match.row.challenge_message_id is None:
                 return await channel.send(
@@ -424,18 +434,21 @@ class Announcer:
             message = channel.get_partial_message(match.row.challenge_message_id)
             return await message.edit(content=limits.content(text), view=view)
 
-    async def say(self, match: Match, text: str, ping: Sequence[int] = ()) -> None:
+    async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""
-        async with self._delivering("post that", self._places(match), (self._sending(match),)):
-            await self._channel(match).send(limits.content(text), allowed_mentions=pinging(*ping))
+        doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
+        async with self._delivering(doing, self._places(match), sending):
+            content = limits.content(say(text))
+            await self._channel(match).send(content, allowed_mentions=pinging(*ping))
 
     async def post(
-        self, match: Match, text: str, *, view: discord.ui.View, ping: Sequence[int] = ()
+        self, match: Match, text: Line, *, view: discord.ui.View, ping: Sequence[int] = ()
     ) -> discord.Message:
         """A message with buttons where the match is played, pinging only the users in `ping`."""
-        async with self._delivering("post that", self._places(match), (self._sending(match),)):
+        doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
+        async with self._delivering(doing, self._places(match), sending):
             return await self._channel(match).send(
-                limits.content(text), allowed_mentions=pinging(*ping), view=view
+                limits.content(say(text)), allowed_mentions=pinging(*ping), view=view
             )
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
@@ -455,8 +468,6 @@ class Announcer:
             log.info("could not find the thread of match #%s: %s", match.id, error)
             return
         if isinstance(thread, discord.Thread):
-            over = "the match is over all the same"
-            async with self._delivering(
-                "archive the match thread", self._places(match), ("manage_threads",), over
-            ):
+            doing, over = t("posts.undelivered.archive"), t("posts.undelivered.over_anyway")
+            async with self._delivering(doing, self._places(match), ("manage_threads",), over):
                 await thread.edit(archived=True)

@@ -1,13 +1,20 @@
 """What a tournament posts for players to read: its entry message, tables, round and final
-posts. Only words are made here; the tournament cog posts them (bot/posts/match_texts.py holds the
-matches' words)."""
+posts. Only words are made here, from the catalogue (bot/texts/en/tournaments.toml); the
+tournament cog posts them (bot/posts/match_texts.py holds the matches' words)."""
 
 from __future__ import annotations
 
-from bot.posts.match_texts import mention, pace
+from bot.posts.match_texts import Line, mention, pace, rated, worded
 from bot.service.pairing import TIEBREAKS, Standing, System
-from bot.service.tournaments import Tournament
+from bot.service.tournaments import MIN_PLAYERS, Tournament
 from bot.store import Stage
+from bot.texts import ENGLISH, Text, say, t
+
+TIEBREAK_NAMES = {  # the names pairing.TIEBREAKS gives, in words
+    "Buchholz": t("tournaments.tiebreaks.buchholz"),
+    "Sonneborn-Berger": t("tournaments.tiebreaks.sonneborn_berger"),
+    "head-to-head": t("tournaments.tiebreaks.head_to_head"),
+}
 
 
 def points_text(points: float) -> str:
@@ -23,97 +30,132 @@ def tiebreak_text(value: float) -> str:
     return points_text(value) if (value * 2).is_integer() else f"{value:g}"
 
 
-def standing_line(standing: Standing, tournament: Tournament) -> str:
+def standing_line(standing: Standing, tournament: Tournament, locale: str = ENGLISH) -> str:
     """`1. @alice · **2½** · 3 games, 1 bye · Buchholz 4 · Sonneborn-Berger 3.25`."""
     breaks = " · ".join(
-        f"{name} {tiebreak_text(value)}"
+        say(
+            t(
+                "tournaments.standing.tiebreak",
+                name=TIEBREAK_NAMES[name],
+                value=tiebreak_text(value),
+            ),
+            locale,
+        )
         for name, value in zip(TIEBREAKS[tournament.system], standing.tiebreaks, strict=True)
     )
+    games: Text = t("tournaments.standing.games", count=standing.games)
+    if standing.byes:
+        byes = t("tournaments.standing.byes", count=standing.byes)
+        games = t("tournaments.standing.games_byes", games=games, byes=byes)
     entrant = tournament.entrant(standing.player)
-    out = " (withdrawn)" if entrant is not None and entrant.withdrawn else ""
-    games = f"{standing.games} game{'s' * (standing.games != 1)}"
-    byes = f", {standing.byes} bye{'s' * (standing.byes != 1)}" if standing.byes else ""
-    return (
-        f"{standing.rank}. {mention(standing.player)}{out} · **{points_text(standing.points)}** "
-        f"· {games}{byes} · {breaks}"
+    withdrawn = entrant is not None and entrant.withdrawn
+    line = t(
+        "tournaments.standing.line_withdrawn" if withdrawn else "tournaments.standing.line",
+        rank=standing.rank,
+        player=mention(standing.player),
+        points=points_text(standing.points),
+        games=games,
+        tiebreaks=breaks,
     )
+    return say(line, locale)
 
 
-def table_text(tournament: Tournament) -> str:
-    return "\n".join(standing_line(s, tournament) for s in tournament.standings())
+def table_text(tournament: Tournament, locale: str = ENGLISH) -> str:
+    return "\n".join(standing_line(s, tournament, locale) for s in tournament.standings())
 
 
-def summary(tournament: Tournament) -> str:
+def summary(tournament: Tournament) -> Text:
     """One line of settings: rounds, time per move, field size, rated or not."""
     row = tournament.row
     if row.stage is not Stage.OPEN:
-        rounds = f"round {row.round} of {row.rounds}"
+        rounds = t("tournaments.round_of", round=row.round, rounds=row.rounds)
+    elif tournament.system is System.ROUND_ROBIN and row.double:
+        rounds = t("tournaments.meets_everyone_twice")
     elif tournament.system is System.ROUND_ROBIN:
-        rounds = "every entrant meets every other" + (" twice" if row.double else "")
+        rounds = t("tournaments.meets_everyone")
     elif row.rounds:
-        rounds = f"{row.rounds} rounds"
+        rounds = t("tournaments.rounds", count=row.rounds)
     else:
-        rounds = "rounds: enough to separate a winner (at least 3)"
-    rated = "rated" if row.rated else "unrated"
-    return f"{rounds} · {pace(row.days_per_move)} · up to {row.max_players} players · {rated}"
+        rounds = t("tournaments.rounds_to_separate")
+    return t(
+        "tournaments.summary",
+        rounds=rounds,
+        pace=pace(row.days_per_move),
+        players=t("tournaments.up_to", count=row.max_players),
+        rated=rated(row.rated),
+    )
 
 
-def entry_text(tournament: Tournament) -> str:
+def entry_text(tournament: Tournament, locale: str = ENGLISH) -> str:
     """The entry message: who has entered while it is open, the table once it runs."""
     row = tournament.row
-    head = [f"**{tournament.title}**", summary(tournament)]
+    head: list[Line] = [t("tournaments.title", title=tournament.title), summary(tournament)]
     if row.stage is Stage.OPEN:
         names = ", ".join(mention(e.user_id) for e in tournament.entrants)
-        return "\n".join(
-            [
-                *head,
-                f"Entrants ({len(tournament.entrants)}): {names}",
-                f"Press **Join** to enter. {mention(row.creator_id)} starts it with "
-                "`/tournament start` (at least 3 entrants).",
-            ]
-        )
-    heading = "Final standings:" if row.stage is Stage.FINISHED else "Standings:"
-    return "\n".join([*head, heading, table_text(tournament)])
+        entrants = t("tournaments.entrants", count=len(tournament.entrants), names=names)
+        join = t("tournaments.join", creator=mention(row.creator_id), least=MIN_PLAYERS)
+        return worded([*head, entrants, join], locale)
+    finished = row.stage is Stage.FINISHED
+    heading = t("tournaments.final_standings") if finished else t("tournaments.standings")
+    return worded([*head, heading, table_text(tournament, locale)], locale)
 
 
-def listing_line(tournament: Tournament) -> str:
+def listing_line(tournament: Tournament) -> Text:
     """`#3 · Quorum standard, swiss · round 2 of 3 · 5 entrants`."""
     row = tournament.row
-    stage = "taking entries" if row.stage is Stage.OPEN else f"round {row.round} of {row.rounds}"
-    what = tournament.title.partition(": ")[2]
-    return f"#{row.id} · {what} · {stage} · {len(tournament.entrants)} entrants"
+    if row.stage is Stage.OPEN:
+        stage = t("tournaments.taking_entries")
+    else:
+        stage = t("tournaments.round_of", round=row.round, rounds=row.rounds)
+    return t(
+        "tournaments.listing",
+        tournament=row.id,
+        what=tournament.title.partition(": ")[2],
+        stage=stage,
+        entrants=len(tournament.entrants),
+    )
 
 
-NONE_LISTED = "No tournament is open or running here. `/tournament create` makes one."
+NONE_LISTED = t("tournaments.none_listed")
 
 
-def round_begins(tournament: Tournament, number: int, byes: list[int]) -> str:
-    bye = f" Bye (counts as a win): {mention(byes[0])}." if byes else ""
-    return f"**{tournament.title}**: round {number} of {tournament.row.rounds} begins.{bye}"
+def round_begins(tournament: Tournament, number: int, byes: list[int]) -> Text:
+    title, rounds = tournament.title, tournament.row.rounds
+    if byes:
+        bye = mention(byes[0])
+        return t(
+            "tournaments.round_begins_bye", title=title, round=number, rounds=rounds, player=bye
+        )
+    return t("tournaments.round_begins", title=title, round=number, rounds=rounds)
 
 
-def round_match(tournament: Tournament, number: int, players: list[int]) -> str:
+def round_match(
+    tournament: Tournament, number: int, players: list[int], locale: str = ENGLISH
+) -> str:
     """The message a round's match thread opens from: the tournament and round label it."""
-    return f"Tournament #{tournament.id}, round {number}: {' vs '.join(map(mention, players))}"
+    versus = say(t("posts.vs"), locale).join(map(mention, players))
+    label = t("tournaments.round_match", tournament=tournament.id, round=number, players=versus)
+    return say(label, locale)
 
 
-def started(tournament: Tournament) -> str:
-    return f"**{tournament.title}** has begun: {tournament.row.rounds} rounds."
+def started(tournament: Tournament) -> Text:
+    return t("tournaments.started", title=tournament.title, count=tournament.row.rounds)
 
 
-def finished(tournament: Tournament, winners: list[int], early: bool) -> str:
-    cut = " (no further round could be paired without a rematch)" if early else ""
-    champions = " and ".join(map(mention, winners))
-    return (
-        f"**{tournament.title}** is over{cut}. Congratulations, {champions}!\n"
-        f"Final standings:\n{table_text(tournament)}"
+def finished(tournament: Tournament, winners: list[int], early: bool, locale: str = ENGLISH) -> str:
+    champions = say(t("posts.and"), locale).join(map(mention, winners))
+    over = t(
+        "tournaments.finished_early" if early else "tournaments.finished",
+        title=tournament.title,
+        champions=champions,
     )
+    heading = t("tournaments.final_standings")
+    return worded([over, heading, table_text(tournament, locale)], locale)
 
 
-def left(tournament_id: int, started: bool, resigned: int) -> str:
+def left(tournament_id: int, started: bool, resigned: int) -> Text:
     if not started:
-        return f"You have left tournament #{tournament_id}."
-    games = f" {resigned} running game{'s' * (resigned != 1)} resigned." if resigned else ""
-    return (
-        f"You have withdrawn from tournament #{tournament_id}; you will not be paired again.{games}"
-    )
+        return t("tournaments.left", tournament=tournament_id)
+    if resigned:
+        return t("tournaments.withdrawn_resigned", tournament=tournament_id, count=resigned)
+    return t("tournaments.withdrawn", tournament=tournament_id)

@@ -13,6 +13,8 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.texts import ENGLISH, Text, say, t
+
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
@@ -20,44 +22,68 @@ SCOPES = ("bot", "applications.commands")
 
 @dataclass(frozen=True)
 class Needed:
-    """One permission: its discord.py name, Discord's label, and why the bot asks for it.
+    """One permission: its discord.py name, Discord's label, and why the bot asks for it
+    (both from the catalogue, bot/texts/en/permissions.toml).
     `essential` ones are those without which the bot cannot play in a channel at all; the
     others only change how (no thread, no archiving), and are explained when that happens."""
 
     name: str
-    label: str
-    why: str
+    label: Text
+    why: Text
     essential: bool = False
 
 
 NEEDED = (
-    Needed("view_channel", "View Channels", "see the channels where it is used", True),
+    Needed(
+        "view_channel",
+        t("permissions.view_channel.label"),
+        t("permissions.view_channel.why"),
+        True,
+    ),
     Needed(
         "send_messages",
-        "Send Messages",
-        "post the boards of matches played in the channel itself",
+        t("permissions.send_messages.label"),
+        t("permissions.send_messages.why"),
         True,
     ),
     Needed(
         "send_messages_in_threads",
-        "Send Messages in Threads",
-        "post each turn's board in the match thread",
+        t("permissions.send_messages_in_threads.label"),
+        t("permissions.send_messages_in_threads.why"),
         True,
     ),
-    Needed("attach_files", "Attach Files", "attach the board pictures", True),
+    Needed(
+        "attach_files",
+        t("permissions.attach_files.label"),
+        t("permissions.attach_files.why"),
+        True,
+    ),
     Needed(
         "create_public_threads",
-        "Create Public Threads",
-        "give each match its thread (without it, matches are played in the channel)",
+        t("permissions.create_public_threads.label"),
+        t("permissions.create_public_threads.why"),
     ),
     Needed(
         "read_message_history",
-        "Read Message History",
-        "open a thread on the challenge message",
+        t("permissions.read_message_history.label"),
+        t("permissions.read_message_history.why"),
     ),
-    Needed("manage_threads", "Manage Threads", "archive a finished match's thread"),
-    Needed("embed_links", "Embed Links", "post the summary of a computer analysis (/analysis)"),
+    Needed(
+        "manage_threads",
+        t("permissions.manage_threads.label"),
+        t("permissions.manage_threads.why"),
+    ),
+    Needed(
+        "embed_links",
+        t("permissions.embed_links.label"),
+        t("permissions.embed_links.why"),
+    ),
 )
+
+
+def label(permission: str) -> Text:
+    """Discord's name for one of the permissions the bot needs (`send_messages`)."""
+    return next(p.label for p in NEEDED if p.name == permission)
 
 
 def needed_permissions() -> discord.Permissions:
@@ -92,8 +118,8 @@ def in_channel(granted: discord.Permissions, thread: bool) -> list[Needed]:
     return [p for p in lacking(granted, essential_only=True) if p.name != skip]
 
 
-def names(missing: list[Needed]) -> str:
-    return ", ".join(p.label for p in missing)
+def names(missing: list[Needed], locale: str = ENGLISH) -> str:
+    return ", ".join(say(p.label, locale) for p in missing)
 
 
 class PermissionWatch:
@@ -135,10 +161,14 @@ class PermissionWatch:
         if not missing:
             return
         self.told.add(channel)
-        text = (
-            f"I cannot work fully in <#{channel}>: I lack the {names(missing)} "
-            f"permission{'s' if len(missing) > 1 else ''} here. A server admin can grant "
-            "them in the channel's settings."
+        lacked = names(missing)
+        text = say(
+            t(
+                "permissions.cannot_work",
+                place=f"<#{channel}>",
+                permissions=lacked,
+                count=len(missing),
+            )
         )
         try:
             if interaction.response.is_done():

@@ -15,6 +15,7 @@ from discord import app_commands
 
 import bot.app
 from bot.offline import OfflineDiscord
+from bot.texts import say
 from bot.ui.commands_sync import register_commands
 from bot.ui.permissions import NEEDED, application_id_from_token, invite_url, needed_permissions
 from tests.bot.support import new_bot, private
@@ -97,7 +98,7 @@ def test_the_invite_grants_exactly_the_documented_permissions(tmp_path: Path) ->
     )
     flags = [discord.Permissions.VALID_FLAGS[p.name] for p in NEEDED]
     assert int(query["permissions"][0]) == sum(set(flags)) and len(set(flags)) == len(NEEDED)
-    assert documented_permissions() == [(p.label, p.why) for p in NEEDED]
+    assert documented_permissions() == [(say(p.label), say(p.why)) for p in NEEDED]
 
     chosen = bot_command(tmp_path, "--invite", DISCORD_TOKEN=TOKEN, APPLICATION_ID="42")
     assert "client_id=42&" in chosen.stdout

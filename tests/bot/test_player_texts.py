@@ -234,6 +234,8 @@ def test_an_automatic_pass_is_said_in_words(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> list[str]:
         match_id, (_, bob) = await start(h, "quorum")
         match = await h.bot.service.cache.get(match_id)
-        return describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
+        return [
+            say(line) for line in describe_turns(match, [Turn(2, bob.id, "pass", automatic=True)])
+        ]
 
     assert offline(scenario) == ["bob had no legal move and passed."]
