@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer, shown
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
-from bot.ui.views import draw_view, resign_view
+from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 class Endings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            DrawButton,
+            lambda interaction, button: self.answer_draw(
+                interaction, button.match_id, button.accept
+            ),
+        )
+        bot.clicks.on(
+            ResignButton,
+            lambda interaction, button: self.confirm_resign(interaction, button.match_id),
+        )
 
     @app_commands.command(name="resign", description="Resign a match (any time, even out of turn)")
     @app_commands.describe(match="Which match (not needed inside a match thread)")
