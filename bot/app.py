@@ -28,6 +28,7 @@ from bot.store import Store
 from bot.ui.commands_sync import register_commands
 from bot.ui.interface import apologise, options_offered
 from bot.ui.permissions import PermissionWatch
+from bot.ui.persistent import Clicks
 from bot.ui.views import PERSISTENT_ITEMS
 from bot.workers.ai_pool import AIPool
 from bot.workers.analysis_worker import AnalysisWorker
@@ -121,6 +122,7 @@ class BoardBot(commands.AutoShardedBot):
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
         self.permission_watch = PermissionWatch()
+        self.clicks = Clicks()  # the cogs register who answers each persistent item
         for listener in (
             self.permission_watch.on_guild_available,
             self.permission_watch.on_guild_join,

@@ -25,7 +25,13 @@ from bot.service import AcceptResult, Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player, tell
-from bot.ui.views import challenge_view
+from bot.ui.views import (
+    AcceptButton,
+    DeclineButton,
+    RematchButton,
+    WithdrawButton,
+    challenge_view,
+)
 from rules import GAMES, RulesError, get_game
 
 if TYPE_CHECKING:
@@ -57,6 +63,18 @@ DAYS_CHOICES: list[app_commands.Choice[int]] = [
 class Challenges(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            AcceptButton, lambda interaction, button: self.accept(interaction, button.match_id)
+        )
+        bot.clicks.on(
+            DeclineButton, lambda interaction, button: self.decline(interaction, button.match_id)
+        )
+        bot.clicks.on(
+            WithdrawButton, lambda interaction, button: self.withdraw(interaction, button.match_id)
+        )
+        bot.clicks.on(
+            RematchButton, lambda interaction, button: self.rematch(interaction, button.match_id)
+        )
 
     @app_commands.command(
         name="challenge", description=described(t("commands.challenge.description"))

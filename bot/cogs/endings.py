@@ -13,7 +13,7 @@ from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer, shown
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
-from bot.ui.views import draw_view, resign_view
+from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -22,6 +22,16 @@ if TYPE_CHECKING:
 class Endings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            DrawButton,
+            lambda interaction, button: self.answer_draw(
+                interaction, button.match_id, button.accept
+            ),
+        )
+        bot.clicks.on(
+            ResignButton,
+            lambda interaction, button: self.confirm_resign(interaction, button.match_id),
+        )
 
     @app_commands.command(name="resign", description=described(t("commands.resign.description")))
     @app_commands.describe(match=described(t("commands.options.match")))

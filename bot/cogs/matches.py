@@ -67,6 +67,7 @@ def needing_line(waiting: Waiting) -> Text:
 class Matches(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.guard(self.admit)
 
     @app_commands.command(name="matches", description=described(t("commands.matches.description")))
     @app_commands.describe(page=described(t("commands.matches.options.page")))
@@ -136,9 +137,9 @@ class Matches(commands.Cog):
             )
 
     async def admit(self, interaction: Interaction, match_id: int) -> bool:
-        """Whether a button or menu naming this match may act where it was used (views ask
-        before each click, see views.InMatch); if not, the member is told so, as of a match
-        that does not exist."""
+        """Whether a button or menu naming this match may act where it was used (each asks
+        before its click, see bot.ui.persistent.InMatch); if not, the member is told so, as
+        of a match that does not exist."""
         async with answering(interaction):
             await self.bot.service.queries.reach(viewer(interaction), match_id)
             return True

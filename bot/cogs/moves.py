@@ -14,7 +14,7 @@ from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worde
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
-from bot.ui.views import board_view, picker_message
+from bot.ui.views import MoveButton, PickBack, PickPlay, PickSelect, board_view, picker_message
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -23,6 +23,28 @@ if TYPE_CHECKING:
 class Moves(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        clicks = bot.clicks
+        clicks.on(
+            MoveButton, lambda interaction, button: self.open_picker(interaction, button.match_id)
+        )
+        clicks.on(
+            PickSelect,
+            lambda interaction, menu: self.pick(
+                interaction, menu.match_id, menu.ply, menu.path, menu.chosen
+            ),
+        )
+        clicks.on(
+            PickPlay,
+            lambda interaction, button: self.play_picked(
+                interaction, button.match_id, button.ply, button.path
+            ),
+        )
+        clicks.on(
+            PickBack,
+            lambda interaction, button: self.pick(
+                interaction, button.match_id, button.ply, button.path[:-1], None
+            ),
+        )
 
     @property
     def service(self) -> MatchService:

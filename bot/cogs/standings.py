@@ -19,7 +19,7 @@ from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
 from bot.texts import ENGLISH, Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
-from bot.ui.views import history_view, replay_view
+from bot.ui.views import HistoryButton, ReplayButton, history_view, replay_view
 from rules import get_game
 
 if TYPE_CHECKING:
@@ -81,6 +81,16 @@ def leaderboard_embed(board: Leaderboard, user_id: int) -> discord.Embed:
 class Standings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            HistoryButton,
+            lambda interaction, button: self.history_page(
+                interaction, button.user_id, button.game, button.page
+            ),
+        )
+        bot.clicks.on(
+            ReplayButton,
+            lambda interaction, button: self.replay_step(interaction, button.match_id, button.ply),
+        )
 
     @app_commands.command(
         name="leaderboard", description=described(t("commands.leaderboard.description"))

@@ -5,7 +5,6 @@ why, and does nothing else. Every component the bot sends is one of `PERSISTENT_
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,11 +12,14 @@ from discord.ext import commands
 
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, tell
+from bot.ui.persistent import Persistent
 from bot.ui.views import (
     PERSISTENT_ITEMS,
     AcceptButton,
     DeclineButton,
     HistoryButton,
+    JoinButton,
+    LeaveButton,
     ReplayButton,
     WithdrawButton,
 )
@@ -27,17 +29,15 @@ if TYPE_CHECKING:
 
 CHALLENGE_ITEMS = (AcceptButton, DeclineButton, WithdrawButton)
 PAGER_ITEMS = (HistoryButton, ReplayButton)
-
-UNKNOWN = t("answers.stray.unknown")
-OLD_PAGE = t("answers.stray.old_page")
+ENTRY_ITEMS = (JoinButton, LeaveButton)
 
 
-def recognise(custom_id: str) -> tuple[type[Any], re.Match[str]] | None:
-    """The component class whose template this id fits, with the parts it carries."""
+def recognise(custom_id: str) -> tuple[type[Persistent], dict[str, Any]] | None:
+    """The component class whose custom_id format this id fits, with the values it carries."""
     for item in PERSISTENT_ITEMS:
-        found = item.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if found is not None:
-            return item, found
+        values = item.custom_ids.parse(custom_id)
+        if values is not None:
+            return item, values
     return None
 
 
@@ -68,15 +68,17 @@ class StrayClicks(commands.Cog):
             return  # its DynamicItem answers
         async with answering(interaction):
             if found is None:
-                await tell(interaction, say(UNKNOWN))
+                await tell(interaction, say(t("views.stray.unknown")))
                 return
-            item, parts = found
+            item, values = found
             if item in PAGER_ITEMS:
-                await tell(interaction, say(OLD_PAGE))
+                await tell(interaction, say(t("views.stray.old_page")))
                 return
-            ply = int(parts["ply"]) if "ply" in parts.groupdict() else None
+            if item in ENTRY_ITEMS:
+                await tell(interaction, say(t("views.stray.entries_closed")))
+                return
             await self.bot.service.stale.refuse(
-                int(parts["id"]), challenge=item in CHALLENGE_ITEMS, ply=ply
+                values["match_id"], challenge=item in CHALLENGE_ITEMS, ply=values.get("ply")
             )
 
 

@@ -20,7 +20,7 @@ from bot.posts.match_texts import (
 from bot.posts.notifications import pinging
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
-from bot.ui.views import takeback_view
+from bot.ui.views import TakebackButton, takeback_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -29,6 +29,12 @@ if TYPE_CHECKING:
 class Takebacks(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            TakebackButton,
+            lambda interaction, button: self.answer(
+                interaction, button.match_id, button.ply, button.accept
+            ),
+        )
 
     @app_commands.command(
         name="takeback", description=described(t("commands.takeback.description"))

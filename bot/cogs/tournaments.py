@@ -30,7 +30,7 @@ from bot.service.tournaments import (
 from bot.store import Stage
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player
-from bot.ui.views import entry_view
+from bot.ui.views import JoinButton, LeaveButton, entry_view
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -58,6 +58,13 @@ class Tournaments(commands.Cog):
 
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        bot.clicks.on(
+            JoinButton, lambda interaction, button: self.join(interaction, button.tournament_id)
+        )
+        bot.clicks.on(
+            LeaveButton,
+            lambda interaction, button: self.leave_button(interaction, button.tournament_id),
+        )
 
     async def cog_load(self) -> None:
         self.bot.service.tournaments.listeners.append(self.on_event)

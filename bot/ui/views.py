@@ -1,468 +1,258 @@
 """Message components: persistent buttons that carry the match id, and the move picker.
 
-Buttons only translate a click into a call on the cog that owns the feature; the cogs
-are looked up by name so this module imports none of them. Every component naming a match
-is `InMatch`: it acts only where that match is in reach (another server's is refused).
+Each item declares its custom_id once (see bot.ui.persistent) and only hands a click to the
+handler its feature's cog registered for it. Every component naming a match is `InMatch`: it
+acts only where that match is in reach (another server's is refused).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 from discord import ui
 
 from bot.posts import limits
 from bot.service import PickerStep
+from bot.texts import Text, say, t
+from bot.ui.persistent import NUMBER, YES_NO, CustomId, InMatch, Interaction, Part, Persistent
 
 MAX_OPTIONS = 25
 MAX_SELECTS = 4  # a message has 5 rows; the last holds the buttons
 
-
-class ChallengeAnswers(Protocol):
-    async def accept(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
-    async def decline(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
-    async def withdraw(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
-    async def rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+SUCCESS, DANGER = discord.ButtonStyle.success, discord.ButtonStyle.danger
+PRIMARY, SECONDARY = discord.ButtonStyle.primary, discord.ButtonStyle.secondary
 
 
-class MovePlayer(Protocol):
-    async def open_picker(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
-    async def pick(
-        self,
-        interaction: discord.Interaction[Any],
-        match_id: int,
-        ply: int,
-        path: tuple[int, ...],
-        token: str | None,
-    ) -> None: ...
-    async def play_picked(
-        self, interaction: discord.Interaction[Any], match_id: int, ply: int, path: tuple[int, ...]
-    ) -> None: ...
+class AcceptButton(
+    InMatch, Persistent, custom_id=CustomId("bg:accept:{match_id}", match_id=NUMBER)
+):
+    """Accepts a challenge (or takes a free seat in an open one)."""
 
 
-def _cog(interaction: discord.Interaction[Any], name: str) -> Any:
-    cog = interaction.client.get_cog(name)
-    if cog is None:
-        raise RuntimeError(f"the {name} cog is not loaded")
-    return cog
+class DeclineButton(
+    InMatch, Persistent, custom_id=CustomId("bg:decline:{match_id}", match_id=NUMBER)
+):
+    """Declines a challenge addressed to the member who presses it."""
 
 
-class Gate(Protocol):
-    async def admit(self, interaction: discord.Interaction[Any], match_id: int) -> bool: ...
+class WithdrawButton(
+    InMatch, Persistent, custom_id=CustomId("bg:withdraw:{match_id}", match_id=NUMBER)
+):
+    """Withdraws a challenge: only its challenger may."""
 
 
-class InMatch:
-    """Mixed into each component whose custom_id names a match: before its callback runs,
-    the Matches cog checks that the match is in reach where it was clicked (and says so
-    when not), since a custom_id can name any match."""
-
-    match_id: int
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await cast(Gate, _cog(interaction, "Matches")).admit(interaction, self.match_id)
-
-
-class AcceptButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:accept:(?P<id>\d+)"):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Accept",
-                style=discord.ButtonStyle.success,
-                custom_id=limits.custom_id(f"bg:accept:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> AcceptButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
-        await answers.accept(interaction, self.match_id)
-
-
-class DeclineButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:decline:(?P<id>\d+)"):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Decline",
-                style=discord.ButtonStyle.danger,
-                custom_id=limits.custom_id(f"bg:decline:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> DeclineButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
-        await answers.decline(interaction, self.match_id)
-
-
-class WithdrawButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:withdraw:(?P<id>\d+)"):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Withdraw",
-                style=discord.ButtonStyle.secondary,
-                custom_id=limits.custom_id(f"bg:withdraw:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> WithdrawButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
-        await answers.withdraw(interaction, self.match_id)
-
-
-class RematchButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:rematch:(?P<id>\d+)"):
+class RematchButton(
+    InMatch, Persistent, custom_id=CustomId("bg:rematch:{match_id}", match_id=NUMBER)
+):
     """Under a result: challenges the same players again, seats rotated by one."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Rematch",
-                style=discord.ButtonStyle.primary,
-                custom_id=limits.custom_id(f"bg:rematch:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(ChallengeAnswers, _cog(interaction, "Challenges"))
-        await answers.rematch(interaction, self.match_id)
-
-
-class DrawAnswers(Protocol):
-    async def answer_draw(
-        self, interaction: discord.Interaction[Any], match_id: int, accept: bool
-    ) -> None: ...
 
 
 class DrawButton(
-    InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:draw:(?P<answer>yes|no):(?P<id>\d+)"
+    InMatch,
+    Persistent,
+    custom_id=CustomId("bg:draw:{accept}:{match_id}", accept=YES_NO, match_id=NUMBER),
 ):
     """Accept draw or Decline under a draw offer; they answer the offer standing when
     pressed (an offer that lapsed is refused)."""
 
-    def __init__(self, match_id: int, accept: bool) -> None:
-        answer = "yes" if accept else "no"
-        super().__init__(
-            ui.Button(
-                label="Accept draw" if accept else "Decline",
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=limits.custom_id(f"bg:draw:{answer}:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-        self.accept = accept
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> DrawButton:
-        return cls(int(match["id"]), match["answer"] == "yes")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(DrawAnswers, _cog(interaction, "Endings"))
-        await answers.answer_draw(interaction, self.match_id, self.accept)
+    accept: bool
 
 
-class MoveButton(InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:move:(?P<id>\d+)"):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Move",
-                style=discord.ButtonStyle.primary,
-                custom_id=limits.custom_id(f"bg:move:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> MoveButton:
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        player = cast(MovePlayer, _cog(interaction, "Moves"))
-        await player.open_picker(interaction, self.match_id)
-
-
-class TakebackAnswers(Protocol):
-    async def answer(
-        self, interaction: discord.Interaction[Any], match_id: int, ply: int, accept: bool
-    ) -> None: ...
+class MoveButton(InMatch, Persistent, custom_id=CustomId("bg:move:{match_id}", match_id=NUMBER)):
+    """Opens the picker under a board."""
 
 
 class TakebackButton(
     InMatch,
-    ui.DynamicItem[ui.Button[Any]],
-    template=r"bg:takeback:(?P<answer>yes|no):(?P<id>\d+):(?P<ply>\d+)",
+    Persistent,
+    custom_id=CustomId(
+        "bg:takeback:{accept}:{match_id}:{ply}", accept=YES_NO, match_id=NUMBER, ply=NUMBER
+    ),
 ):
     """Accept or Decline under a takeback request; the ply names the request, so a click
     on an old request is refused once the match has moved on."""
 
-    def __init__(self, match_id: int, ply: int, accept: bool) -> None:
-        answer = "yes" if accept else "no"
-        super().__init__(
-            ui.Button(
-                label="Accept takeback" if accept else "Decline",
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=limits.custom_id(f"bg:takeback:{answer}:{match_id}:{ply}"),
-            )
-        )
-        self.match_id = match_id
-        self.ply = ply
-        self.accept = accept
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> TakebackButton:
-        return cls(int(match["id"]), int(match["ply"]), match["answer"] == "yes")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answers = cast(TakebackAnswers, _cog(interaction, "Takebacks"))
-        await answers.answer(interaction, self.match_id, self.ply, self.accept)
-
-
-class ResignAnswers(Protocol):
-    async def confirm_resign(
-        self, interaction: discord.Interaction[Any], match_id: int
-    ) -> None: ...
+    ply: int
+    accept: bool
 
 
 class ResignButton(
-    InMatch, ui.DynamicItem[ui.Button[Any]], template=r"bg:resign:(?P<answer>yes|no):(?P<id>\d+)"
+    InMatch,
+    Persistent,
+    custom_id=CustomId("bg:resign:{confirm}:{match_id}", confirm=YES_NO, match_id=NUMBER),
 ):
     """Resign or Cancel under the private question /resign asks: a stray /resign must not
     end a game. Sent ephemerally, so only the member who asked sees them."""
 
-    def __init__(self, match_id: int, confirm: bool) -> None:
-        answer = "yes" if confirm else "no"
-        super().__init__(
-            ui.Button(
-                label="Resign" if confirm else "Cancel",
-                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                custom_id=limits.custom_id(f"bg:resign:{answer}:{match_id}"),
-            )
-        )
-        self.match_id = match_id
-        self.confirm = confirm
+    confirm: bool
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> ResignButton:
-        return cls(int(match["id"]), match["answer"] == "yes")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not self.confirm:
-            await interaction.response.edit_message(
-                content="Cancelled: nothing changed.", view=None
-            )
-            return
-        answers = cast(ResignAnswers, _cog(interaction, "Endings"))
-        await answers.confirm_resign(interaction, self.match_id)
-
-
-class Pager(Protocol):
-    async def history_page(
-        self, interaction: discord.Interaction[Any], user_id: int, game: str | None, page: int
-    ) -> None: ...
-    async def replay_step(
-        self, interaction: discord.Interaction[Any], match_id: int, ply: int
-    ) -> None: ...
+    async def callback(self, interaction: Interaction) -> None:
+        if self.confirm:
+            await super().callback(interaction)
+        else:
+            await interaction.response.edit_message(content=say(t("views.cancelled")), view=None)
 
 
 ALL_GAMES = "all"
-BACK, FORWARD = "◀", "▶"
+GAME: Part[str | None] = Part(
+    "[a-z]+", lambda text: None if text == ALL_GAMES else text, lambda g: g or ALL_GAMES
+)
 
 
 class HistoryButton(
-    ui.DynamicItem[ui.Button[Any]],
-    template=r"bg:history:(?P<user>\d+):(?P<game>[a-z]+):(?P<page>\d+):(?P<way>[pn])",
+    Persistent,
+    custom_id=CustomId(
+        "bg:history:{user_id}:{game}:{page}:{way}",
+        user_id=NUMBER,
+        game=GAME,
+        page=NUMBER,
+        way=Part("[pn]", str),
+    ),
 ):
     """Turns a /history page; the custom_id carries whose history, the game and the page it
     opens, so it works after a restart."""
 
-    def __init__(self, user_id: int, game: str | None, page: int, way: str, enabled: bool) -> None:
-        super().__init__(
-            ui.Button(
-                label=BACK if way == "p" else FORWARD,
-                style=discord.ButtonStyle.secondary,
-                disabled=not enabled,
-                custom_id=limits.custom_id(
-                    f"bg:history:{user_id}:{game or ALL_GAMES}:{page}:{way}"
-                ),
-            )
-        )
-        self.user_id, self.game, self.page = user_id, game, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> HistoryButton:
-        game = None if match["game"] == ALL_GAMES else match["game"]
-        return cls(int(match["user"]), game, int(match["page"]), match["way"], True)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        pager = cast(Pager, _cog(interaction, "Standings"))
-        await pager.history_page(interaction, self.user_id, self.game, self.page)
-
-
-# A replay's steps: the label, and how far each goes from the position shown (None: to the
-# setup or to the end). The letter keeps two buttons aiming at one position apart.
-REPLAY_STEPS = {
-    "f": ("⏮", None),
-    "b": ("-10", -10),
-    "p": (BACK, -1),
-    "n": (FORWARD, 1),
-    "j": ("+10", 10),
-    "l": ("⏭", None),
-}
+    user_id: int
+    game: str | None
+    page: int
+    way: str
 
 
 class ReplayButton(
     InMatch,
-    ui.DynamicItem[ui.Button[Any]],
-    template=r"bg:replay:(?P<id>\d+):(?P<ply>\d+):(?P<way>[fbpnjl])",
+    Persistent,
+    custom_id=CustomId(
+        "bg:replay:{match_id}:{ply}:{way}", match_id=NUMBER, ply=NUMBER, way=Part("[fbpnjl]", str)
+    ),
 ):
     """Steps a /replay to the position its custom_id names (match id and ply)."""
 
-    def __init__(self, match_id: int, ply: int, way: str, enabled: bool) -> None:
-        super().__init__(
-            ui.Button(
-                label=REPLAY_STEPS[way][0],
-                style=discord.ButtonStyle.secondary,
-                disabled=not enabled,
-                custom_id=limits.custom_id(f"bg:replay:{match_id}:{ply}:{way}"),
-            )
-        )
-        self.match_id, self.ply = match_id, ply
+    ply: int
+    way: str
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> ReplayButton:
-        return cls(int(match["id"]), int(match["ply"]), match["way"], True)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        pager = cast(Pager, _cog(interaction, "Standings"))
-        await pager.replay_step(interaction, self.match_id, self.ply)
+# A replay's steps: the label, and how far each goes from the position shown (None: to the
+# setup or to the end). The letter keeps two buttons aiming at one position apart.
+REPLAY_STEPS: dict[str, tuple[Text, int | None]] = {
+    "f": (t("views.replay.first"), None),
+    "b": (t("views.replay.back_ten"), -10),
+    "p": (t("views.previous"), -1),
+    "n": (t("views.next"), 1),
+    "j": (t("views.replay.ahead_ten"), 10),
+    "l": (t("views.replay.last"), None),
+}
+
+
+def _view(*items: ui.Item[Any]) -> ui.View:
+    view = ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
 
 
 def history_view(user_id: int, game: str | None, page: int, pages: int) -> ui.View:
     """◀ ▶ under history page `page` (1-based) of `pages`."""
-    view = ui.View(timeout=None)
-    view.add_item(HistoryButton(user_id, game, max(page - 1, 1), "p", page > 1))
-    view.add_item(HistoryButton(user_id, game, min(page + 1, pages), "n", page < pages))
-    return view
+    shown: dict[str, Any] = {"user_id": user_id, "game": game}
+    return _view(
+        HistoryButton.button(
+            t("views.previous"),
+            SECONDARY,
+            disabled=page <= 1,
+            page=max(page - 1, 1),
+            way="p",
+            **shown,
+        ),
+        HistoryButton.button(
+            t("views.next"),
+            SECONDARY,
+            disabled=page >= pages,
+            page=min(page + 1, pages),
+            way="n",
+            **shown,
+        ),
+    )
 
 
 def replay_view(match_id: int, ply: int, last: int) -> ui.View:
     """⏮ -10 ◀ ▶ +10 ⏭ under the replay of position `ply` (0 = the setup) of `last`: each
     button is off where it would not move."""
-    view = ui.View(timeout=None)
-    for way, (_, step) in REPLAY_STEPS.items():
+    buttons = []
+    for way, (label, step) in REPLAY_STEPS.items():
         if step is None:
             target = 0 if way == "f" else last
         else:
             target = min(max(ply + step, 0), last)
-        button = ReplayButton(match_id, target, way, target != ply)
-        button.item.row = 0 if way in "fpnl" else 1
-        view.add_item(button)
-    return view
+        row = 0 if way in "fpnl" else 1
+        buttons.append(
+            ReplayButton.button(
+                label,
+                SECONDARY,
+                disabled=target == ply,
+                row=row,
+                match_id=match_id,
+                ply=target,
+                way=way,
+            )
+        )
+    return _view(*buttons)
 
 
 def challenge_view(match_id: int, *, open_seats: bool = False) -> ui.View:
     """Accept, Decline and Withdraw; an open challenge names nobody who could decline."""
-    view = ui.View(timeout=None)
-    answers = (AcceptButton,) if open_seats else (AcceptButton, DeclineButton)
-    for item in (*answers, WithdrawButton):
-        view.add_item(item(match_id))
-    return view
+    accept = AcceptButton.button(t("views.accept"), SUCCESS, match_id=match_id)
+    decline = DeclineButton.button(t("views.decline"), DANGER, match_id=match_id)
+    withdraw = WithdrawButton.button(t("views.withdraw"), SECONDARY, match_id=match_id)
+    return _view(accept, withdraw) if open_seats else _view(accept, decline, withdraw)
 
 
 def rematch_view(match_id: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(RematchButton(match_id))
-    return view
+    return _view(RematchButton.button(t("views.rematch"), PRIMARY, match_id=match_id))
 
 
 def draw_view(match_id: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(DrawButton(match_id, True))
-    view.add_item(DrawButton(match_id, False))
-    return view
+    return _view(
+        DrawButton.button(t("views.accept_draw"), SUCCESS, match_id=match_id, accept=True),
+        DrawButton.button(t("views.decline"), DANGER, match_id=match_id, accept=False),
+    )
 
 
 def takeback_view(match_id: int, ply: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(TakebackButton(match_id, ply, True))
-    view.add_item(TakebackButton(match_id, ply, False))
-    return view
+    asked: dict[str, Any] = {"match_id": match_id, "ply": ply}
+    return _view(
+        TakebackButton.button(t("views.accept_takeback"), SUCCESS, accept=True, **asked),
+        TakebackButton.button(t("views.decline"), DANGER, accept=False, **asked),
+    )
 
 
 def resign_view(match_id: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(ResignButton(match_id, True))
-    view.add_item(ResignButton(match_id, False))
-    return view
+    return _view(
+        ResignButton.button(t("views.resign"), DANGER, match_id=match_id, confirm=True),
+        ResignButton.button(t("views.cancel"), SECONDARY, match_id=match_id, confirm=False),
+    )
 
 
 def board_view(match_id: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(MoveButton(match_id))
-    return view
-
-
-def _path_text(positions: tuple[int, ...]) -> str:
-    return ".".join(map(str, positions))
-
-
-def _positions(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split(".") if part)
+    return _view(MoveButton.button(t("views.move"), PRIMARY, match_id=match_id))
 
 
 # A picker's components carry everything it knows: match, ply, the path as positions among
 # each step's choices (at most 3 digits each, bounded so a forged id cannot be huge).
 MAX_PATH = 40
-_PICKER = rf"(?P<id>\d{{1,20}}):(?P<ply>\d{{1,9}}):(?P<path>(?:\d{{1,3}}\.?){{0,{MAX_PATH}}})"
+PICKED: dict[str, Part[Any]] = {
+    "match_id": Part(r"\d{1,20}", int),
+    "ply": Part(r"\d{1,9}", int),
+    "path": Part(
+        rf"(?:\d{{1,3}}\.?){{0,{MAX_PATH}}}",
+        lambda text: tuple(int(part) for part in text.split(".") if part),
+        lambda positions: ".".join(map(str, positions)),
+    ),
+}
 
 
-def _picker_id(kind: str, step: PickerStep, *extra: str) -> str:
-    parts = [f"bg:{kind}", str(step.match.id), str(step.match.row.ply), _path_text(step.positions)]
-    return ":".join([*parts, *extra])
-
-
-def _fits(kind: str, step: PickerStep, *extra: str) -> bool:
-    """Whether this step's component id fits Discord's limit and our own template."""
-    short = len(step.positions) <= MAX_PATH
-    return short and len(_picker_id(kind, step, *extra)) <= limits.CUSTOM_ID
+def _picked(step: PickerStep) -> dict[str, Any]:
+    """The values every picker component of this step carries."""
+    return {"match_id": step.match.id, "ply": step.match.row.ply, "path": step.positions}
 
 
 def _option(token: str, label: str) -> discord.SelectOption:
@@ -473,156 +263,80 @@ def _option(token: str, label: str) -> discord.SelectOption:
     )
 
 
-class PickSelect(InMatch, ui.DynamicItem[ui.Select[Any]], template=rf"bg:pick:{_PICKER}:(?P<n>\d)"):
+class PickSelect(
+    InMatch,
+    Persistent,
+    custom_id=CustomId(
+        "bg:pick:{match_id}:{ply}:{path}:{number}", **PICKED, number=Part(r"\d", int)
+    ),
+):
     """One menu of the next choices (a step may need several: 25 options each)."""
 
-    def __init__(self, item: ui.Select[Any], match_id: int, ply: int, path: str) -> None:
-        super().__init__(item)
-        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
+    ply: int
+    path: tuple[int, ...]
+    number: int
 
     @classmethod
     def build(cls, step: PickerStep, tokens: tuple[str, ...], number: int) -> PickSelect:
-        placeholder = f"{tokens[0]} … {tokens[-1]}" if len(tokens) > 1 else tokens[0]
+        if len(tokens) > 1:
+            placeholder = say(t("views.picker.range", first=tokens[0], last=tokens[-1]))
+        else:
+            placeholder = tokens[0]
+        values = {**_picked(step), "number": number}
         select: ui.Select[Any] = ui.Select(
             placeholder=limits.placeholder(placeholder),
-            options=[_option(t, step.labels[step.choices.index(t)]) for t in tokens],
-            custom_id=limits.custom_id(_picker_id("pick", step, str(number))),
+            options=[_option(token, step.labels[step.choices.index(token)]) for token in tokens],
+            custom_id=cls.custom_ids.build(**values),
             row=number,
         )
-        return cls(select, step.match.id, step.match.row.ply, _path_text(step.positions))
+        return cls(select, **values)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PickSelect:
-        assert isinstance(item, ui.Select)
-        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        player = cast(MovePlayer, _cog(interaction, "Moves"))
-        chosen = self.item.values[0] if self.item.values else ""
-        await player.pick(interaction, self.match_id, self.ply, self.path, chosen)
+    @property
+    def chosen(self) -> str:
+        """The option picked (discord.py sets the values the click carries)."""
+        values = self.item.values if isinstance(self.item, ui.Select) else []
+        return values[0] if values else ""
 
 
-class PickPlay(InMatch, ui.DynamicItem[ui.Button[Any]], template=rf"bg:play:{_PICKER}"):
+class PickPlay(
+    InMatch, Persistent, custom_id=CustomId("bg:play:{match_id}:{ply}:{path}", **PICKED)
+):
     """Plays the move the path spells, through the same service call as /move."""
 
-    def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:
-        super().__init__(item)
-        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
-
-    @classmethod
-    def build(cls, step: PickerStep) -> PickPlay:
-        assert step.move is not None
-        button: ui.Button[Any] = ui.Button(
-            label=play_label(step.move),
-            style=discord.ButtonStyle.success,
-            custom_id=limits.custom_id(_picker_id("play", step)),
-            row=MAX_SELECTS,
-        )
-        return cls(button, step.match.id, step.match.row.ply, _path_text(step.positions))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PickPlay:
-        assert isinstance(item, ui.Button)
-        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        player = cast(MovePlayer, _cog(interaction, "Moves"))
-        await player.play_picked(interaction, self.match_id, self.ply, self.path)
+    ply: int
+    path: tuple[int, ...]
 
 
-class PickBack(InMatch, ui.DynamicItem[ui.Button[Any]], template=rf"bg:back:{_PICKER}"):
+class PickBack(
+    InMatch, Persistent, custom_id=CustomId("bg:back:{match_id}:{ply}:{path}", **PICKED)
+):
     """Goes one choice back."""
 
-    def __init__(self, item: ui.Button[Any], match_id: int, ply: int, path: str) -> None:
-        super().__init__(item)
-        self.match_id, self.ply, self.path = match_id, ply, _positions(path)
-
-    @classmethod
-    def build(cls, step: PickerStep) -> PickBack:
-        button: ui.Button[Any] = ui.Button(
-            label="Back",
-            style=discord.ButtonStyle.secondary,
-            custom_id=limits.custom_id(_picker_id("back", step)),
-            row=MAX_SELECTS,
-        )
-        return cls(button, step.match.id, step.match.row.ply, _path_text(step.positions))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PickBack:
-        assert isinstance(item, ui.Button)
-        return cls(item, int(match["id"]), int(match["ply"]), match["path"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        player = cast(MovePlayer, _cog(interaction, "Moves"))
-        await player.pick(interaction, self.match_id, self.ply, self.path[:-1], None)
+    ply: int
+    path: tuple[int, ...]
 
 
-class TournamentEntry(Protocol):
-    async def join(self, interaction: discord.Interaction[Any], tournament_id: int) -> None: ...
-    async def leave_button(
-        self, interaction: discord.Interaction[Any], tournament_id: int
-    ) -> None: ...
+class JoinButton(Persistent, custom_id=CustomId("bg:join:{tournament_id}", tournament_id=NUMBER)):
+    """Enters the member in a tournament that takes entries."""
+
+    tournament_id: int
 
 
-class JoinButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:join:(?P<tournament>\d+)"):
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Join",
-                style=discord.ButtonStyle.success,
-                custom_id=limits.custom_id(f"bg:join:{tournament_id}"),
-            )
-        )
-        self.tournament_id = tournament_id
+class LeaveButton(Persistent, custom_id=CustomId("bg:leave:{tournament_id}", tournament_id=NUMBER)):
+    """Takes the member's entry back before the start."""
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> JoinButton:
-        return cls(int(match["tournament"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
-        await entry.join(interaction, self.tournament_id)
-
-
-class LeaveButton(ui.DynamicItem[ui.Button[Any]], template=r"bg:leave:(?P<tournament>\d+)"):
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(
-            ui.Button(
-                label="Leave",
-                style=discord.ButtonStyle.secondary,
-                custom_id=limits.custom_id(f"bg:leave:{tournament_id}"),
-            )
-        )
-        self.tournament_id = tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> LeaveButton:
-        return cls(int(match["tournament"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        entry = cast(TournamentEntry, _cog(interaction, "Tournaments"))
-        await entry.leave_button(interaction, self.tournament_id)
+    tournament_id: int
 
 
 def entry_view(tournament_id: int) -> ui.View:
     """A tournament's entry message while it takes entries."""
-    view = ui.View(timeout=None)
-    view.add_item(JoinButton(tournament_id))
-    view.add_item(LeaveButton(tournament_id))
-    return view
+    return _view(
+        JoinButton.button(t("views.join"), SUCCESS, tournament_id=tournament_id),
+        LeaveButton.button(t("views.leave"), SECONDARY, tournament_id=tournament_id),
+    )
 
 
-PERSISTENT_ITEMS = (
+PERSISTENT_ITEMS: tuple[type[Persistent], ...] = (
     AcceptButton,
     DeclineButton,
     WithdrawButton,
@@ -640,28 +354,25 @@ PERSISTENT_ITEMS = (
     LeaveButton,
 )
 
-
-def play_label(move: str) -> str:
-    """'Play <move>', shortened to fit a button (the text above shows the whole move)."""
-    return limits.label(f"Play {move}")
-
-
-def played_line(step: PickerStep) -> str:
-    """What the Play button does, and what else may be done instead."""
-    others = ["**Back** to change it"] if step.path else []
-    if step.choices:
-        others.insert(0, "pick more to make a longer move")
-    instead = f", or {' or '.join(others)}" if others else ""
-    return f"**{step.move}** is a whole move: **Play** makes it{instead}."
+# What the Play button does, and what else may be done instead: (more to pick, a way back).
+PLAYED = {
+    (False, False): "views.picker.whole_move",
+    (True, False): "views.picker.whole_move_or_more",
+    (False, True): "views.picker.whole_move_or_back",
+    (True, True): "views.picker.whole_move_or_more_or_back",
+}
 
 
 def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
     """The picker at this step: its text and its components (nothing kept in memory)."""
-    chosen = " → ".join(step.path) if step.path else "nothing yet"
-    lines = [heading, f"Chosen: **{chosen}**"]
+    chosen = " → ".join(step.path) if step.path else say(t("views.picker.nothing_chosen"))
+    lines = [heading, say(t("views.picker.chosen", path=chosen))]
     view = ui.View(timeout=None)
-    if step.choices and _fits("pick", step, "0"):
-        lines.append("Pick the next square." if step.path else "Pick where your move starts.")
+    at = _picked(step)
+    if step.choices and PickSelect.custom_ids.fits(**at, number=0):
+        lines.append(
+            say(t("views.picker.next_square" if step.path else "views.picker.first_square"))
+        )
         for number, start in enumerate(range(0, len(step.choices), MAX_OPTIONS)):
             if number == MAX_SELECTS:
                 break
@@ -669,16 +380,15 @@ def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
             view.add_item(PickSelect.build(step, chunk, number))
         hidden = len(step.choices) - MAX_OPTIONS * MAX_SELECTS
         if hidden > 0:
-            lines.append(f"({hidden} more choices do not fit here; type them with /move.)")
+            lines.append(say(t("views.picker.more_choices", count=hidden)))
     elif step.choices:
-        lines.append("This move is too long for the picker; type the rest with /move.")
-    if step.move is not None and _fits("play", step):
-        lines.append(played_line(step))
-        view.add_item(PickPlay.build(step))
+        lines.append(say(t("views.picker.too_long")))
+    if step.move is not None and PickPlay.custom_ids.fits(**at):
+        lines.append(say(t(PLAYED[bool(step.choices), bool(step.path)], move=step.move)))
+        label = t("views.picker.play", move=step.move)
+        view.add_item(PickPlay.button(label, SUCCESS, row=MAX_SELECTS, **at))
     elif step.move is not None:
-        lines.append(
-            f"This move is too long for the picker's buttons; play it with /move: {step.move}"
-        )
-    if step.path and _fits("back", step):
-        view.add_item(PickBack.build(step))
+        lines.append(say(t("views.picker.too_long_to_play", move=step.move)))
+    if step.path and PickBack.custom_ids.fits(**at):
+        view.add_item(PickBack.button(t("views.picker.back"), SECONDARY, row=MAX_SELECTS, **at))
     return limits.content("\n".join(lines)), view

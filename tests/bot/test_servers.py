@@ -8,15 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from discord import app_commands, ui
+from discord import app_commands
 
 from bot.offline import OfflineDiscord, Sent
+from bot.ui.persistent import InMatch, Persistent
 from bot.ui.views import (
     PERSISTENT_ITEMS,
     AcceptButton,
     DeclineButton,
     DrawButton,
-    InMatch,
     MoveButton,
     PickBack,
     PickPlay,
@@ -32,7 +32,7 @@ from tests.bot.support import private, public, resign, start_match
 REFUSED = "There is no match #1 here.\n-# use /matches to see your matches"
 
 # A custom_id naming match 1 at ply 1 for each component that names a match.
-FORGED: dict[type[ui.DynamicItem[Any]], str] = {
+FORGED: dict[type[Persistent], str] = {
     AcceptButton: "bg:accept:1",
     DeclineButton: "bg:decline:1",
     WithdrawButton: "bg:withdraw:1",
@@ -74,11 +74,10 @@ async def press(h: OfflineDiscord, user: Any, message_id: int, custom_id: str) -
 def test_every_component_naming_a_match_is_checked_and_forged_here() -> None:
     """A new button that names a match must be InMatch, and this file must forge it."""
     for item in PERSISTENT_ITEMS:
-        template = item.__discord_ui_compiled_template__
-        assert ("(?P<id>" in template.pattern) == issubclass(item, InMatch), item
+        assert ("match_id" in item.custom_ids.parts) == issubclass(item, InMatch), item
     assert set(FORGED) == {item for item in PERSISTENT_ITEMS if issubclass(item, InMatch)}
     for forged, custom_id in FORGED.items():
-        assert forged.__discord_ui_compiled_template__.fullmatch(custom_id), custom_id
+        assert forged.custom_ids.parse(custom_id), custom_id
 
 
 def test_another_server_cannot_reach_a_match_by_any_command(offline: Any) -> None:

@@ -97,3 +97,23 @@ def test_a_garbled_or_unknown_custom_id_is_answered(offline: Any) -> None:
         assert (await h.bot.service.cache.get(1)).status == "pending"
 
     offline(scenario)
+
+
+def test_join_or_leave_after_the_start_changes_nothing(offline: Any) -> None:
+    """A client still showing the entry buttons after the start: Leave there must not
+    withdraw anyone (that resigns their games)."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        await h.command(alice, "tournament create", game="quorum", format="swiss")
+        entry = h.latest(lambda s: "Join" in s.buttons)
+        for user in (bob, carol):
+            await h.click(user, entry.message_id or 0, "Join")
+        await h.command(alice, "tournament start")
+        assert h.messages[entry.message_id or 0]["components"] == []
+        for custom_id in ("bg:join:1", "bg:leave:1"):
+            answer = await press(h, bob, entry.message_id or 0, custom_id)
+            assert answer.content == "This tournament no longer takes entries, so nothing happened."
+        assert bob.id in (await h.bot.service.tournaments.get(1)).active
+
+    offline(scenario)
