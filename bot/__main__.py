@@ -13,10 +13,13 @@ from pathlib import Path
 from bot import launch
 from bot.app import create_bot
 from bot.offline import run_offline
+from bot.operations import logs
+from bot.operations.backup import BackupError, backup, restore, sqlite_file
 from bot.service import MatchService
 from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
+from bot.texts import t
 from bot.ui.permissions import application_id_from_token, invite_url
 
 log = logging.getLogger("bot")
@@ -52,6 +55,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "(URLs like sqlite:///data/boardgames.sqlite3 or postgresql://user@host:5432/db)",
     )
     mode.add_argument(
+        "--backup",
+        metavar="PATH",
+        type=Path,
+        help="copy the SQLite database to PATH, consistently even while the bot runs, then exit",
+    )
+    mode.add_argument(
+        "--restore",
+        metavar="PATH",
+        type=Path,
+        help="check the backup at PATH like --check-db, then put it in place of the database "
+        "(the bot stopped; the replaced database is kept beside it), then exit",
+    )
+    mode.add_argument(
         "--offline",
         action="store_true",
         help="play in the terminal against an in-memory Discord (no token needed)",
@@ -66,10 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    quiet = args.offline or args.check_db or args.copy_db or args.invite
-    logging.basicConfig(
-        level=logging.WARNING if quiet else settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    quiet = any((args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore))
+    logs.configure(
+        logging.WARNING if quiet else settings.log_level,
+        settings.log_format,
+        logs.secrets_of(settings.token, settings.database_url),
     )
     if args.offline:
         return asyncio.run(run_offline(settings, sys.stdin))
@@ -77,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(check_db(settings))
     if args.copy_db:
         return asyncio.run(copy_db(*args.copy_db))
+    if args.backup:
+        return back_up(settings, args.backup)
+    if args.restore:
+        return asyncio.run(restore_db(settings, args.restore))
     if args.invite:
         return invite(settings)
     if not settings.token:
@@ -91,7 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def invite(settings: Settings) -> int:
     application_id = settings.application_id or application_id_from_token(settings.token)
     if application_id is None:
-        print(INVITE_HELP, file=sys.stderr)
+        if settings.token:
+            why = "token_prefixed" if settings.token.lower().startswith("bot ") else "token_shape"
+            print(t("operations.token_malformed", why=t(f"operations.{why}")), file=sys.stderr)
+        else:
+            print(INVITE_HELP, file=sys.stderr)
         return 2
     print(invite_url(application_id))
     return 0
@@ -103,6 +128,7 @@ def sync_commands(settings: Settings) -> int:
     bot = create_bot(settings, sync_only=True)
 
     async def register() -> None:
+        await launch.check_database(settings)
         async with bot:
             await bot.login(settings.token)
 
@@ -112,6 +138,31 @@ def sync_commands(settings: Settings) -> int:
         print(f"Registered {len(bot.synced)} commands {where}: ", end="")
         print(", ".join(f"/{c.name}" for c in bot.synced))
     return status
+
+
+def back_up(settings: Settings, target: Path) -> int:
+    try:
+        source = sqlite_file(settings.database)
+        backup(source, target)
+    except BackupError as error:
+        print(error, file=sys.stderr)
+        return 2
+    size = target.stat().st_size // 1024
+    print(t("operations.backup_made", source=str(source), target=str(target), size=size))
+    return 0
+
+
+async def restore_db(settings: Settings, copy: Path) -> int:
+    try:
+        target = sqlite_file(settings.database)
+        restored = await restore(copy, target)
+    except BackupError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(t("operations.restored", copy=str(copy), target=str(target), matches=restored.matches))
+    if restored.kept is not None:
+        print(t("operations.restored_kept", kept=str(restored.kept)))
+    return 0
 
 
 class Unopenable(Exception):
