@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"Configuration error: {error}", file=sys.stderr)
+        print(logs.redact(f"Configuration error: {error}"), file=sys.stderr)
         return 2
     quiet = any((args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore))
     logs.configure(
@@ -175,7 +175,7 @@ async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator
     try:
         file = _sqlite_file(where)
     except ValueError as error:
-        raise Unopenable(str(error)) from error
+        raise Unopenable(logs.redact(str(error))) from error
     if must_exist and file is not None and not file.is_file():
         raise Unopenable(f"There is no database at {file}.")
     try:

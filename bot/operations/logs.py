@@ -58,6 +58,15 @@ def secrets_of(token: str, database_url: str | None) -> tuple[str, ...]:
     return tuple(found)
 
 
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """The text with these secrets, anything shaped like a bot token and the passwords of
+    URLs blanked (for log lines, and for errors printed before the settings are read)."""
+    for secret in secrets:
+        text = text.replace(secret, HIDDEN)
+    text = TOKEN_SHAPE.sub(HIDDEN, text)
+    return URL_PASSWORD.sub(rf"\g<head>{HIDDEN}", text)
+
+
 class Redacting(logging.Formatter):
     """Formats a record as text or JSON, then blanks every secret in the result, exception
     text and all."""
@@ -69,13 +78,7 @@ class Redacting(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         text = self._json(record) if self.kind == "json" else super().format(record)
-        return self.redact(text)
-
-    def redact(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, HIDDEN)
-        text = TOKEN_SHAPE.sub(HIDDEN, text)
-        return URL_PASSWORD.sub(rf"\g<head>{HIDDEN}", text)
+        return redact(text, self.secrets)
 
     def _json(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
