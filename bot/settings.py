@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -107,7 +108,7 @@ def load_settings(
             "BACKUP_DIR backs up an SQLite database; for PostgreSQL use pg_dump "
             "(docs/operations.md shows how)"
         )
-    backup_every = _hours(values, "BACKUP_EVERY") or Settings.backup_every
+    backup_every = _amount(values, "BACKUP_EVERY", "hours") or Settings.backup_every
     return Settings(
         token=values.get("DISCORD_TOKEN", "").strip(),
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -120,7 +121,8 @@ def load_settings(
         shard_ids=shard_ids,
         ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
         ai_nodes=_count(values, "AI_NODES"),
-        analysis_seconds=_seconds(values, "ANALYSIS_SECONDS") or Settings.analysis_seconds,
+        analysis_seconds=_amount(values, "ANALYSIS_SECONDS", "seconds", 60)
+        or Settings.analysis_seconds,
         log_format=log_format,
         health_port=health_port,
         backup_dir=backup_dir,
@@ -146,34 +148,21 @@ def _count(values: Mapping[str, str], name: str) -> int | None:
     return int(text)
 
 
-def _seconds(values: Mapping[str, str], name: str) -> float | None:
-    """A positive number of seconds, or None when unset."""
+def _amount(
+    values: Mapping[str, str], name: str, unit: str, at_most: float = math.inf
+) -> float | None:
+    """A positive number of `unit` (up to `at_most`), or None when unset."""
     text = values.get(name, "").strip()
     if not text:
         return None
     try:
-        seconds = float(text)
+        amount = float(text)
     except ValueError:
-        seconds = 0.0
-    if not 0 < seconds <= 60:
-        raise SettingsError(
-            f"{name} must be a number of seconds above 0 and up to 60, not {text!r}"
-        )
-    return seconds
-
-
-def _hours(values: Mapping[str, str], name: str) -> float | None:
-    """A positive number of hours, or None when unset."""
-    text = values.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        hours = float(text)
-    except ValueError:
-        hours = 0.0
-    if not hours > 0:
-        raise SettingsError(f"{name} must be a number of hours above 0, not {text!r}")
-    return hours
+        amount = 0.0
+    if not (0 < amount <= at_most and math.isfinite(amount)):
+        bound = f" and up to {at_most:g}" if math.isfinite(at_most) else ""
+        raise SettingsError(f"{name} must be a number of {unit} above 0{bound}, not {text!r}")
+    return amount
 
 
 def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:

@@ -4,6 +4,13 @@ metrics moving as matches are played."""
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -13,6 +20,7 @@ from bot.clock import DAY, ManualClock
 from bot.offline import OfflineDiscord
 from bot.operations.health import problems
 from tests.bot.support import log_in_beside, new_bot, start_match
+from tests.bot.test_cli import ROOT
 
 
 async def get(h: OfflineDiscord, path: str) -> tuple[int, Any]:
@@ -103,6 +111,7 @@ def test_readiness_names_what_is_wrong(offline: Any, database: str) -> None:
             await beside.catching_up
             await beside.store.close()  # the database gone from under it
             gateway, database_problem = await problems(beside)
+            assert str(gateway) == "not connected to Discord's gateway yet"
             assert str(database_problem).startswith("the database does not answer (")
         finally:
             await beside.close()
@@ -115,3 +124,52 @@ def test_no_server_without_a_port(offline: Any) -> None:
         assert h.bot.health is None
 
     offline(scenario)
+
+
+def test_an_offline_session_serves_health_while_it_waits_for_lines(tmp_path: Path) -> None:
+    """`python -m bot --offline` with HEALTH_PORT: the endpoints answer between the lines a
+    person types, and the metrics move as moves are played."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    env |= {"PYTHONPATH": str(ROOT), "HEALTH_PORT": str(port)}
+    session = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--offline"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert session.stdin is not None and session.stdout is not None
+
+    def play(line: str, until: str) -> None:
+        assert session.stdin is not None and session.stdout is not None
+        session.stdin.write(line + "\n")
+        session.stdin.flush()
+        for printed in session.stdout:
+            if until in printed:
+                return
+        raise AssertionError(f"the session ended before printing {until!r}")
+
+    def fetch(path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    try:
+        play("alice: /challenge game:quorum opponent:@bob", "[Accept]")
+        play("bob: click Accept", "thread opened")
+        assert fetch("/readyz") == (200, '{"ready": true, "problems": []}')
+        moves = "boardgames_move_to_board_seconds_count"
+        assert sample(fetch("/metrics")[1], moves, shard="0") == 0
+        play("alice: /move move:a1e3", "alice played a1e3")
+        assert sample(fetch("/metrics")[1], moves, shard="0") == 1
+        assert json.loads(fetch("/healthz")[1])["status"] == "ok"
+    finally:
+        session.stdin.close()
+        assert session.wait(timeout=60) == 0
+        session.stdout.close()
