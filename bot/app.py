@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -20,7 +21,7 @@ from bot.jobs.reminders import JobHandler
 from bot.jobs.scheduler import Scheduler, process_name
 from bot.jobs.startup import TASK_NAME as CATCH_UP_TASK
 from bot.jobs.startup import CatchUp
-from bot.launch import open_database
+from bot.launch import StartupFailure, open_database
 from bot.operations.backup import Backups, sqlite_file
 from bot.operations.handling import InFlight, board_posted, refused_for_stopping
 from bot.operations.health import HealthServer
@@ -175,9 +176,15 @@ class BoardBot(commands.AutoShardedBot):
 
     async def _operate(self) -> None:
         """Serve health, readiness and metrics, and make backups, where the settings ask."""
-        if self.settings.health_port is not None:
-            self.health = HealthServer(self, self.settings.health_port)
-            await self.health.start()
+        port = self.settings.health_port
+        if port is not None:
+            self.health = HealthServer(self, port)
+            try:
+                await self.health.start()
+            except OSError as error:
+                reason = os.strerror(error.errno) if error.errno else str(error)
+                text = say(t("operations.health_port", port=port, reason=reason))
+                raise StartupFailure(text) from error
         if self.backups is not None:
             self._background.add(asyncio.create_task(self.backups.run(), name="backups"))
 

@@ -39,16 +39,19 @@ class InFlight:
         task.add_done_callback(self._tasks.discard)
 
     async def finish(self, grace: float) -> int:
-        """Wait up to `grace` seconds for the interactions being handled, then cancel those
-        still running (a saved move's board is posted at the next start); how many were."""
-        running = self._tasks - {asyncio.current_task()}
-        if not running:
-            return 0
-        _, late = await asyncio.wait(running, timeout=grace)
-        for task in late:
-            task.cancel()
-        await asyncio.gather(*late, return_exceptions=True)
-        return len(late)
+        """Wait up to `grace` seconds for the interactions being handled (those that begin
+        meanwhile too), then cancel those still running (a saved move's board is posted at
+        the next start); how many were."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while running := self._tasks - {asyncio.current_task()}:
+            _, late = await asyncio.wait(running, timeout=max(0.0, deadline - loop.time()))
+            if late:
+                for task in late:
+                    task.cancel()
+                await asyncio.gather(*late, return_exceptions=True)
+                return len(late)
+        return 0
 
 
 class Observed(Protocol):

@@ -3,8 +3,10 @@ metrics moving as matches are played."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -14,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.clock import DAY, ManualClock
+from bot.launch import StartupFailure
 from bot.offline import OfflineDiscord
 from bot.operations.health import problems
 from tests.bot.support import log_in_beside, new_bot, start_match
@@ -173,3 +177,20 @@ def test_an_offline_session_serves_health_while_it_waits_for_lines(tmp_path: Pat
         session.stdin.close()
         assert session.wait(timeout=60) == 0
         session.stdout.close()
+
+
+def test_a_busy_health_port_is_named_in_one_sentence(database: str) -> None:
+    async def main() -> None:
+        with socket.socket() as taken:
+            taken.bind(("0.0.0.0", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            bot = new_bot(database, health_port=port)
+            wanted = f"Cannot serve health checks on HEALTH_PORT {port} (Address already in use)"
+            try:
+                with pytest.raises(StartupFailure, match=re.escape(wanted)):
+                    await OfflineDiscord(bot).start()
+            finally:
+                await bot.close()
+
+    asyncio.run(main())

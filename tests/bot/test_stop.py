@@ -50,10 +50,11 @@ def clock_of(h: OfflineDiscord) -> ManualClock:
     return h.bot.clock
 
 
-async def sigterm(h: OfflineDiscord) -> asyncio.Task[None]:
-    """Send this process SIGTERM, as a host does on every deploy; the stop it began."""
+async def sigterm(h: OfflineDiscord, number: int = signal.SIGTERM) -> asyncio.Task[None]:
+    """Send this process SIGTERM (as a host does on every deploy) or another signal; the
+    stop it began."""
     stop_on_signals(h.bot)
-    os.kill(os.getpid(), signal.SIGTERM)
+    os.kill(os.getpid(), number)
     while not h.bot.in_flight.stopping:
         await asyncio.sleep(0.01)
     return h.bot.stop()
@@ -133,10 +134,11 @@ async def challenge_accepted(h: OfflineDiscord, challenger: str, opponent: str) 
     return max(await h.bot.store.match_ids())
 
 
-def test_close_and_the_signals_take_one_path(offline: Any) -> None:
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_close_and_the_signals_take_one_path(offline: Any, number: signal.Signals) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        stopping = h.bot.stop()
-        assert h.bot.stop() is stopping  # once, whoever asks
+        stopping = await sigterm(h, number)
+        assert h.bot.stop() is stopping  # begun once, whoever asks
         await h.bot.close()
         assert stopping.done() and h.bot.is_closed()
 
