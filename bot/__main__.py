@@ -13,6 +13,8 @@ from pathlib import Path
 from bot import launch
 from bot.app import create_bot
 from bot.offline import run_offline
+from bot.operations import logs
+from bot.operations.backup import BackupError, backup, restore, sqlite_file
 from bot.service import MatchService
 from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
@@ -37,6 +39,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar=("SOURCE_URL", "TARGET_URL"),
         help=say(t("admin.cli.copy_db")),
     )
+    mode.add_argument("--backup", metavar="PATH", type=Path, help=say(t("operations.cli.backup")))
+    mode.add_argument("--restore", metavar="PATH", type=Path, help=say(t("operations.cli.restore")))
     mode.add_argument("--offline", action="store_true", help=say(t("admin.cli.offline")))
     return parser.parse_args(argv)
 
@@ -46,12 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(say(t("admin.cli.configuration", error=error)), file=sys.stderr)
+        print(logs.redact(say(t("admin.cli.configuration", error=error))), file=sys.stderr)
         return 2
-    quiet = args.offline or args.check_db or args.copy_db or args.invite
-    logging.basicConfig(
-        level=logging.WARNING if quiet else settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    quiet = any((args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore))
+    logs.configure(
+        logging.WARNING if quiet else settings.log_level,
+        settings.log_format,
+        logs.secrets_of(settings.token, settings.database_url),
     )
     if args.offline:
         return asyncio.run(run_offline(settings, sys.stdin))
@@ -59,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(check_db(settings))
     if args.copy_db:
         return asyncio.run(copy_db(*args.copy_db))
+    if args.backup:
+        return back_up(settings, args.backup)
+    if args.restore:
+        return asyncio.run(restore_db(settings, args.restore))
     if args.invite:
         return invite(settings)
     if not settings.token:
@@ -73,7 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def invite(settings: Settings) -> int:
     application_id = settings.application_id or application_id_from_token(settings.token)
     if application_id is None:
-        print(INVITE_HELP, file=sys.stderr)
+        if settings.token:
+            prefixed = settings.token.lower().startswith("bot ")
+            why = t("operations.token_prefixed") if prefixed else t("operations.token_shape")
+            print(t("operations.token_malformed", why=why), file=sys.stderr)
+        else:
+            print(INVITE_HELP, file=sys.stderr)
         return 2
     print(invite_url(application_id))
     return 0
@@ -85,6 +99,7 @@ def sync_commands(settings: Settings) -> int:
     bot = create_bot(settings, sync_only=True)
 
     async def register() -> None:
+        await launch.check_database(settings)
         async with bot:
             await bot.login(settings.token)
 
@@ -97,6 +112,31 @@ def sync_commands(settings: Settings) -> int:
         else:
             print(say(t("admin.sync.in_guild", commands=commands, guild=guild, names=names)))
     return status
+
+
+def back_up(settings: Settings, target: Path) -> int:
+    try:
+        source = sqlite_file(settings.database)
+        backup(source, target)
+    except BackupError as error:
+        print(error, file=sys.stderr)
+        return 2
+    size = target.stat().st_size // 1024
+    print(t("operations.backup_made", source=str(source), target=str(target), size=size))
+    return 0
+
+
+async def restore_db(settings: Settings, copy: Path) -> int:
+    try:
+        target = sqlite_file(settings.database)
+        restored = await restore(copy, target)
+    except BackupError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(t("operations.restored", copy=str(copy), target=str(target), matches=restored.matches))
+    if restored.kept is not None:
+        print(t("operations.restored_kept", kept=str(restored.kept)))
+    return 0
 
 
 class Unopenable(Exception):
@@ -113,7 +153,7 @@ async def opened(where: str | Path, *, must_exist: bool = True) -> AsyncIterator
     try:
         file = _sqlite_file(where)
     except ValueError as error:
-        raise Unopenable(str(error)) from error
+        raise Unopenable(logs.redact(str(error))) from error
     if must_exist and file is not None and not file.is_file():
         raise Unopenable(t("admin.database.missing", path=file))
     try:

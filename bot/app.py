@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -13,20 +15,25 @@ from discord.ext import commands
 
 from ai.analysis import Reading, read_position
 from ai.worker import Search, search_dump
-from bot.clock import Clock, SystemClock
+from bot.clock import HOUR, Clock, SystemClock
 from bot.jobs.computer import REPLY_WAIT, Computer
 from bot.jobs.reminders import JobHandler
 from bot.jobs.scheduler import Scheduler, process_name
 from bot.jobs.startup import TASK_NAME as CATCH_UP_TASK
 from bot.jobs.startup import CatchUp
-from bot.launch import open_database
+from bot.launch import StartupFailure, open_database
+from bot.operations.backup import Backups, sqlite_file
+from bot.operations.handling import InFlight, board_posted, refused_for_stopping
+from bot.operations.health import HealthServer
+from bot.operations.metrics import discord_trace
 from bot.posts.analyst import Analyst
 from bot.posts.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
 from bot.store import Store
+from bot.texts import say, t
 from bot.ui.commands_sync import register_commands
-from bot.ui.interface import apologise, options_offered
+from bot.ui.interface import apologise, options_offered, tell
 from bot.ui.permissions import PermissionWatch
 from bot.ui.persistent import Clicks
 from bot.ui.views import PERSISTENT_ITEMS
@@ -52,11 +59,21 @@ COGS = (
     "bot.cogs.vacation",
     "bot.cogs.following",
     "bot.cogs.tournaments",
+    "bot.cogs.status",
 )
+
+STOP_GRACE = 5.0  # seconds the interactions and jobs under way get to finish at a stop
 
 
 class BoardTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Refuse commands once a stop has begun (the gateway is closing: only those already
+        on their way arrive), and options that break their command's declaration."""
+        if cast(BoardBot, self.client).in_flight.stopping:
+            refused_for_stopping(interaction)
+            if interaction.type == discord.InteractionType.application_command:
+                await tell(interaction, say(t("operations.stopping")))
+            return False
         return await options_offered(interaction)
 
     async def on_error(
@@ -112,6 +129,7 @@ class BoardBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             # None (every shard) is discord.py's own default, though its hint says list
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
+            http_trace=discord_trace(),
         )
         self.settings = settings
         self.sync_only = sync_only
@@ -121,6 +139,16 @@ class BoardBot(commands.AutoShardedBot):
         self._read = read
         self._seeds = seeds
         self.synced: list[app_commands.AppCommand] = []
+        self.started = time.monotonic()
+        self.in_flight = InFlight()
+        self.health: HealthServer | None = None
+        self.backups: Backups | None = None
+        if settings.backup_dir is not None:
+            every = settings.backup_every * HOUR
+            source = sqlite_file(settings.database)
+            self.backups = Backups(source, settings.backup_dir, every, settings.backup_keep)
+        self._stopping: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self.permission_watch = PermissionWatch()
         self.clicks = Clicks()  # the cogs register who answers each persistent item
         for listener in (
@@ -134,6 +162,8 @@ class BoardBot(commands.AutoShardedBot):
         """Open the store, wire the parts, start the scheduler; what the last run left
         undone is caught up in the background, so the bot connects at once."""
         await self._open()
+        if not self.sync_only:
+            await self._operate()
         await self.scheduler.start()
         self.catching_up = asyncio.create_task(
             CatchUp(self.service, self.announcer, self.computer, self.settings.shards).run(
@@ -145,6 +175,21 @@ class BoardBot(commands.AutoShardedBot):
             self.tree, self.store, self.settings.dev_guild_id, force=self.sync_only
         )
         self.synced = synced or []
+
+    async def _operate(self) -> None:
+        """Serve health, readiness and metrics, and make backups, where the settings ask."""
+        port = self.settings.health_port
+        if port is not None:
+            self.health = HealthServer(self, port)
+            try:
+                await self.health.start()
+            except OSError as error:
+                reason = os.strerror(error.errno) if error.errno else str(error)
+                raise StartupFailure(
+                    t("operations.health_port", port=port, reason=reason)
+                ) from error
+        if self.backups is not None:
+            self._background.add(asyncio.create_task(self.backups.run(), name="backups"))
 
     async def _open(self) -> None:
         """The store, the service and everything that acts for it, and the cogs."""
@@ -169,6 +214,7 @@ class BoardBot(commands.AutoShardedBot):
             reply_wait=REPLY_WAIT if nodes is None else None,
         )
         self.announcer.watchers.append(self.computer.wake)
+        self.announcer.watchers.append(board_posted)
         self.analysis_worker = AnalysisWorker(self._read)
         self.analyst = Analyst(self, self.service)
         analyses = self.service.analyses
@@ -179,17 +225,41 @@ class BoardBot(commands.AutoShardedBot):
         for name in COGS:
             await self.load_extension(name)
 
+    def stop(self) -> asyncio.Task[None]:
+        """Begin the stop, once: SIGTERM and SIGINT call this, and `close()` waits for it."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="stop")
+        return self._stopping
+
     async def close(self) -> None:
+        await asyncio.shield(self.stop())
+
+    async def _stop(self) -> None:
+        """The one way the bot stops. New work is refused at once (and /readyz reads 503),
+        the gateway closes, the interactions and jobs under way get STOP_GRACE to finish,
+        the claims of jobs cut short are released (nobody waits out their lease), then the
+        workers stop and the database closes. A move cut short is safe either way: saved
+        whole or not at all, and a saved board left unposted is posted at the next start."""
+        self.in_flight.stopping = True
+        log.info("stopping")
+        for shard in self.shards.values():
+            await shard.disconnect()
         if hasattr(self, "catching_up"):
-            self.catching_up.cancel()
-            await asyncio.gather(self.catching_up, return_exceptions=True)
-        if hasattr(self, "computer"):  # first, while its last post can still go out
+            self._background.add(self.catching_up)
+        for task in self._background:
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        if hasattr(self, "scheduler"):
+            cut = await asyncio.gather(
+                self.in_flight.finish(STOP_GRACE), self.scheduler.stop(STOP_GRACE)
+            )
+            if any(cut):
+                log.info("stopped %d interactions and %d jobs still under way", *cut)
+        if hasattr(self, "computer"):  # while its last post can still go out
             await self.computer.close()
             await self.ai_pool.close()
             await self.service.analyses.close()
             await self.analysis_worker.close()
-        if hasattr(self, "scheduler"):
-            await self.scheduler.stop()
         await super().close()
         if hasattr(self, "service"):
             self.service.offload.close()
@@ -197,6 +267,8 @@ class BoardBot(commands.AutoShardedBot):
             self.replays.close()
         if hasattr(self, "store"):
             await self.store.close()
+        if self.health is not None:
+            await self.health.stop()
 
 
 def create_bot(

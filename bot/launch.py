@@ -15,16 +15,20 @@ import sqlite3
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import asyncpg
 import discord
 
+from bot.operations.signals import stop_on_signals
 from bot.settings import Settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.texts import Text, say, t
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,12 @@ async def open_database(settings: Settings) -> Store:
         return await open_store(settings.database, pool_size=settings.database_pool_size)
     except DATABASE_ERRORS as error:
         raise StartupFailure(database_problem(settings.database, error)) from error
+
+
+async def check_database(settings: Settings) -> None:
+    """Open the store and close it: a wrong path or an unreachable PostgreSQL is named
+    before Discord is reached, even without a network."""
+    await (await open_database(settings)).close()
 
 
 def _backend(where: str | Path) -> tuple[str, str]:
@@ -99,10 +109,12 @@ def discord_problem(error: discord.LoginFailure | aiohttp.ClientError) -> Text:
     return t("admin.discord.failed", error=_one_line(error))
 
 
-async def serve(bot: discord.Client, token: str) -> None:
-    """Log in, run `setup_hook`, connect, and run until closed (Client.run without its
-    logging set-up)."""
+async def serve(bot: BoardBot, token: str) -> None:
+    """Check the database, log in, run `setup_hook`, connect, and run until stopped
+    (Client.run without its logging set-up); SIGTERM and SIGINT stop the bot cleanly."""
+    await check_database(bot.settings)
     async with bot:
+        stop_on_signals(bot)
         await bot.start(token)
 
 

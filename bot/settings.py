@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.operations.logs import FORMATS
 from bot.store.base import Shards, parse_url
 
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
@@ -53,6 +55,11 @@ class Settings:
     analysis_seconds: float = 0.5  # CPU seconds per position of a computer analysis
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # None: all of them, in this process
+    log_format: str = "text"  # or "json": one object a line (bot.operations.logs)
+    health_port: int | None = None  # serve /healthz, /readyz and /metrics here
+    backup_dir: Path | None = None  # make backups here on a schedule (SQLite only)
+    backup_every: float = 24.0  # hours between two scheduled backups
+    backup_keep: int = 7  # scheduled backups kept, the newest
 
     @property
     def shards(self) -> Shards | None:
@@ -87,6 +94,21 @@ def load_settings(
             raise SettingsError(f"DATABASE_URL: {error}") from error
     shard_count = _count(values, "SHARD_COUNT")
     shard_ids = _shard_ids(values.get("SHARD_IDS", ""), shard_count)
+    log_format = values.get("LOG_FORMAT", "").strip().lower() or Settings.log_format
+    if log_format not in FORMATS:
+        raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    health_port = _count(values, "HEALTH_PORT")
+    if health_port is not None and health_port > 65535:
+        raise SettingsError(f"HEALTH_PORT must be a port number up to 65535, not {health_port}")
+    backup_dir = (
+        Path(values["BACKUP_DIR"].strip()) if values.get("BACKUP_DIR", "").strip() else None
+    )
+    if backup_dir is not None and url is not None and parse_url(url)[0] == "postgresql":
+        raise SettingsError(
+            "BACKUP_DIR backs up an SQLite database; for PostgreSQL use pg_dump "
+            "(docs/operations.md shows how)"
+        )
+    backup_every = _amount(values, "BACKUP_EVERY", "hours") or Settings.backup_every
     return Settings(
         token=values.get("DISCORD_TOKEN", "").strip(),
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -99,7 +121,13 @@ def load_settings(
         shard_ids=shard_ids,
         ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
         ai_nodes=_count(values, "AI_NODES"),
-        analysis_seconds=_seconds(values, "ANALYSIS_SECONDS") or Settings.analysis_seconds,
+        analysis_seconds=_amount(values, "ANALYSIS_SECONDS", "seconds", 60)
+        or Settings.analysis_seconds,
+        log_format=log_format,
+        health_port=health_port,
+        backup_dir=backup_dir,
+        backup_every=backup_every,
+        backup_keep=_count(values, "BACKUP_KEEP") or Settings.backup_keep,
     )
 
 
@@ -120,20 +148,21 @@ def _count(values: Mapping[str, str], name: str) -> int | None:
     return int(text)
 
 
-def _seconds(values: Mapping[str, str], name: str) -> float | None:
-    """A positive number of seconds, or None when unset."""
+def _amount(
+    values: Mapping[str, str], name: str, unit: str, at_most: float = math.inf
+) -> float | None:
+    """A positive number of `unit` (up to `at_most`), or None when unset."""
     text = values.get(name, "").strip()
     if not text:
         return None
     try:
-        seconds = float(text)
+        amount = float(text)
     except ValueError:
-        seconds = 0.0
-    if not 0 < seconds <= 60:
-        raise SettingsError(
-            f"{name} must be a number of seconds above 0 and up to 60, not {text!r}"
-        )
-    return seconds
+        amount = 0.0
+    if not (0 < amount <= at_most and math.isfinite(amount)):
+        bound = f" and up to {at_most:g}" if math.isfinite(at_most) else ""
+        raise SettingsError(f"{name} must be a number of {unit} above 0{bound}, not {text!r}")
+    return amount
 
 
 def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:

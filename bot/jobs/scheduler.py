@@ -25,6 +25,8 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from bot.clock import DAY, HOUR, MINUTE, Clock
+from bot.operations.logs import about
+from bot.operations.metrics import JOBS, SCHEDULER_LAG
 from bot.store import JobKind, JobRow, Shards, Store
 
 log = logging.getLogger(__name__)
@@ -75,18 +77,33 @@ class Scheduler:
         self._draining = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._running: set[int] = set()  # the ids of the jobs being handled
+        self._jobs: set[asyncio.Task[None]] = set()  # their tasks
+        self._stopped = False
         self._pruned_at: int | None = None
 
     async def start(self) -> None:
         await self._recover(mine=True)
         self._task = asyncio.create_task(self._loop(), name="scheduler")
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> int:
+        """Claim no more jobs; give those running up to `grace` seconds, then cancel the
+        rest and release their claims at once, so no process waits out their lease (they
+        run again, as after a restart). Returns how many were cut short."""
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        late: set[asyncio.Task[None]] = set()
+        if self._jobs:
+            _, late = await asyncio.wait(self._jobs, timeout=grace)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        if late:
+            await self._recover(mine=True)
+        return len(late)
 
     def wake(self) -> None:
         """Look at the database again: a job was scheduled (maybe earlier than the one
@@ -100,7 +117,9 @@ class Scheduler:
     async def run_due(self) -> int:
         """Run every job due by now, claimed earliest first, CONCURRENT_JOBS at once;
         returns how many ran. Jobs that fall due while this runs (scheduled by a handler)
-        run too."""
+        run too. A stopped scheduler runs none."""
+        if self._stopped:
+            return 0
         async with self._draining:
             await self._recover(mine=False)
             await self._prune()
@@ -113,7 +132,10 @@ class Scheduler:
         running: set[asyncio.Task[None]] = set()
         while True:
             await slots.acquire()
-            job = await self.store.claim_job(self.owner, self._now(), self.shards)
+            if self._stopped:
+                job = None
+            else:
+                job = await self.store.claim_job(self.owner, self._now(), self.shards)
             if job is None:
                 slots.release()
                 if not running:
@@ -125,14 +147,21 @@ class Scheduler:
             self._running.add(job.id)
             task = asyncio.create_task(self._run(job, slots), name=f"job-{job.id}")
             running.add(task)
+            self._jobs.add(task)
+            task.add_done_callback(self._jobs.discard)
             ran += 1
 
     async def _run(self, job: JobRow, slots: asyncio.Semaphore) -> None:
+        SCHEDULER_LAG.observe(max(0, self._now() - job.due_at))
+        outcome = "done"
         try:
-            await self.handler(job)
-        except Exception:
-            log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
-        try:
+            with about(match=job.match_id):
+                try:
+                    await self.handler(job)
+                except Exception:
+                    outcome = "failed"
+                    log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
+            JOBS.labels(job.kind, outcome).inc()
             await self.store.finish_job(job.id, self.owner, self._now())
         finally:
             self._running.discard(job.id)

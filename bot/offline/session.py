@@ -298,7 +298,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
                 except EOFError:
                     break
             else:
-                text = source.readline()
+                text = await asyncio.to_thread(source.readline)  # the loop serves meanwhile
                 if not text:
                     break
             await session.line(text)

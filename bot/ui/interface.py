@@ -10,6 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot.operations.handling import observed
 from bot.posts import limits
 from bot.posts.notifications import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
@@ -84,7 +85,8 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
     """Answer a ServiceError with its reason and hint; log anything else as the bug it is
     and apologise, so no user is ever left with a spinner."""
     try:
-        yield
+        with observed(interaction):
+            yield
     except ServiceError as error:
         await tell(interaction, explain(error))
     except Undelivered as problem:

@@ -64,8 +64,9 @@ def test_command_sync_payload(offline: Any) -> None:
         server = commands["server"]  # hidden from members who cannot manage the server
         manage_guild = 1 << 5
         assert int(server["default_member_permissions"]) == manage_guild
-        (settings,) = server["options"]
+        settings, status = server["options"]
         assert settings["name"] == "settings" and settings["type"] == 1  # a subcommand
+        assert status["name"] == "status" and status["type"] == 1 and not status.get("options")
         channel = next(o for o in settings["options"] if o["name"] == "channel")
         assert channel["channel_types"] == [0, 5]  # text and announcement channels only
 

@@ -124,10 +124,9 @@ def documented_permissions() -> list[tuple[str, str]]:
 
 def test_the_readme_shows_the_invite_step_between_creating_and_running() -> None:
     readme = (ROOT / "README.md").read_text()
-    create, invite, run = (
-        readme.index(s) for s in ("Create an application", "--invite", "&& python -m bot\n")
-    )
-    assert create < invite < run
+    steps = ("Create an application", "```sh\npython -m venv .venv", "--invite", "`python -m bot`")
+    create, environment, invite, run = (readme.index(s) for s in steps)
+    assert create < environment < invite < run, "the bot's commands need its environment"
     assert readme.count("```sh\npython -m venv .venv") == 2, "exactly two set-up commands"
 
 
