@@ -18,9 +18,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Row
+from bot.store.database import Row, Session, TurnWrite, marks
 from bot.store.migrations import pending
-from bot.store.sql import Session, SqlStore, TurnWrite, marks
+from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class SqliteSession:
         await self._db.executemany(sql, rows)
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(Store):
     """One connection does everything; a lock keeps transactions whole, and a write waits for
     the transaction in progress rather than joining it."""
 
