@@ -28,7 +28,7 @@ class Row(Protocol):
 
 
 class Reader(Protocol):
-    """Where reads go."""
+    """Where reads go: it sees only what was committed."""
 
     async def fetch(self, sql: str, *params: Any) -> Sequence[Row]: ...
 
@@ -119,7 +119,8 @@ class Database(ABC):
 
     @abstractmethod
     def _reader(self) -> Reader:
-        """Where reads outside a transaction go."""
+        """Where reads outside a transaction go: they see committed rows only, never those
+        of a transaction still open (which may yet roll back)."""
 
     @abstractmethod
     def _writer(self) -> AbstractAsyncContextManager[Session]:

@@ -21,5 +21,5 @@ class Store(Matches, Turns, Jobs, Ratings, Tournaments, Analyses, People, Comman
 
     Every write that changes a match names the ply (log length) it expects, so of two writes
     racing on one match, from one process or many, only the first lands; the other raises
-    StaleWrite and changes nothing.
+    StaleWrite and changes nothing. Reads see only what was committed.
     """
