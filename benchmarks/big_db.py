@@ -30,7 +30,6 @@ from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE
 from bot.service.queries import OPEN
 from bot.store import Shards, Status, Store, open_store
 from bot.store.postgres import PostgresSession
-from bot.store.sql import SqlStore
 from bot.store.sqlite import SqliteSession
 from fixtures.postgres import ThrowawayPostgres
 from rules import get_game
@@ -186,12 +185,6 @@ def ratings_rows(rng: random.Random) -> list[tuple[Any, ...]]:
     ]
 
 
-def planner(store: Store) -> SqlStore:
-    """The store as the SQL backends are: it can explain and analyze."""
-    assert isinstance(store, SqlStore)
-    return store
-
-
 async def build(store: Store, matches: int) -> tuple[float, float]:
     """Fill the store; returns (wall, CPU) seconds."""
     wall, cpu = time.perf_counter(), time.process_time()
@@ -202,7 +195,7 @@ async def build(store: Store, matches: int) -> tuple[float, float]:
         for table in ("matches", "seats", "moves", "jobs", "rated_matches"):
             await store.import_rows(table, COLUMNS[table].split(", "), chunk[table])
     await store.import_rows("ratings", COLUMNS["ratings"].split(", "), ratings_rows(rng))
-    await planner(store).analyze()
+    await store.analyze()
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -244,7 +237,7 @@ def full_scans(plan: list[str]) -> list[str]:
 Call = Callable[[], Awaitable[Any]]
 
 
-async def measure(store: SqlStore, name: str, call: Call) -> tuple[str, float, float, bool]:
+async def measure(store: Store, name: str, call: Call) -> tuple[str, float, float, bool]:
     """Median wall and CPU milliseconds of `call`; prints the plans of what it ran."""
     with recording() as statements:
         await call()
@@ -310,7 +303,7 @@ async def run(url: str, matches: int) -> None:
         ("start-up: unscheduled", lambda: store.unscheduled(shards)),
         ("start-up: the computer's matches", lambda: store.matches_with_engines(shards)),
     ]
-    results = [await measure(planner(store), name, call) for name, call in calls]
+    results = [await measure(store, name, call) for name, call in calls]
     await store.close()
     print(f"\n{'query':36} {'wall ms':>8} {'CPU ms':>8}  plan")
     for name, wall_ms, cpu_ms, scanned in results:

@@ -12,7 +12,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.operations.logs import FORMATS
-from bot.store.base import Shards, parse_url
+from bot.store import Shards, parse_url
 
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
 

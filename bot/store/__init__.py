@@ -4,6 +4,13 @@
 file, a `postgresql://...` URL a pooled PostgreSQL connection. Either way the database is
 migrated to the newest schema on open.
 
+The `Store` (store.py) is made of one class per concern, each holding its own queries:
+matches.py, turns.py (the move log, takebacks, premoves), jobs.py, ratings.py,
+tournaments.py, analyses.py, people.py (preferences, server settings, vacations, followers)
+and commands.py (command registrations). Both backends run the same SQL (`?`
+placeholders; PostgreSQL numbers them); sqlite.py and postgres.py hold only their
+connections and the few statements that differ. Rows are in rows.py, errors in errors.py.
+
 Adding a table or column (time limits, ratings, ...):
 
 1. Append a `Migration` to `MIGRATIONS` in bot/store/migrations.py; never edit a released
@@ -15,21 +22,23 @@ Adding a table or column (time limits, ratings, ...):
    statements themselves differ.
    Keep times as ISO text and JSON as text on both, so rows copy unchanged.
 2. Add a new table to `TABLES` there (parents before children), so `--copy-db` copies it.
-3. Add the methods that use it to the `Store` Protocol in base.py and, once, to `SqlStore`
-   in bot/store/sql.py, whose SQL both backends run (`?` placeholders; PostgreSQL numbers
-   them); tests/bot/test_store.py's `database_url` fixture runs every test on both.
+3. Write the methods that use it, once, in the module of their concern (a new concern: a
+   new module with a class over `Database`, added to the bases of `Store` in store.py).
+   tests/bot/test_store.py's `database_url` fixture runs every test on both backends.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.base import (
+from bot.store.errors import CorruptMatch, StaleWrite, StoreError
+from bot.store.migrations import MIGRATIONS, TABLES, Migration
+from bot.store.postgres import PostgresStore
+from bot.store.rows import (
     OPEN_SEAT,
     STATUSES,
     AnalysisRow,
     BoardRow,
-    CorruptMatch,
     EntrantRow,
     JobKind,
     JobRow,
@@ -43,18 +52,13 @@ from bot.store.base import (
     ServerRow,
     Shards,
     Stage,
-    StaleWrite,
     Status,
-    Store,
-    StoreError,
     TournamentRow,
     VacationRow,
-    parse_url,
     shard_of,
 )
-from bot.store.migrations import MIGRATIONS, TABLES, Migration
-from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
+from bot.store.store import Store
 
 __all__ = [
     "BoardRow",
@@ -104,3 +108,23 @@ async def open_store(where: str | Path, *, pool_size: int = 10) -> Store:
     if backend == "sqlite":
         return await SqliteStore.open(Path(target))
     return await PostgresStore.open(target, pool_size=pool_size)
+
+
+def parse_url(url: str) -> tuple[str, str]:
+    """A database URL as SQLAlchemy writes it, split into (backend, where): `sqlite:///rel`
+    and `sqlite:////abs` give the file's path, `postgresql://...` (or `postgres://`, with an
+    optional `+driver`) gives the URL asyncpg connects with."""
+    scheme, separator, rest = url.strip().partition("://")
+    backend = scheme.split("+", 1)[0].lower()
+    if separator and backend == "sqlite":
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError(
+                f"{url!r} names no file: write sqlite:///relative/path or sqlite:////absolute/path"
+            )
+        return "sqlite", rest[1:]
+    if separator and backend in ("postgresql", "postgres"):
+        return "postgresql", f"postgresql://{rest}"
+    raise ValueError(
+        f"{url!r} is not a database URL this bot understands: use sqlite:///path/to/file "
+        "or postgresql://user@host:port/database"
+    )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.base import Store, StoreError
+from bot.store.errors import StoreError
 from bot.store.migrations import TABLES
+from bot.store.store import Store
 
 
 async def copy_database(source: Store, target: Store) -> dict[str, int]:

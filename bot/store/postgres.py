@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 import asyncpg
 from asyncpg.transaction import Transaction
 
-from bot.store.base import Row
+from bot.store.database import Row, Session, TurnWrite
 from bot.store.migrations import pending
-from bot.store.sql import Session, SqlStore, TurnWrite
+from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class PostgresSession:
         await self._fresh(lambda: self._db.executemany(numbered(sql), rows))
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(Store):
     """Every call borrows a pooled connection; multi-statement writes run in a transaction."""
 
     backend = "postgresql"
@@ -150,6 +150,8 @@ class PostgresStore(SqlStore):
             return await work()
 
     def _reader(self) -> PostgresSession:
+        """The pool: under READ COMMITTED each statement sees what was committed before it
+        began, never another connection's open transaction."""
         return self._session
 
     @asynccontextmanager

@@ -1,5 +1,5 @@
-"""SQLite storage, the embedded default: one aiosqlite connection, the schema version in
-`PRAGMA user_version`.
+"""SQLite storage, the embedded default: one aiosqlite connection writes, another reads, the
+schema version in `PRAGMA user_version`.
 
 The move log is the truth; the snapshot on the match row only makes loading fast. Every
 write that changes a match names the ply (log length) it expects, so of two moves sent at
@@ -18,17 +18,19 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Row
+from bot.store.database import Reader, Row, Session, TurnWrite, marks
 from bot.store.migrations import pending
-from bot.store.sql import Session, SqlStore, TurnWrite, marks
+from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 
 PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000")
+# The reading connection cannot write, by mistake or otherwise: every write is the writer's.
+READER_PRAGMAS = ("query_only=ON", "busy_timeout=5000")
 
 
 class SqliteSession:
-    """The one connection, speaking `?` as SQLite does."""
+    """One connection, speaking `?` as SQLite does."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
@@ -43,9 +45,24 @@ class SqliteSession:
         await self._db.executemany(sql, rows)
 
 
-class SqliteStore(SqlStore):
-    """One connection does everything; a lock keeps transactions whole, and a write waits for
-    the transaction in progress rather than joining it."""
+class QueuedReader:
+    """Reads of an in-memory database, which has no second connection: each waits for the
+    writer's lock, so it runs between transactions and sees only what they committed."""
+
+    def __init__(self, session: SqliteSession, lock: asyncio.Lock) -> None:
+        self._session = session
+        self._lock = lock
+
+    async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
+        async with self._lock:
+            return await self._session.fetch(sql, *params)
+
+
+class SqliteStore(Store):
+    """One connection writes, a lock keeping its transactions whole: a write waits for the
+    transaction in progress rather than joining it. Reads go through a connection of their
+    own, so they never wait for a transaction, nor see one that is still open: under WAL
+    each statement reads the last committed state."""
 
     backend = "sqlite"
     # One process per file: it writes everything, so what it cached is what is stored.
@@ -59,20 +76,35 @@ class SqliteStore(SqlStore):
     CLAIM_LOCK = ""
     EXPLAIN = ("EXPLAIN QUERY PLAN", "detail")
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None) -> None:
         self._db = db
         self._session = SqliteSession(db)
         self._lock = asyncio.Lock()
+        self._read_db = reader
+        self._reads: Reader = (
+            QueuedReader(self._session, self._lock) if reader is None else SqliteSession(reader)
+        )
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        return await cls(db)._opened()
+        """The store in this file, or in memory for `:memory:` (whose reads then wait for
+        the writer, having no connection of their own)."""
+        if str(path) == ":memory:":
+            return await cls(await _connect(path), None)._opened()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await _connect(path)
+        try:
+            reader = await _connect(path)
+            for pragma in READER_PRAGMAS:
+                await reader.execute(f"PRAGMA {pragma}")
+        except BaseException:
+            await db.close()
+            raise
+        return await cls(db, reader)._opened()
 
     async def close(self) -> None:
+        if self._read_db is not None:
+            await self._read_db.close()
         await self._db.close()
 
     async def _migrate(self) -> None:
@@ -86,8 +118,8 @@ class SqliteStore(SqlStore):
                 f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
             )
 
-    def _reader(self) -> SqliteSession:
-        return self._session
+    def _reader(self) -> Reader:
+        return self._reads
 
     @asynccontextmanager
     async def _writer(self) -> AsyncIterator[SqliteSession]:
@@ -97,7 +129,8 @@ class SqliteStore(SqlStore):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[SqliteSession]:
         """BEGIN IMMEDIATE holds the database's write lock from the first statement, reads
-        included, so what a transaction reads cannot change before it writes."""
+        included, so what a transaction reads cannot change before it writes. Reads outside
+        it, through the reading connection, see none of it until it commits."""
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -114,9 +147,7 @@ class SqliteStore(SqlStore):
         """Nothing to do: the transaction already holds the whole database."""
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return int(await self._value("PRAGMA user_version") or 0)
 
     async def _write_turns(self, write: TurnWrite) -> bool:
         """One INSERT into the `turn_writes` view: its trigger checks the ply, logs the turn and
@@ -138,10 +169,10 @@ class SqliteStore(SqlStore):
     # -- copying ---------------------------------------------------------------------------
 
     async def export_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        async with self._db.execute(f"SELECT * FROM {table}") as cursor:
-            columns = [column[0] for column in cursor.description]
-            rows = [tuple(row) for row in await cursor.fetchall()]
-        return columns, rows
+        reader = self._reader()
+        columns = await reader.fetch("SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+        rows = await reader.fetch(f"SELECT * FROM {table}")
+        return [str(column[0]) for column in columns], [tuple(row) for row in rows]
 
     async def import_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
@@ -150,3 +181,10 @@ class SqliteStore(SqlStore):
             await db.executemany(
                 f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(len(columns))})", rows
             )
+
+
+async def _connect(path: Path | str) -> aiosqlite.Connection:
+    """A connection in autocommit mode (transactions are begun explicitly), rows by name."""
+    db = await aiosqlite.connect(path, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    return db

@@ -13,7 +13,7 @@ from discord import ui
 
 from bot.cogs.standings import HISTORY_PAGE
 from bot.offline import OfflineDiscord, Sent
-from bot.store.base import Status
+from bot.store import Status
 from bot.ui import views
 from tests.bot.support import new_bot, private, public, resign, start_match
 

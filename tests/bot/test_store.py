@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import asyncpg
 import pytest
 
@@ -71,20 +72,101 @@ async def turn(store: Store, match_id: int, ply: int, notation: str) -> str:
 
 
 def test_sqlite_open_sets_pragmas(tmp_path: Path) -> None:
+    """The writing connection's settings, and the reading one's: it may not write."""
+
     async def main() -> None:
         store = await SqliteStore.open(tmp_path / "nested" / "db.sqlite3")
-        pragmas = {}
-        for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
-            async with store._db.execute(f"PRAGMA {name}") as cursor:
-                row = await cursor.fetchone()
-                pragmas[name] = row[0] if row else None
-        await store.close()
-        assert pragmas == {
-            "journal_mode": "wal",
-            "synchronous": 1,  # NORMAL
-            "foreign_keys": 1,
-            "busy_timeout": 5000,
-        }
+        names = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "query_only")
+        try:
+            writer = [await pragma(store._db, name) for name in names]
+            assert store._read_db is not None
+            reader = [await pragma(store._read_db, name) for name in ("busy_timeout", "query_only")]
+        finally:
+            await store.close()
+        assert writer == ["wal", 1, 1, 5000, 0]  # synchronous 1: NORMAL
+        assert reader == [5000, 1]
+
+    run(main())
+
+
+async def pragma(db: aiosqlite.Connection, name: str) -> Any:
+    async with db.execute(f"PRAGMA {name}") as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
+
+
+class RolledBack(Exception):
+    """Ends a test's transaction by rolling it back."""
+
+
+def test_a_read_during_a_transaction_sees_only_what_was_committed(database_url: str) -> None:
+    """Another task's read made while a transaction is open sees the state before it, as
+    it does once the transaction rolled back; after a commit the next read sees the commit."""
+
+    async def main() -> None:
+        store, _, match_id = await started(database_url)
+
+        async def seen() -> tuple[Any, ...]:
+            row = await store.get_match(match_id)
+            assert row is not None
+            moves = await store.moves(match_id)
+            return row.status, row.ply, [m.notation for m in moves], await store.match_ids()
+
+        try:
+            before = await seen()
+            with pytest.raises(RolledBack):
+                async with store._transaction() as db:
+                    await db.execute(
+                        "UPDATE matches SET status = 'finished', ply = 1 WHERE id = ?", match_id
+                    )
+                    await db.execute(
+                        "INSERT INTO moves (match_id, ply, seat, notation, played_at) "
+                        "VALUES (?, 1, 1, 'a1e3', 'now')",
+                        match_id,
+                    )
+                    await db.execute(
+                        "INSERT INTO matches (channel_id, game, variant, seed, status, snapshot, "
+                        "created_at, updated_at) VALUES (2, 'quorum', 'standard', 1, 'pending', "
+                        "'{}', 'now', 'now')"
+                    )
+                    during = await asyncio.create_task(seen())
+                    raise RolledBack
+            assert during == before == ("active", 0, [], [match_id])
+            assert await seen() == before
+            await turn(store, match_id, 0, "a1e3")
+            assert await seen() == ("active", 1, ["a1e3"], [match_id])
+        finally:  # an open connection would keep a failing test's process alive
+            await store.close()
+
+    run(main())
+
+
+def test_an_in_memory_store_reads_between_transactions() -> None:
+    """In memory there is no second connection to read through: a read waits for the
+    transaction in progress, so it sees what that left committed (here: nothing of it)."""
+
+    async def main() -> None:
+        store = await open_store(Path(":memory:"))
+        try:
+            service = MatchService(store, seeds=lambda: 5)
+            request = service.challenges.prepare(
+                guild_id=1, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
+            )
+            match_id = (await service.challenges.open(request)).id
+            await service.challenges.accept(match_id, BOB.user_id)
+            with pytest.raises(RolledBack):
+                async with store._transaction() as db:
+                    finished = "UPDATE matches SET status = 'finished' WHERE id = ?"
+                    await db.execute(finished, match_id)
+                    reading = asyncio.create_task(store.get_match(match_id))
+                    await asyncio.sleep(0)  # the read starts, and waits
+                    raise RolledBack
+            row = await reading
+            assert row is not None and row.status == "active"
+            await service.turns.move(match_id, ALICE.user_id, "a1e3")
+            assert [m.notation for m in await store.moves(match_id)] == ["a1e3"]
+        finally:
+            await store.close()
 
     run(main())
 
