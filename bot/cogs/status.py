@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.app import BoardBot
 
 
-def status_lines(bot: BoardBot) -> list[Text]:
+async def status_lines(bot: BoardBot) -> list[Text]:
     uptime = describe_duration(time.monotonic() - bot.started)
     lines = [t("operations.status_title", version=version("boardgame-bot"), uptime=uptime)]
     if bot.latencies:
@@ -32,6 +32,8 @@ def status_lines(bot: BoardBot) -> list[Text]:
         lines.append(t("operations.status_shards", shards=shards))
     else:
         lines.append(t("operations.status_offline"))
+    running = await bot.store.running_matches(bot.settings.shards)
+    lines.append(t("operations.status_matches", count=sum(running.values())))
     lines.append(
         t(
             "operations.status_queues",
@@ -96,7 +98,7 @@ class Status(commands.Cog):
                 raise ServiceError(
                     t("operations.status_refused"), t("operations.status_refused_hint")
                 )
-            await tell(interaction, "\n".join(say(line) for line in status_lines(self.bot)))
+            await tell(interaction, "\n".join(say(line) for line in await status_lines(self.bot)))
 
 
 async def setup(bot: BoardBot) -> None:

@@ -19,7 +19,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from bot.clock import MINUTE
-from bot.operations.metrics import EVENT_LOOP_LAG, SHARD_LATENCY
+from bot.operations.metrics import EVENT_LOOP_LAG, SHARD_LATENCY, count_running
 from bot.texts import Text, t
 
 if TYPE_CHECKING:
@@ -101,6 +101,8 @@ class HealthServer:
         SHARD_LATENCY.clear()
         for shard, latency in self.bot.latencies:
             SHARD_LATENCY.labels(str(shard)).set(latency)
+        running = await self.bot.store.running_matches(self.bot.settings.shards)
+        count_running(running, self.bot.shard_count)
         response = web.Response(body=generate_latest(REGISTRY))
         response.headers["Content-Type"] = CONTENT_TYPE_LATEST
         return response

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import aiohttp
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
-from bot.store import shard_of
+from bot.store.rows import shard_of
 
 disable_created_metrics()  # type: ignore[no-untyped-call]  # a `_created` series: noise
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.database import Database, Row, marks, now
+from bot.store.database import Database, Row, marks, now, on_shards
 from bot.store.errors import CorruptMatch, StaleWrite
 from bot.store.rows import MatchRow, SeatRow, Shards, Status
 
@@ -32,6 +32,12 @@ WITH_ENGINES = """
         SELECT 1 FROM seats s WHERE s.match_id = m.id AND s.engine IS NOT NULL
     )
     ORDER BY id
+"""
+
+# Matches in progress per server (index `matches_active`), for the metrics and /server status.
+RUNNING = """
+    SELECT guild_id, count(*) FROM matches m WHERE m.status = 'active' AND {shards}
+    GROUP BY guild_id
 """
 
 # A user's finished matches, newest first; `{game}` narrows them to one game or none.
@@ -115,6 +121,13 @@ class Matches(Database):
         """The ids of the matches in progress (on these shards' servers) where the computer
         holds a seat."""
         return await self._ids_on(WITH_ENGINES, shards)
+
+    async def running_matches(self, shards: Shards | None = None) -> dict[int | None, int]:
+        """How many matches are in progress on each server (None: direct messages) of these
+        shards."""
+        condition, values = on_shards(shards)
+        rows = await self._reader().fetch(RUNNING.format(shards=condition), *values)
+        return {row[0]: int(row[1]) for row in rows}
 
     async def rematch(self, match_id: int) -> int | None:
         """The newest challenge made as a rematch of this match, if any."""

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import asyncpg
 from asyncpg.transaction import Transaction
 
+from bot.operations import metrics
 from bot.store.database import Row, Session, TurnWrite
 from bot.store.migrations import pending
 from bot.store.store import Store
@@ -85,15 +86,18 @@ class PostgresSession:
         self._fresh = fresh
 
     async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
-        rows: list[Row] = await self._fresh(lambda: self._db.fetch(numbered(sql), *params))
+        with metrics.DATABASE_QUERY.time():
+            rows: list[Row] = await self._fresh(lambda: self._db.fetch(numbered(sql), *params))
         return rows
 
     async def execute(self, sql: str, *params: Any) -> int:
-        status = await self._fresh(lambda: self._db.execute(numbered(sql), *params))
+        with metrics.DATABASE_QUERY.time():
+            status = await self._fresh(lambda: self._db.execute(numbered(sql), *params))
         return _affected(status)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._fresh(lambda: self._db.executemany(numbered(sql), rows))
+        with metrics.DATABASE_QUERY.time():
+            await self._fresh(lambda: self._db.executemany(numbered(sql), rows))
 
 
 class PostgresStore(Store):

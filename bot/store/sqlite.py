@@ -18,6 +18,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.operations import metrics
 from bot.store.database import Reader, Row, Session, TurnWrite, marks
 from bot.store.migrations import pending
 from bot.store.store import Store
@@ -36,13 +37,16 @@ class SqliteSession:
         self._db = db
 
     async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        with metrics.DATABASE_QUERY.time():
+            return list(await self._db.execute_fetchall(sql, params))
 
     async def execute(self, sql: str, *params: Any) -> int:
-        return (await self._db.execute(sql, params)).rowcount
+        with metrics.DATABASE_QUERY.time():
+            return (await self._db.execute(sql, params)).rowcount
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
+        with metrics.DATABASE_QUERY.time():
+            await self._db.executemany(sql, rows)
 
 
 class QueuedReader:
@@ -159,7 +163,8 @@ class SqliteStore(Store):
             params += [write.snapshot, write.status, write.outcome, write.draw_offer]
         async with self._lock:
             try:
-                await self._db.execute(f"INSERT INTO turn_writes VALUES {rows}", params)
+                with metrics.DATABASE_QUERY.time():
+                    await self._db.execute(f"INSERT INTO turn_writes VALUES {rows}", params)
             except sqlite3.IntegrityError as error:
                 if "stale write" not in str(error) and "UNIQUE" not in str(error):
                     raise

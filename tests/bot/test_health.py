@@ -72,7 +72,10 @@ def test_health_readiness_and_metrics_answer_and_move_with_play(offline: Any) ->
         assert sample(after, boards, shard="0") - sample(before, boards, shard="0") == 2
         accepted = {"command": "component:accept", "outcome": "ok"}
         assert sample(after, moves[0], **accepted) - sample(before, moves[0], **accepted) == 1
-        assert "boardgames_database_query_seconds" in after  # declared, for the store to feed
+        queries = "boardgames_database_query_seconds_count"
+        assert sample(after, queries) > sample(before, queries)  # the store times each statement
+        assert sample(before, "boardgames_matches_running", shard="0") == 0
+        assert sample(after, "boardgames_matches_running", shard="0") == 1
         assert "process_cpu_seconds_total" in after
 
     offline(scenario, health_port=0)

@@ -27,9 +27,10 @@ def test_server_status_privately_for_managers_only(offline: Any, tmp_path: Path)
             (status,) = private(await h.command(h.user("owner"), "server status"))
         finally:
             set_queue("replay", 0)
-        title, gateway, queues, backup = status.content.splitlines()
+        title, gateway, matches, queues, backup = status.content.splitlines()
         assert title.startswith("**Board games bot** 0.1.0 · up ")
         assert gateway == "Gateway latency: not connected to Discord's gateway"
+        assert matches == "Matches running: 0"
         assert queues == "Waiting for a worker: 0 computer moves, 2 replays, 0 analyses"
         (made,) = h.bot.backups.made()
         assert backup.startswith("Last backup: <t:") and backup.endswith(f":R> ({made.name})")
