@@ -45,3 +45,26 @@ def test_benchmarks_and_tests_never_import_each_other() -> None:
         and line.endswith(" imports benchmarks")
     ]
     assert crossing == []
+
+
+def test_no_module_of_the_bot_is_over_600_lines() -> None:
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if (lines := len(path.read_text().splitlines())) > 600
+    }
+    assert long == {}
+
+
+def test_the_five_games_are_laid_out_alike() -> None:
+    """A package per game, each with the same modules (Kyo adds its turn finder, replay and
+    picker)."""
+    from rules import GAMES
+
+    shapes = {name: {path.stem for path in (ROOT / "rules" / name).glob("*.py")} for name in GAMES}
+    common = set.intersection(*shapes.values())
+    assert common >= {"__init__", "board", "state", "game", "notation", "diagram", "explain"}
+    assert {name: shape - common for name, shape in shapes.items() if shape - common} == {
+        "kyo": {"turns", "replay", "picker"}
+    }
+    assert not list((ROOT / "rules").glob("core.py"))
