@@ -13,7 +13,7 @@ from discord.utils import MISSING
 
 from bot.cogs.challenges import GAME_CHOICES
 from bot.posts import limits
-from bot.service import ServiceError
+from bot.service import ServiceError, refusal
 from bot.ui.interface import Interaction, answering
 from renderers import render_key
 from rules import GAMES, Game, RulesError, get_game
@@ -74,12 +74,12 @@ class Guide(commands.Cog):
             try:
                 chosen = get_game(game)
             except RulesError as error:
-                raise ServiceError(str(error)) from error
+                raise ServiceError(refusal(str(error))) from error
             every = topics(chosen)
             name = (topic or "").strip().lower() or next(iter(every))
             if name not in every:
                 raise ServiceError(
-                    f"{chosen.title} has no rules topic {limits.quote(topic or '')}",
+                    f"{chosen.title} has no rules topic {limits.quote(topic or '')}.",
                     f"topics: {', '.join(every)}",
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -130,7 +130,7 @@ class Moves(commands.Cog):
                 await self._refresh_picker(interaction, match_id, stale)
                 return
             if step.move is None:
-                raise ServiceError("that choice is not a whole move", "pick the next square")
+                raise ServiceError("That choice is not a whole move.", "pick the next square")
             await self._play(match_id, interaction.user.id, step.move)
             await interaction.delete_original_response()  # the thread says it: the picker goes
 

@@ -41,7 +41,7 @@ class Premoves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             if clear and line is not None:
-                raise ServiceError("give a line or clear:true, not both", "clear first, then add")
+                raise ServiceError("Give a line or clear:true, not both.", "clear first, then add")
             found = await resolve(interaction, match)
             premoves = self.bot.service.premoves
             user_id = interaction.user.id
