@@ -14,7 +14,7 @@ from discord.utils import MISSING
 from bot.cogs.challenges import GAME_CHOICES
 from bot.cogs.described import described
 from bot.posts import limits
-from bot.service import ServiceError
+from bot.service import ServiceError, refusal
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering
 from renderers import render_key
@@ -53,7 +53,7 @@ class Guide(commands.Cog):
             try:
                 chosen = get_game(game)
             except RulesError as error:
-                raise ServiceError(error) from error
+                raise ServiceError(refusal(error)) from error
             every = topics(chosen)
             name = (topic or "").strip().lower() or next(iter(every))
             if name not in every:

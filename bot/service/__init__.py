@@ -1,8 +1,9 @@
 """The match service: who may do what to a match, decided here and nowhere else.
 
 It knows the rules API and the store, and nothing of Discord: users are snowflake ids with
-a display name, and every answer is a result object or a `ServiceError` whose message is
-written for the player. Cogs only translate.
+a display name, and every answer is a result object or a `ServiceError` whose message and
+hint are sentences of the catalogue (bot/texts/en/service.toml), as the player reads them.
+Cogs only translate.
 
 One module per concern; new behaviour goes into the module whose job it is:
 
@@ -39,7 +40,7 @@ from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
-from bot.service.matches import Match, Player, ServiceError, Turn, Viewer
+from bot.service.matches import Match, Player, ServiceError, Turn, Viewer, refusal
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.premoves import PremoveLines, Premoves
@@ -81,6 +82,7 @@ __all__ = [
     "View",
     "Viewer",
     "Waiting",
+    "refusal",
 ]
 
 

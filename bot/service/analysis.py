@@ -23,6 +23,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.service.ratings import Ratings, Replay
 from bot.store import Shards, Status
+from bot.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +90,8 @@ class Analyses:
         """Ask for `match`'s analysis: refused while it is played, joined if already asked."""
         if match.status is not Status.FINISHED:
             raise ServiceError(
-                f"{match.title} is not finished",
-                "the computer analyses finished matches only: ask again once it ends",
+                t("service.match.not_finished", game=match.title),
+                t("service.analysis.not_finished_hint"),
             )
         replay = await self.ratings.positions(match.id)
         store = self.cache.store

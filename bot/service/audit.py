@@ -6,7 +6,7 @@ from bot.service.cache import MatchCache
 from bot.service.matches import ServiceError
 from bot.service.queries import Queries
 from bot.store import CorruptMatch
-from bot.texts import say
+from bot.texts import Text, say, t
 from rules import RulesError
 
 
@@ -19,7 +19,7 @@ class Audit:
 
     async def check(self) -> list[str]:
         """Replay every match's move log; one line per match that does not add up."""
-        problems: list[str] = []
+        problems: list[Text] = []
         for match_id in await self.cache.store.match_ids():
             try:
                 row = await self.cache.store.get_match(match_id)
@@ -28,12 +28,10 @@ class Audit:
                 record = await self.queries.record(match_id)
                 replayed = match.game.dump(record.replay(match.game))
             except (CorruptMatch, ServiceError, RulesError, KeyError, TypeError) as error:
-                problem = say(error) if isinstance(error, RulesError) else error
-                problems.append(f"match #{match_id}: unreadable: {problem}")
+                problem = say(error) if isinstance(error, RulesError) else str(error)
+                problems.append(t("service.check.unreadable", match=match_id, problem=problem))
                 continue
             if replayed != match.game.dump(match.state):
-                problems.append(
-                    f"match #{match_id}: the snapshot differs from the replayed move log "
-                    f"({len(record.turns)} turns)"
-                )
-        return problems
+                turns = len(record.turns)
+                problems.append(t("service.check.differs", match=match_id, count=turns))
+        return [say(problem) for problem in problems]

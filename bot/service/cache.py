@@ -16,13 +16,14 @@ from typing import Any
 import rules
 from bot.service.matches import Match, ServiceError, no_match
 from bot.store import CorruptMatch, MatchRow, StaleWrite, Status, Store
-from bot.texts import say
+from bot.texts import Text, say, t
 from rules import RulesError
 
 log = logging.getLogger(__name__)
 
 CACHED_MATCHES = 512
 LIFECYCLE = tuple(Status)
+CHANGED = t("service.match.changed")  # what a write refused by the ply check says
 
 
 class MatchCache:
@@ -58,8 +59,7 @@ class MatchCache:
         except CorruptMatch as error:
             log.error("%s", error)
             raise ServiceError(
-                f"match #{match_id} is damaged and cannot be played",
-                "a server admin can run `python -m bot --check-db` to see what is wrong",
+                t("service.match.damaged", match=match_id), t("service.match.damaged_hint")
             ) from error
 
     def load(self, row: MatchRow) -> Match:
@@ -85,17 +85,18 @@ class MatchCache:
         return match
 
     @contextmanager
-    def writing(self, match_id: int, conflict: str) -> Iterator[None]:
-        """Forget the cached match around a write; a stale write becomes `conflict`."""
+    def writing(self, match_id: int, conflict: Text = CHANGED) -> Iterator[None]:
+        """Forget the cached match around a write; a stale write becomes `conflict` (by
+        default: the match changed meanwhile)."""
         self._matches.pop(match_id, None)
         try:
             yield
         except StaleWrite as error:
-            raise ServiceError(conflict, "look again and retry") from error
+            raise ServiceError(conflict, t("service.match.changed_hint")) from error
 
     async def set_messages(self, match: Match, **ids: Any) -> Match:
         """Remember where the bot posted (challenge, thread, board), for later edits."""
-        with self.writing(match.id, "the match changed meanwhile"):
+        with self.writing(match.id):
             await self.store.update_match(match.id, match.row.ply, **ids)
         return self.remember(Match(replace(match.row, **ids), match.game, match.state))
 

@@ -17,9 +17,10 @@ from bot.clock import DAY
 from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import STATUS, Match, Player, ServiceError, Turn, refusal
 from bot.service.turns import Turns
 from bot.store import OPEN_SEAT, Status
+from bot.texts import say, t
 from rules import Game, RulesError
 
 
@@ -54,7 +55,8 @@ class RematchResult:
     created: bool
 
 
-FREE_SEAT = Player(OPEN_SEAT, "an open seat")
+FREE_SEAT = Player(OPEN_SEAT, say(t("service.challenge.open_seat")))
+CHANGED = t("service.challenge.changed")  # what a write refused by the ply check says
 
 
 class Challenges:
@@ -85,51 +87,61 @@ class Challenges:
         try:
             chosen = rules.get_game(game)
         except RulesError as error:
-            raise ServiceError(error) from error
+            raise ServiceError(refusal(error)) from error
         if opponents and players is not None:
             raise ServiceError(
-                "players is for open challenges, which name nobody",
-                "leave out the opponents to let anyone here accept, or leave out players",
+                t("service.challenge.players_open"), t("service.challenge.players_open_hint")
             )
         if not opponents:
             counts = ", ".join(map(str, chosen.player_counts))
             if (players or 2) not in chosen.player_counts:
                 raise ServiceError(
-                    f"{chosen.title} is played by {counts} players, not {players}",
-                    f"choose players from {counts}",
+                    t(
+                        "service.challenge.player_count",
+                        game=chosen.title,
+                        counts=counts,
+                        players=players,
+                    ),
+                    t("service.challenge.player_count_hint", counts=counts),
                 )
             opponents = [FREE_SEAT] * ((players or 2) - 1)
         seen = {challenger.user_id}
         for opponent in opponents:
             if opponent.user_id == challenger.user_id:
                 raise ServiceError(
-                    "you cannot challenge yourself", "pick another member as opponent"
+                    t("service.challenge.yourself"), t("service.challenge.yourself_hint")
                 )
             if opponent.engine is not None or opponent is FREE_SEAT:
                 continue  # the computer may take several seats, anyone a free one
             if opponent.bot:
                 raise ServiceError(
-                    f"{opponent.name} is a bot and cannot play",
-                    "challenge a person, or this bot itself to play the computer",
-                    names=(opponent.name,),
+                    t("service.challenge.bot", name=opponent.name),
+                    t("service.challenge.bot_hint"),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    f"{opponent.name} is named twice",
-                    "each opponent takes one seat",
-                    names=(opponent.name,),
+                    t("service.challenge.twice", name=opponent.name),
+                    t("service.challenge.twice_hint"),
                 )
             seen.add(opponent.user_id)
         if days not in DAY_CHOICES:
             choices = ", ".join(map(str, DAY_CHOICES))
-            raise ServiceError(f"{days} days per move is not offered", f"choose one of {choices}")
+            raise ServiceError(
+                t("service.challenge.days", count=days),
+                t("service.challenge.days_hint", choices=choices),
+            )
         count = len(opponents) + 1
         if count not in chosen.player_counts:
             allowed = [n - 1 for n in chosen.player_counts]
-            many = "s" if allowed[-1] > 1 else ""
             raise ServiceError(
-                f"{chosen.title} is played by {_either(allowed, 1)} players, not {count}: "
-                f"name {_either(allowed)} opponent{many}"
+                t(
+                    "service.challenge.opponents",
+                    game=chosen.title,
+                    players=_either(allowed, 1),
+                    given=count,
+                    opponents=_either(allowed),
+                    count=allowed[-1],
+                )
             )
         return ChallengeRequest(
             guild_id,
@@ -173,7 +185,7 @@ class Challenges:
             seat, taker = next(s.seat for s in match.seats if s.free), (user_id, name)
         else:
             seat, taker = _challenged_seat(match, user_id), None
-        with self.cache.writing(match_id, "this challenge changed meanwhile"):
+        with self.cache.writing(match_id, CHANGED):
             start = await self.cache.store.accept_seat(match_id, seat, taker)
         return await self._answered(match_id, start)
 
@@ -184,9 +196,12 @@ class Challenges:
         old = await self.cache.get(match_id)
         seat = old.seat_of(user_id)
         if seat is None:
-            raise ServiceError(f"only the players of {old.title} may ask for its rematch")
+            raise ServiceError(t("service.challenge.rematch_players", game=old.title))
         if old.status != Status.FINISHED:
-            raise ServiceError(f"{old.title} is not finished", "a rematch follows its result")
+            raise ServiceError(
+                t("service.match.not_finished", game=old.title),
+                t("service.challenge.rematch_hint"),
+            )
         asked = await self.cache.store.rematch(old.id)
         if asked is not None:
             again = await self.cache.get(asked)
@@ -214,7 +229,7 @@ class Challenges:
         seats = [s.seat for s in match.seats if s.engine is not None and not s.accepted]
         if not seats:
             return AcceptResult(match, started=False)
-        with self.cache.writing(match_id, "this challenge changed meanwhile"):
+        with self.cache.writing(match_id, CHANGED):
             for seat in seats:
                 start = await self.cache.store.accept_seat(match_id, seat)
         return await self._answered(match_id, start)
@@ -236,14 +251,12 @@ class Challenges:
     async def withdraw(self, match_id: int, user_id: int) -> Match:
         match = await self.cache.get(match_id)
         if user_id != match.challenger.user_id:
-            raise ServiceError(
-                f"only {match.challenger.name}, who made this challenge, may withdraw it"
-            )
+            raise ServiceError(t("service.challenge.withdraw_only", name=match.challenger.name))
         require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
     async def _close(self, match: Match, status: Status) -> Match:
-        with self.cache.writing(match.id, "this challenge changed meanwhile"):
+        with self.cache.writing(match.id, CHANGED):
             await self.cache.store.update_match(
                 match.id, match.row.ply, expected_status=Status.PENDING, status=status
             )
@@ -253,11 +266,11 @@ class Challenges:
 def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
-            f"this challenge expired unanswered after {CHALLENGE_LIFETIME // DAY} days",
-            f"ask {match.challenger.name} for a new one",
+            t("service.challenge.expired", count=CHALLENGE_LIFETIME // DAY),
+            t("service.challenge.expired_hint", name=match.challenger.name),
         )
     if match.status != Status.PENDING:
-        raise ServiceError(f"this challenge is no longer open ({match.status.phrase})")
+        raise ServiceError(t("service.challenge.closed", status=STATUS[match.status]))
 
 
 def _challenged_seat(match: Match, user_id: int) -> int:
@@ -268,15 +281,13 @@ def _challenged_seat(match: Match, user_id: int) -> int:
         named = [s.name for s in match.seats if s.seat != match.row.challenger and not s.free]
         if not named:
             raise ServiceError(
-                "only the players who took a seat may decline", "press Accept to play"
+                t("service.challenge.seated_only"), t("service.challenge.seated_only_hint")
             )
-        raise ServiceError(f"this challenge is for {', '.join(named)}, not you")
+        raise ServiceError(t("service.challenge.not_for_you", players=", ".join(named)))
     if seat == match.row.challenger:
-        raise ServiceError(
-            "this is your own challenge", "use Withdraw to take it back before it starts"
-        )
+        raise ServiceError(t("service.challenge.own"), t("service.challenge.own_hint"))
     if match.at(seat).accepted:
-        raise ServiceError("you have already accepted this challenge")
+        raise ServiceError(t("service.challenge.accepted"))
     return seat
 
 
@@ -286,14 +297,20 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
         name = wanted.strip().lower()
         if name not in game.variants:
             raise ServiceError(
-                f"{game.title} has no variant {limits.quote(wanted)}",
-                f"choose from: {', '.join(game.variants)}",
+                t("service.challenge.no_variant", game=game.title, variant=limits.quote(wanted)),
+                t("service.challenge.no_variant_hint", variants=", ".join(game.variants)),
             )
         if count not in game.variants[name].player_counts:
             allowed = ", ".join(str(n) for n in game.variants[name].player_counts)
             raise ServiceError(
-                f"{game.title} {name} is played by {allowed} players, not {count}",
-                "change the variant or the number of opponents",
+                t(
+                    "service.challenge.variant_players",
+                    game=game.title,
+                    variant=name,
+                    allowed=allowed,
+                    given=count,
+                ),
+                t("service.challenge.variant_players_hint"),
             )
         return name
     if count in game.variants[game.default_variant].player_counts:
@@ -301,18 +318,17 @@ def _variant(game: Game[Any, Any], wanted: str | None, count: int) -> str:
     return next(v.name for v in game.variants.values() if count in v.player_counts)
 
 
-COMPUTER = "Computer ({side})"
-
-
 def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
     """The name a seat goes by: the member's, or for the computer its side's colour, so that
     several computer seats are told apart as people are ("Computer (Red)")."""
     if player.engine is None:
         return player.name
-    return COMPUTER.format(side=game.seat_name(seat))
+    return say(t("service.challenge.computer", side=game.seat_name(seat)))
 
 
 def _either(numbers: Sequence[int], plus: int = 0) -> str:
     """`1`, `1 or 2`, `1, 2 or 3`: the choices in words, each raised by `plus`."""
     words = [str(n + plus) for n in numbers]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    if len(words) == 1:
+        return words[0]
+    return say(t("service.list.or", first=", ".join(words[:-1]), last=words[-1]))

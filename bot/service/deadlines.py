@@ -130,7 +130,7 @@ class Deadlines:
         if match.status != Status.PENDING:
             return None
         try:
-            with self.cache.writing(match.id, "the challenge was answered meanwhile"):
+            with self.cache.writing(match.id):
                 await self.cache.store.update_match(
                     match.id,
                     match.row.ply,

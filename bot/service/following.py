@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextlib
 
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError, Viewer
+from bot.service.matches import STATUS, Match, ServiceError, Viewer
 from bot.service.queries import OPEN
 from bot.store import CorruptMatch, Status
+from bot.texts import t
 
 CHOICES_READ = 100  # matches read to offer choices from (autocomplete shows at most 25)
 
@@ -23,25 +24,27 @@ class Following:
     async def follow(self, match: Match, user_id: int) -> None:
         if match.status not in (Status.PENDING, Status.ACTIVE):
             raise ServiceError(
-                f"{match.title} is over ({match.status.phrase})", "/board shows how it ended"
+                t("service.match.over", game=match.title, status=STATUS[match.status]),
+                t("service.follow.over_hint"),
             )
         if match.seat_of(user_id) is not None:
             raise ServiceError(
-                f"you play in {match.describe()}, so its turns reach you already",
-                "`/settings dm:on` sends your turns by direct message too",
+                t("service.follow.playing", match=match.describe()),
+                t("service.follow.playing_hint"),
             )
         if (await self.cache.store.preferences(user_id)).dm_refused:
-            raise ServiceError(
-                "Discord refused my last direct message to you, so I could not send you boards",
-                "open your DMs to this server's members, run `/settings dm:on`, then follow",
-            )
+            raise ServiceError(t("service.follow.refused"), t("service.follow.refused_hint"))
         if not await self.cache.store.follow(match.id, user_id, True):
-            raise ServiceError(f"you follow {match.describe()} already", "/unfollow stops it")
+            raise ServiceError(
+                t("service.follow.already", match=match.describe()),
+                t("service.follow.already_hint"),
+            )
 
     async def unfollow(self, match: Match, user_id: int) -> None:
         if not await self.cache.store.follow(match.id, user_id, False):
             raise ServiceError(
-                f"you do not follow {match.describe()}", "/follow sends you each of its boards"
+                t("service.follow.not_following", match=match.describe()),
+                t("service.follow.not_following_hint"),
             )
 
     async def to_follow(self, viewer: Viewer, typed: str) -> list[Match]:

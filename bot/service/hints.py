@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.service.matches import Match
+from bot.texts import Text, t
 
 MAX_CHOICES = 25
 HINTED = 8  # legal moves shown under a refused move: a few, the nearest first
@@ -16,7 +17,7 @@ def suggestions(match: Match, typed: str) -> list[str]:
     return match.game.completions(match.state, typed, MAX_CHOICES)
 
 
-def legal_hint(match: Match, text: str) -> str:
+def legal_hint(match: Match, text: str) -> Text:
     """A few legal moves sharing the longest start with the text, or where moves start.
 
     Only the picker's lazy tree is walked, within the rules' time budget: never a complete
@@ -25,21 +26,22 @@ def legal_hint(match: Match, text: str) -> str:
     tree = game.move_tree(state)
     typed = game.normalize(text)
     # The longest matching token, so "e10..." is not taken for e1.
-    matching = [t for t in tree.children if typed.startswith(game.normalize(t))]
+    matching = [c for c in tree.children if typed.startswith(game.normalize(c))]
     if matching:
         token = max(matching, key=len)
         moves = game.nearest_moves(state, text, HINTED + 1)
         shown = ", ".join(moves[:HINTED])
-        more = ", and more" if len(moves) > HINTED else ""
-        return f"legal moves from {token}: {shown}{more}"
+        if len(moves) > HINTED:
+            return t("service.turn.legal_from_more", token=token, moves=shown)
+        return t("service.turn.legal_from", token=token, moves=shown)
     square = _square(typed)
-    near = [t for t in tree.children if _square(t)] if square else []
+    near = [c for c in tree.children if _square(c)] if square else []
     if square and near:
-        near.sort(key=lambda t: _distance(square, _square(t) or square))
+        near.sort(key=lambda c: _distance(square, _square(c) or square))
         nearest = ", ".join(near[:HINTED])
-        return f"moves can start on these, nearest {text.strip()} first: {nearest}"
+        return t("service.turn.nearest", typed=text.strip(), squares=nearest)
     starts = ", ".join(list(tree.children)[:MAX_CHOICES])
-    return f"moves can start with: {starts}" if starts else "there is no legal move"
+    return t("service.turn.starts", starts=starts) if starts else t("service.turn.no_legal_move")
 
 
 SQUARE = re.compile(r"([a-z])(\d{1,2})")

@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import MatchRow, SeatRow, Status
-from bot.texts import Wordable, say
+from bot.texts import Text, Wordable, say, t
 from rules import Game, Outcome
 
 
 class ServiceError(Exception):
-    """Something a user asked for that cannot be done; `hint` says what would work.
+    """Something a user asked for that cannot be done, worded as the member reads it: a
+    sentence of the catalogue (`service.*`); `hint` says what would work."""
 
-    `names` are the display names the message may start with, so nobody recapitalises them.
-    """
-
-    def __init__(
-        self,
-        message: str | Wordable,
-        hint: str | Wordable | None = None,
-        *,
-        names: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, message: str | Wordable, hint: str | Wordable | None = None) -> None:
         super().__init__(say(message))
         self.text = message
         self.hint_text = hint
         self.message = say(message)
         self.hint = None if hint is None else say(hint)
-        self.names = tuple(names)
 
     def __str__(self) -> str:
         return f"{self.message}\n{self.hint}" if self.hint else self.message
@@ -38,7 +29,32 @@ class ServiceError(Exception):
 def no_match(match_id: int) -> ServiceError:
     """What a user hears of a match that does not exist, or is not theirs to see: the same
     words, so other servers' match numbers cannot be probed."""
-    return ServiceError(f"there is no match #{match_id} here", "use /matches to see your matches")
+    return ServiceError(t("service.match.missing", match=match_id), t("service.match.missing_hint"))
+
+
+def opening(phrase: str, names: Sequence[str] = ()) -> str:
+    """A phrase that starts a sentence (a rules refusal, a word the member typed): its first
+    word capitalised, unless it is a player's name or not a plain word (`c3`, `'x'`)."""
+    first = phrase.partition(" ")[0]
+    if first.isalpha() and not phrase.startswith(tuple(names)):
+        return phrase[:1].upper() + phrase[1:]
+    return phrase
+
+
+def refusal(error: str | Wordable, names: Sequence[str] = ()) -> Text:
+    """What the rules refused, as a sentence: the rules word a refusal as a phrase that fits
+    inside others (`c3 has no stone`), so told on its own it needs a capital and a stop."""
+    return t("service.refused", refusal=opening(say(error), names))
+
+
+STATUS: Mapping[Status, Text] = {
+    Status.PENDING: t("service.status.pending"),
+    Status.ACTIVE: t("service.status.active"),
+    Status.FINISHED: t("service.status.finished"),
+    Status.DECLINED: t("service.status.declined"),
+    Status.WITHDRAWN: t("service.status.withdrawn"),
+}
+"""How a player is told a match's status: `this challenge is no longer open (declined)`."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +171,8 @@ class Match:
 
     def describe(self) -> str:
         """`Quorum #3: alice vs bob`, for lists and autocomplete."""
-        return f"{self.title}: {' vs '.join(self.names)}"
+        players = say(t("service.list.versus")).join(self.names)
+        return say(t("service.match.describe", title=self.title, players=players))
 
     @property
     def turns_played(self) -> int:
@@ -167,9 +184,10 @@ class Match:
         """How the result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`."""
         outcome = self.outcome
         if outcome is None:
-            return "the game goes on"
+            return say(t("service.match.goes_on"))
+        reason = outcome.reason.replace("-", " ")
         if outcome.is_draw:
-            return f"draw ({outcome.reason.replace('-', ' ')})"
-        winners = " and ".join(self.at(s).name for s in outcome.winners)
-        verb = "wins" if len(outcome.winners) == 1 else "win"
-        return f"{winners} {verb} ({outcome.reason.replace('-', ' ')})"
+            return say(t("service.match.draw", reason=reason))
+        winners = say(t("service.list.and")).join(self.at(s).name for s in outcome.winners)
+        count = len(outcome.winners)
+        return say(t("service.match.won", winners=winners, count=count, reason=reason))

@@ -11,14 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, opening
 from bot.service.offload import PICKER_SECONDS, Offload, TooComplex
 from bot.service.turns import require_turn
-from bot.texts import say
+from bot.texts import say, t
 
-TOO_COMPLEX = TooComplex(
-    "this position is too complex for the picker", "type the move with /move instead"
-)
+TOO_COMPLEX = TooComplex(t("service.picker.too_complex"), t("service.picker.too_complex_hint"))
 
 
 class OutOfDate(ServiceError):
@@ -55,7 +53,7 @@ class Picker:
         turn. OutOfDate when `ply` is not the match's ply any more; `None` opens afresh."""
         match = await self.cache.get(match_id)
         if ply is not None and ply != match.row.ply:
-            raise OutOfDate("this picker is out of date: the match has moved on since")
+            raise OutOfDate(t("service.picker.moved_on"))
         require_turn(match, user_id)
         return await self.offload.run(PICKER_SECONDS, TOO_COMPLEX, _walk, match, positions, token)
 
@@ -68,12 +66,12 @@ def _walk(match: Match, positions: tuple[int, ...], token: str | None) -> Picker
     for position in positions:
         tokens = list(node.children)
         if not 0 <= position < len(tokens):
-            raise OutOfDate("this picker's choices no longer fit the position")
+            raise OutOfDate(t("service.picker.no_fit"))
         path.append(tokens[position])
         node = node.children[tokens[position]]
     if token is not None:
         if token not in node.children:
-            raise OutOfDate(f"{token} is not a choice here any more")
+            raise OutOfDate(t("service.picker.gone", token=opening(token)))
         positions = (*positions, list(node.children).index(token))
         path.append(token)
         node = node.children[token]

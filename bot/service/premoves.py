@@ -23,7 +23,7 @@ from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import MOVE_SECONDS, Offload
 from bot.service.turns import TOO_COMPLEX, MoveResult, Turns, _playing_seat
 from bot.store import PremoveRow
-from bot.texts import say
+from bot.texts import t
 from rules import RulesError
 
 log = logging.getLogger(__name__)
@@ -56,27 +56,20 @@ class Premoves:
         seat = _premove_seat(match, user_id)
         mover = match.to_move
         if mover is not None and mover.seat == seat:
-            raise ServiceError(
-                "it is your move now, and a line starts with your opponent's reply",
-                "play your move, then enter lines with /premove",
-            )
+            raise ServiceError(t("service.premove.your_move"), t("service.premove.your_move_hint"))
         kept = _valid(match, await self.cache.store.premoves(match.id, seat))
         if len(kept) >= MAX_LINES:
             raise ServiceError(
-                f"you already have {MAX_LINES} lines in {match.title}, the most there may be",
-                "/premove clear:true clears them",
+                t("service.premove.full", count=MAX_LINES, game=match.title),
+                t("service.premove.full_hint"),
             )
         moves = tuple(text.replace(",", " ").split())
         if len(text) > LINE_TEXT or len(moves) > MAX_MOVES:
             raise ServiceError(
-                f"a line has at most {MAX_MOVES} moves",
-                "enter the first exchanges now and more after they are played",
+                t("service.premove.too_long", count=MAX_MOVES), t("service.premove.too_long_hint")
             )
         if len(moves) < 2 or len(moves) % 2:
-            raise ServiceError(
-                "a line is your opponent's reply, your answer, and so on: it ends with yours",
-                "for example /premove line:h8h4 a1e3",
-            )
+            raise ServiceError(t("service.premove.shape"), t("service.premove.shape_hint"))
         line = await self.offload.run(MOVE_SECONDS, TOO_COMPLEX, _check_line, match, seat, moves)
         _require_consistent(kept, line)
         lines = (*kept, line)
@@ -122,7 +115,7 @@ class Premoves:
 def _premove_seat(match: Match, user_id: int) -> int:
     seat = _playing_seat(match, user_id)
     if len(match.seats) != 2:
-        raise ServiceError("premoves are for 2-player matches", "play each move with /move")
+        raise ServiceError(t("service.premove.two_players"), t("service.premove.two_players_hint"))
     return seat
 
 
@@ -150,20 +143,28 @@ def _check_line(match: Match, seat: int, moves: Line) -> Line:
     game, state = match.game, match.state
     canonical: list[str] = []
     for number, typed in enumerate(moves, 1):
-        whose = "your opponent's" if number % 2 else "your"
-        where = f"move {number} of the line ({limits.quote(typed)}, {whose})"
+        whose = t("service.premove.theirs") if number % 2 else t("service.premove.yours")
+        quoted = limits.quote(typed)
+        where = t("service.premove.where", number=number, move=quoted, whose=whose)
         if game.outcome(state) is not None:
-            raise ServiceError(f"the game is over before {where}", "end the line there")
+            raise ServiceError(
+                t("service.premove.over", where=where), t("service.premove.over_hint")
+            )
         if game.must_pass(state) or game.to_move(state) != (3 - seat if number % 2 else seat):
             raise ServiceError(
-                f"a player has to pass before {where}; a line cannot go through a pass",
-                "end the line before the pass",
+                t("service.premove.pass", where=where), t("service.premove.pass_hint")
             )
         try:
             move = game.parse_move(state, typed, names=match.names)
         except RulesError as error:
             raise ServiceError(
-                f"{where} is not legal there: {say(error)}", names=match.names
+                t(
+                    "service.premove.illegal",
+                    number=number,
+                    move=quoted,
+                    whose=whose,
+                    error=error,
+                )
             ) from None
         canonical.append(game.format_move(state, move))
         state = game.apply(state, move, check=False)
@@ -178,10 +179,17 @@ def _require_consistent(kept: tuple[Line, ...], line: Line) -> None:
         while same < min(len(line), len(other)) and line[same] == other[same]:
             same += 1
         if same == len(line):
-            raise ServiceError(f"line {number} already plays all of this", "enter another line")
+            raise ServiceError(
+                t("service.premove.repeats", number=number), t("service.premove.repeats_hint")
+            )
         if same < len(other) and same % 2:
             raise ServiceError(
-                f"line {number} answers {' '.join(line[:same])} with {other[same]}, "
-                f"this one with {line[same]}",
-                "one answer per position: /premove clear:true, then enter the lines again",
+                t(
+                    "service.premove.differs",
+                    number=number,
+                    moves=" ".join(line[:same]),
+                    kept=other[same],
+                    new=line[same],
+                ),
+                t("service.premove.differs_hint"),
             )

@@ -16,6 +16,7 @@ from bot.service.hints import suggestions
 from bot.service.matches import Match, ServiceError, Viewer, no_match
 from bot.service.offload import SUGGEST_SECONDS, Offload, TooComplex
 from bot.store import CorruptMatch, JobKind, Status
+from bot.texts import t
 from rules import Record
 from rules.outcomes import outcome_from_json
 
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 
 OPEN = (Status.PENDING, Status.ACTIVE)
 PLAYED = (Status.ACTIVE, Status.FINISHED)
-TOO_MANY = TooComplex("too many moves to suggest here", "type your move")
+TOO_MANY = TooComplex(t("service.query.too_many"), t("service.query.too_many_hint"))
 _MATCH_REF = re.compile(r"^\s*#?(\d{1,12})\b")
 
 
@@ -106,8 +107,8 @@ class Queries:
             found = _MATCH_REF.match(ref)
             if not found:
                 raise ServiceError(
-                    f"{limits.quote(ref)} is not a match number",
-                    "pick one from the list, or type its number like 12",
+                    t("service.query.not_number", ref=limits.quote(ref)),
+                    t("service.query.not_number_hint"),
                 )
             return await self.reach(viewer, int(found[1]))
         here = await self.cache.store.match_in_thread(channel_id)
@@ -123,13 +124,9 @@ class Queries:
             if played is not None:
                 return played
         if not active:
-            raise ServiceError(
-                "you have no match in progress in this server",
-                "start one with /challenge, or run this inside a match thread",
-            )
+            raise ServiceError(t("service.query.none_here"), t("service.query.none_here_hint"))
         raise ServiceError(
-            f"you have {len(active)} matches in progress here, so say which one",
-            "fill in the match option, or run the command inside the match's thread",
+            t("service.query.which", count=len(active)), t("service.query.which_hint")
         )
 
     async def _most_recent(self, user_id: int, guild_id: int | None) -> Match | None:

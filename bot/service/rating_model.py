@@ -13,6 +13,7 @@ from dataclasses import replace
 from openskill.models import PlackettLuce
 
 from bot.store import RatingRow
+from bot.texts import say, t
 from rules import Outcome
 
 MODEL = PlackettLuce()
@@ -73,14 +74,16 @@ def shown(standing: RatingRow) -> str:
 
 def record(standing: RatingRow) -> str:
     """`3W 1D 2L`."""
-    return f"{standing.wins}W {standing.draws}D {standing.losses}L"
+    return say(
+        t("service.rating.record", wins=standing.wins, draws=standing.draws, losses=standing.losses)
+    )
 
 
 def streak(standing: RatingRow) -> str:
     """`3 wins in a row`, `1 loss`, or `none`."""
     count = abs(standing.streak)
     if standing.streak > 0:
-        return "1 win" if count == 1 else f"{count} wins in a row"
+        return say(t("service.rating.wins", count=count))
     if standing.streak < 0:
-        return "1 loss" if count == 1 else f"{count} losses in a row"
-    return "none"
+        return say(t("service.rating.losses", count=count))
+    return say(t("service.rating.no_streak"))

@@ -12,9 +12,10 @@ from typing import Any
 
 from bot.service import rating_model as ratings
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError, Viewer
+from bot.service.matches import STATUS, Match, ServiceError, Viewer
 from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Shards, Status
+from bot.texts import say, t
 from rules import get_game
 from rules.outcomes import outcome_from_json
 
@@ -144,8 +145,8 @@ class Ratings:
         match = await self.cache.get(match_id)
         if match.status in (Status.PENDING, Status.DECLINED, Status.WITHDRAWN):
             raise ServiceError(
-                f"{match.title} was never played ({match.status.phrase})",
-                "replays are for started matches",
+                t("service.rating.never_played", game=match.title, status=STATUS[match.status]),
+                t("service.rating.never_played_hint"),
             )
         record = await self.queries.record(match_id)
         # Replaying a long log (Kyo's move generation above all) is CPU work: off the loop.
@@ -157,11 +158,13 @@ def result_for(row: MatchRow, user_id: int) -> str:
     """`won`, `lost` or `drew` for a player in a finished match's row."""
     outcome = outcome_from_json(row.outcome)
     if outcome is None:
-        return "unfinished"
+        return say(t("service.rating.unfinished"))
     if outcome.is_draw:
-        return "drew"
+        return say(t("service.rating.drew"))
     seat = next((s.seat for s in row.seats if s.user_id == user_id), None)
-    return "won" if seat in outcome.winners else "lost"
+    if seat in outcome.winners:
+        return say(t("service.rating.won"))
+    return say(t("service.rating.lost"))
 
 
 def reason_of(row: MatchRow) -> str:

@@ -11,11 +11,15 @@ from dataclasses import dataclass, replace
 
 import rules
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
-from bot.service.matches import Match, ServiceError
+from bot.service.matches import Match, ServiceError, opening
 from bot.store import PreferenceRow, ServerRow, Store
+from bot.texts import say, t
 from renderers import THEMES
 
-ORIENTATIONS = {"first": "seat 1 at the bottom", "mover": "the player to move at the bottom"}
+ORIENTATIONS = {
+    "first": say(t("service.settings.first")),
+    "mover": say(t("service.settings.mover")),
+}
 ALL_GAMES = "all"
 
 
@@ -88,12 +92,9 @@ class Settings:
         """Check and save a server's defaults; only a member who may manage the server may,
         which Discord enforces too (though its owners can grant the command to others)."""
         if guild_id is None:
-            raise ServiceError("server settings exist only in a server")
+            raise ServiceError(t("service.settings.server_only"))
         if not manager:
-            raise ServiceError(
-                "only members with the Manage Server permission may see or change the "
-                "server settings"
-            )
+            raise ServiceError(t("service.settings.managers_only"))
         before = await self.store.server_settings(guild_id)
         after = before
         if theme is not None:
@@ -101,14 +102,14 @@ class Settings:
         if orientation is not None:
             if orientation not in ORIENTATIONS:
                 raise ServiceError(
-                    f"{orientation!r} is not a board orientation",
-                    f"choose one of {', '.join(ORIENTATIONS)}",
+                    t("service.settings.no_orientation", orientation=repr(orientation)),
+                    t("service.settings.no_orientation_hint", choices=", ".join(ORIENTATIONS)),
                 )
             after = replace(after, orientation=orientation)
         if days is not None:
             if days not in DAY_CHOICES:
                 choices = ", ".join(map(str, DAY_CHOICES))
-                raise ServiceError(f"{days} days per move is not offered: choose {choices}")
+                raise ServiceError(t("service.settings.no_days", count=days, choices=choices))
             after = replace(after, days=days)
         if games is not None:
             after = replace(after, games=_games(games))
@@ -130,12 +131,9 @@ class Settings:
         if server.games is not None and game not in server.games:
             title = rules.GAMES[game].title if game in rules.GAMES else game
             offered = ", ".join(rules.GAMES[g].title for g in server.games)
-            raise ServiceError(f"{title} may not be challenged on this server: choose {offered}")
+            raise ServiceError(t("service.settings.not_offered", game=title, offered=offered))
         if server.channel_id is not None and channel_id != server.channel_id:
-            raise ServiceError(
-                f"challenges on this server are made in <#{server.channel_id}>: "
-                "run /challenge there"
-            )
+            raise ServiceError(t("service.settings.elsewhere", channel=server.channel_id))
         if days is not None:
             return days
         return DEFAULT_DAYS if server.days is None else server.days
@@ -143,7 +141,9 @@ class Settings:
 
 def _check_theme(theme: str) -> str:
     if theme not in THEMES:
-        raise ServiceError(f"{theme!r} is not a theme: choose {', '.join(THEMES)}")
+        raise ServiceError(
+            t("service.settings.no_theme", theme=repr(theme), themes=", ".join(THEMES))
+        )
     return theme
 
 
@@ -153,11 +153,12 @@ def _games(text: str) -> tuple[str, ...] | None:
     if words == [ALL_GAMES]:
         return None
     unknown = [w for w in words if w not in rules.GAMES]
-    if unknown or not words:
-        raise ServiceError(
-            f"{', '.join(unknown) or 'nothing'} is not a game here: name some of "
-            f"{', '.join(rules.GAMES)}, or {ALL_GAMES}"
-        )
+    known = ", ".join(rules.GAMES)
+    if unknown:
+        games = opening(", ".join(unknown))
+        raise ServiceError(t("service.settings.no_games", games=games, known=known, all=ALL_GAMES))
+    if not words:
+        raise ServiceError(t("service.settings.nothing", known=known, all=ALL_GAMES))
     return tuple(name for name in rules.GAMES if name in words)
 
 
@@ -165,15 +166,16 @@ def describe_server(settings: ServerRow) -> list[str]:
     """Each server setting in words, as /server settings shows them."""
     games = settings.games
     days = DEFAULT_DAYS if settings.days is None else settings.days
-    return [
-        f"Theme of boards in match threads: **{settings.theme or 'classic'}**",
-        f"Boards in match threads: **{ORIENTATIONS[settings.orientation]}**",
-        f"Default days per move: **{days or 'no limit'}**",
-        "Games that may be challenged: "
-        f"**{', '.join(rules.GAMES[g].title for g in games) if games else 'all'}**",
-        "Challenges are made in: "
-        f"**{f'<#{settings.channel_id}>' if settings.channel_id else 'any channel'}**",
+    titles = ", ".join(rules.GAMES[g].title for g in games) if games else None
+    where = f"<#{settings.channel_id}>" if settings.channel_id else None
+    lines = [
+        t("service.settings.theme", theme=settings.theme or "classic"),
+        t("service.settings.orientation", orientation=ORIENTATIONS[settings.orientation]),
+        t("service.settings.days", days=days or t("service.settings.no_limit")),
+        t("service.settings.games", games=titles or t("service.settings.all_games")),
+        t("service.settings.channel", channel=where or t("service.settings.any_channel")),
     ]
+    return [say(line) for line in lines]
 
 
 def _changes(before: ServerRow, after: ServerRow) -> list[str]:

@@ -8,8 +8,9 @@ from typing import NoReturn
 
 from bot.service.cache import MatchCache
 from bot.service.challenges import require_open
-from bot.service.matches import ServiceError
+from bot.service.matches import STATUS, ServiceError
 from bot.store import Status
+from bot.texts import t
 
 
 class Stale:
@@ -23,14 +24,17 @@ class Stale:
         if challenge:
             require_open(match)
         elif match.status == Status.PENDING:
-            raise ServiceError(f"{match.title} has not started", "answer the challenge first")
+            raise ServiceError(
+                t("service.match.not_started", game=match.title),
+                t("service.stale.not_started_hint"),
+            )
         elif match.status != Status.ACTIVE:
             raise ServiceError(
-                f"{match.title} is over ({match.status.phrase})", "/replay shows how it went"
+                t("service.match.over", game=match.title, status=STATUS[match.status]),
+                t("service.stale.over_hint"),
             )
         elif ply is not None and ply != match.row.ply:
             raise ServiceError(
-                f"these buttons are out of date: {match.title} has moved on since",
-                "use the Move button under the latest board, or /move",
+                t("service.stale.moved_on", game=match.title), t("service.stale.moved_on_hint")
             )
-        raise ServiceError("these buttons are out of date", "/board shows the match as it stands")
+        raise ServiceError(t("service.stale.out_of_date"), t("service.stale.out_of_date_hint"))

@@ -12,6 +12,7 @@ from bot.service.matches import Match, ServiceError
 from bot.service.queries import Queries
 from bot.service.turns import KnowsWhoIsOut, _playing_seat
 from bot.store import SeatRow, Status
+from bot.texts import t
 from rules import PASS
 
 
@@ -47,15 +48,11 @@ class Takebacks:
         match = await self.cache.get(match_id)
         seat = _playing_seat(match, user_id)
         if any(s.engine is not None for s in match.seats):
-            raise ServiceError(
-                "moves cannot be taken back in a game with the computer",
-                "play on from here, or resign and challenge it again",
-            )
+            raise ServiceError(t("service.takeback.computer"), t("service.takeback.computer_hint"))
         found = await self._undoable(match)
         if found is None or found[0] != seat:
             raise ServiceError(
-                "you can only take back your own move, and only until the next player has moved",
-                "ask before anyone else plays",
+                t("service.takeback.not_yours"), t("service.takeback.not_yours_hint")
             )
         return await self._vote(match, seat, found)
 
@@ -66,9 +63,9 @@ class Takebacks:
         seat = _playing_seat(match, user_id)
         found = await self._undoable(match)
         if match.row.ply != ply or found is None:
-            raise ServiceError("this takeback request is out of date: the match has moved on")
+            raise ServiceError(t("service.takeback.out_of_date"))
         if seat == found[0]:
-            raise ServiceError("this is your own request", "the other players answer it")
+            raise ServiceError(t("service.takeback.own"), t("service.takeback.own_hint"))
         if not accept:
             await self.cache.store.drop_takeback(match.id)
             return Takeback(match, found[0], found[1], found[2], frozenset())
@@ -78,7 +75,7 @@ class Takebacks:
         record = await self.queries.record(match.id)
         earlier = replace(record, turns=record.turns[: request.target], result=None)
         state = earlier.replay(match.game)
-        with self.cache.writing(match.id, "the match changed meanwhile"):
+        with self.cache.writing(match.id):
             await self.cache.store.rewind(
                 match.id,
                 ply,

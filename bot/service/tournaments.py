@@ -15,10 +15,11 @@ from bot.service import pairing
 from bot.service.cache import MatchCache
 from bot.service.challenges import Challenges
 from bot.service.deadlines import DEFAULT_DAYS
-from bot.service.matches import Match, Player, ServiceError, Turn
+from bot.service.matches import Match, Player, ServiceError, Turn, opening
 from bot.service.pairing import NoPairing, Pairing, Result, Standing, System
 from bot.service.turns import MoveResult, Turns
 from bot.store import BoardRow, EntrantRow, Shards, Stage, Status, TournamentRow
+from bot.texts import say, t
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,11 @@ MAX_PLAYERS = 64
 """A Swiss round of 64 pairs in under 5 ms of CPU (benchmarks/pairing_speed), so pairing
 stays on the event loop."""
 DEFAULT_MAX_PLAYERS = 16
+KINDS = {
+    System.ROUND_ROBIN: t("service.tournament.round_robin"),
+    System.SWISS: t("service.tournament.swiss"),
+}
+"""Each system in words, for a tournament's title (a double round robin says so)."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +54,15 @@ class Tournament:
     @property
     def title(self) -> str:
         game = rules.get_game(self.row.game).title
-        kind = "double round robin" if self.row.double else self.system.value.replace("-", " ")
-        return f"Tournament #{self.id}: {game} {self.row.variant}, {kind}"
+        kind = t("service.tournament.double") if self.row.double else KINDS[self.system]
+        title = t(
+            "service.tournament.title",
+            tournament=self.id,
+            game=game,
+            variant=self.row.variant,
+            kind=kind,
+        )
+        return say(title)
 
     def name_of(self, user_id: int) -> str:
         return next((e.name for e in self.entrants if e.user_id == user_id), str(user_id))
@@ -146,7 +159,8 @@ class Tournaments:
         row = await self.cache.store.get_tournament(tournament_id)
         if row is None:
             raise ServiceError(
-                f"there is no tournament #{tournament_id}", "`/tournament list` shows them"
+                t("service.tournament.missing", tournament=tournament_id),
+                t("service.tournament.missing_hint"),
             )
         entrants = await self.cache.store.entrants(tournament_id)
         boards = await self.cache.store.boards(tournament_id)
@@ -174,7 +188,8 @@ class Tournaments:
             kind = System(system)
         except ValueError:
             raise ServiceError(
-                f"{system} is not a tournament format", "choose round-robin or swiss"
+                t("service.tournament.no_format", system=opening(system)),
+                t("service.tournament.no_format_hint"),
             ) from None
         probe = self.challenges.prepare(
             guild_id=guild_id,
@@ -188,18 +203,26 @@ class Tournaments:
         )
         if not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
             raise ServiceError(
-                f"a tournament takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {max_players}",
-                "change max_players",
+                t(
+                    "service.tournament.size",
+                    least=MIN_PLAYERS,
+                    most=MAX_PLAYERS,
+                    given=max_players,
+                ),
+                t("service.tournament.size_hint"),
             )
         if rounds is not None and kind is System.ROUND_ROBIN:
             raise ServiceError(
-                "a round robin plays as many rounds as it needs",
-                "leave rounds out, or choose swiss",
+                t("service.tournament.rounds_fixed"), t("service.tournament.rounds_fixed_hint")
             )
         if double and kind is System.SWISS:
-            raise ServiceError("only a round robin can be double", "leave double out")
+            raise ServiceError(
+                t("service.tournament.double_only"), t("service.tournament.double_only_hint")
+            )
         if rounds is not None and rounds < 1:
-            raise ServiceError(f"{rounds} rounds is too few", "a Swiss event plays at least 1")
+            raise ServiceError(
+                t("service.tournament.rounds", count=rounds), t("service.tournament.rounds_hint")
+            )
         return TournamentRequest(
             guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
             max_players, probe.rated, double,
@@ -230,15 +253,19 @@ class Tournaments:
     async def join(self, tournament_id: int, player: Player) -> Tournament:
         tournament = await self.get(tournament_id)
         if player.bot:
-            raise ServiceError("bots cannot enter tournaments")
+            raise ServiceError(t("service.tournament.bots"))
         if tournament.entrant(player.user_id) is not None:
-            raise ServiceError(f"you are already in tournament #{tournament_id}")
+            raise ServiceError(t("service.tournament.entered", tournament=tournament_id))
         _require_open(tournament)
         if not await self.cache.store.enter(tournament_id, player.user_id, player.name):
             tournament = await self.get(tournament_id)
             _require_open(tournament)
             raise ServiceError(
-                f"tournament #{tournament_id} is full ({tournament.row.max_players} players)"
+                t(
+                    "service.tournament.full",
+                    tournament=tournament_id,
+                    count=tournament.row.max_players,
+                )
             )
         return await self.get(tournament_id)
 
@@ -248,19 +275,19 @@ class Tournaments:
         tournament = await self.get(tournament_id)
         entrant = tournament.entrant(user_id)
         if entrant is None:
-            raise ServiceError(f"you are not in tournament #{tournament_id}")
+            raise ServiceError(t("service.tournament.not_entered", tournament=tournament_id))
         if tournament.row.stage is Stage.FINISHED:
-            raise ServiceError(f"tournament #{tournament_id} is over")
+            raise ServiceError(t("service.tournament.over", tournament=tournament_id))
         if tournament.row.stage is Stage.OPEN:
             if user_id == tournament.row.creator_id:
                 raise ServiceError(
-                    "the creator cannot leave before the start",
-                    "start the tournament, then leave if you must",
+                    t("service.tournament.creator_stays"),
+                    t("service.tournament.creator_stays_hint"),
                 )
             await self.cache.store.leave(tournament_id, user_id)
             return Left(await self.get(tournament_id), started=False)
         if entrant.withdrawn:
-            raise ServiceError(f"you have already withdrawn from tournament #{tournament_id}")
+            raise ServiceError(t("service.tournament.withdrawn", tournament=tournament_id))
         await self.cache.store.withdraw(tournament_id, user_id)
         resigned: list[MoveResult] = []
         for board in tournament.boards:
@@ -280,16 +307,19 @@ class Tournaments:
         """Why this user may not start it now, if they may not (read before any writing, so
         a refusal comes before the command is answered in public)."""
         if user_id != tournament.row.creator_id and not manager:
-            raise ServiceError(
-                f"only {tournament.name_of(tournament.row.creator_id)}, who created it, or "
-                "someone with Manage Server may start it"
-            )
+            creator = tournament.name_of(tournament.row.creator_id)
+            raise ServiceError(t("service.tournament.who_starts", name=creator))
         _require_open(tournament)
         count = len(tournament.entrants)
         if count < MIN_PLAYERS:
             raise ServiceError(
-                f"tournament #{tournament.id} has {count} entrant(s); it needs {MIN_PLAYERS}",
-                "ask more members to press Join",
+                t(
+                    "service.tournament.too_few",
+                    tournament=tournament.id,
+                    count=count,
+                    least=MIN_PLAYERS,
+                ),
+                t("service.tournament.too_few_hint"),
             )
 
     async def start(self, tournament_id: int, user_id: int, manager: bool) -> Tournament:
@@ -298,7 +328,7 @@ class Tournaments:
         self.check_start(tournament, user_id, manager)
         rounds = _planned_rounds(tournament.row, len(tournament.entrants))
         if not await self.cache.store.start_tournament(tournament_id, rounds):
-            raise ServiceError(f"tournament #{tournament_id} has started already")
+            raise ServiceError(t("service.tournament.started", tournament=tournament_id))
         await self._advance(await self.get(tournament_id))
         return await self.get(tournament_id)
 
@@ -314,15 +344,12 @@ class Tournaments:
         if tournament_id is not None:
             tournament = await self.get(tournament_id)
             if tournament.row.guild_id != guild_id:
-                raise ServiceError(f"tournament #{tournament_id} belongs to another server")
+                raise ServiceError(t("service.tournament.elsewhere", tournament=tournament_id))
             return tournament
         stages = [Stage.OPEN, Stage.RUNNING, *([Stage.FINISHED] if finished else [])]
         rows = await self.cache.store.tournaments_in(guild_id, stages)
         if not rows:
-            raise ServiceError(
-                "this server has no tournament open or running",
-                "`/tournament create` makes one",
-            )
+            raise ServiceError(t("service.tournament.none"), t("service.tournament.none_hint"))
         return await self.get(rows[0].id)
 
     async def finished(self, match: Match) -> None:
@@ -438,7 +465,7 @@ class Tournaments:
 
 def _require_open(tournament: Tournament) -> None:
     if tournament.row.stage is not Stage.OPEN:
-        raise ServiceError(f"tournament #{tournament.id} has started; entries are closed")
+        raise ServiceError(t("service.tournament.closed", tournament=tournament.id))
 
 
 def _planned_rounds(row: TournamentRow, entrants: int) -> int:

@@ -11,10 +11,10 @@ from typing import Any, Protocol, runtime_checkable
 from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import legal_hint
-from bot.service.matches import Match, ServiceError, Turn
+from bot.service.matches import STATUS, Match, ServiceError, Turn, refusal
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
-from bot.texts import say
+from bot.texts import say, t
 from rules import PASS, Outcome, RulesError
 from rules.outcomes import Reason, outcome_to_json
 
@@ -37,10 +37,7 @@ Answers = Callable[[MoveResult], Awaitable[MoveResult]]
 
 MOVE_TEXT = 160  # characters: more than any turn (Kyo's longest has 81), typed loosely
 
-TOO_COMPLEX = TooComplex(
-    "working out the legal turns of this position took too long",
-    "try again in a moment; if it keeps happening, a server admin can look at the match",
-)
+TOO_COMPLEX = TooComplex(t("service.turn.too_complex"), t("service.turn.too_complex_hint"))
 
 
 @dataclass(frozen=True)
@@ -77,8 +74,8 @@ class Turns:
         match = require_turn(await self.cache.get(match_id), user_id)
         if len(text) > MOVE_TEXT:
             raise ServiceError(
-                f"{limits.quote(text)} has {len(text)} characters, more than any move",
-                f"moves are at most {MOVE_TEXT} characters; suggestions appear as you type",
+                t("service.turn.too_long", text=limits.quote(text), count=len(text)),
+                t("service.turn.too_long_hint", most=MOVE_TEXT),
             )
         return await self._answered(await self._play(match, user_id, text))
 
@@ -88,7 +85,7 @@ class Turns:
         match = await self.cache.get(match_id)
         mover = match.to_move
         if match.row.ply != ply or mover is None or mover.engine is None:
-            raise ServiceError(f"{match.title} moved on while the computer was thinking")
+            raise ServiceError(t("service.turn.computer_moved_on", game=match.title))
         return await self._answered(await self._play(match, mover.user_id, text))
 
     async def premove(self, match: Match, user_id: int, text: str) -> MoveResult:
@@ -118,7 +115,7 @@ class Turns:
         try:
             state = match.game.resign(match.state, seat)
         except RulesError as error:
-            raise ServiceError(error) from error
+            raise ServiceError(refusal(error)) from error
         return await self.advance(match, state, [Turn(seat, user_id, f"resign {seat}")])
 
     async def advance(
@@ -146,12 +143,11 @@ class Turns:
         other = match.at(3 - seat)
         if match.row.draw_offer == seat:
             raise ServiceError(
-                f"you have already offered a draw; it is up to {other.name}",
-                "the offer lapses when they move",
+                t("service.draw.offered", name=other.name), t("service.draw.offered_hint")
             )
         if match.row.draw_offer == other.seat:
             return await self._settle_draw(match, agreed=True)
-        with self.cache.writing(match.id, "the match changed meanwhile"):
+        with self.cache.writing(match.id):
             await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
         return DrawResult(await self.cache.get(match.id), agreed=False)
 
@@ -160,12 +156,11 @@ class Turns:
         match, seat = await self._drawing(match_id, user_id)
         if match.row.draw_offer == seat:
             raise ServiceError(
-                "this is your own draw offer", f"{match.at(3 - seat).name} answers it"
+                t("service.draw.own"), t("service.draw.own_hint", name=match.at(3 - seat).name)
             )
         if match.row.draw_offer is None:
             raise ServiceError(
-                f"no draw offer stands in {match.title}",
-                "an offer lapses when its receiver moves; /draw makes a new one",
+                t("service.draw.none", game=match.title), t("service.draw.none_hint")
             )
         return await self._settle_draw(match, agreed=accept)
 
@@ -174,12 +169,12 @@ class Turns:
         match = await self.cache.get(match_id)
         seat = _playing_seat(match, user_id)
         if len(match.seats) != 2:
-            raise ServiceError("draws by agreement are for 2-player matches", "play on, or /resign")
+            raise ServiceError(t("service.draw.two_players"), t("service.draw.two_players_hint"))
         return match, seat
 
     async def _settle_draw(self, match: Match, *, agreed: bool) -> DrawResult:
         """End the match drawn, or drop the offer."""
-        with self.cache.writing(match.id, "the match changed meanwhile"):
+        with self.cache.writing(match.id):
             if agreed:
                 state = match.game.end(match.state, Outcome((), "agreement"))
                 await self.cache.store.update_match(
@@ -197,7 +192,7 @@ class Turns:
 
     async def _save(self, match: Match, plan: Plan) -> Match:
         """Log the turns and the new snapshot; the returned match needs no second read."""
-        with self.cache.writing(match.id, "another move in this match landed first"):
+        with self.cache.writing(match.id, t("service.turn.landed_first")):
             stamp = await self.cache.store.append_moves(
                 match.id,
                 match.row.ply,
@@ -230,8 +225,8 @@ def require_turn(match: Match, user_id: int) -> Match:
     mover = match.at(match.game.to_move(match.state))
     if mover.seat != seat:
         raise ServiceError(
-            f"it is {mover.name}'s turn ({match.game.seat_name(mover.seat)}), not yours",
-            "you will be mentioned when it is your move",
+            t("service.turn.not_yours", name=mover.name, side=match.game.seat_name(mover.seat)),
+            t("service.turn.not_yours_hint"),
         )
     return match
 
@@ -245,7 +240,7 @@ def _plan_move(
     try:
         move = game.parse_move(state, text, names=match.names)
     except RulesError as error:
-        raise ServiceError(error, legal_hint(match, text), names=match.names) from error
+        raise ServiceError(refusal(error, match.names), legal_hint(match, text)) from error
     description = say(game.describe_move(state, move, names=match.names))
     notation = game.format_move(state, move)
     played = Turn(seat, user_id, notation, description=description, premove=premove)
@@ -281,15 +276,15 @@ def _playing_seat(match: Match, user_id: int) -> int:
     """The user's seat in a match being played; otherwise why they cannot act in it."""
     if match.status == Status.PENDING:
         waiting = ", ".join(s.name for s in match.waiting_for)
-        raise ServiceError(f"{match.title} has not started: waiting for {waiting} to accept")
+        raise ServiceError(t("service.turn.waiting", game=match.title, waiting=waiting))
     if match.status != Status.ACTIVE:
         raise ServiceError(
-            f"{match.title} is over ({match.status.phrase})",
-            "start a new one with /challenge",
+            t("service.match.over", game=match.title, status=STATUS[match.status]),
+            t("service.turn.over_hint"),
         )
     seat = match.seat_of(user_id)
     if seat is None:
-        raise ServiceError(f"you are not playing in {match.describe()}")
+        raise ServiceError(t("service.turn.not_playing", match=match.describe()))
     return seat
 
 

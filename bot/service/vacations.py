@@ -19,6 +19,7 @@ from bot.clock import DAY, Clock
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError
 from bot.store import CorruptMatch, SeatRow, Status, VacationRow
+from bot.texts import t
 
 MAX_DAYS = 30  # for one vacation, and in all in any YEAR
 YEAR = 365 * DAY
@@ -67,21 +68,21 @@ class Vacations:
         """Start a vacation of `days` days from now, or with 0 end the one under way."""
         if not 0 <= days <= MAX_DAYS:
             raise ServiceError(
-                f"{days} days is not a vacation length I offer",
-                f"choose 1 to {MAX_DAYS} days, or 0 to end a vacation early",
+                t("service.vacation.length", count=days),
+                t("service.vacation.length_hint", most=MAX_DAYS),
             )
         if days == 0:
             return await self._end(user_id)
         before = await self.state(user_id)
         if before.current is not None:
             raise ServiceError(
-                f"you are on vacation until <t:{before.current.ends_at}:f> already",
-                "end it with /vacation days:0, then start a new one",
+                t("service.vacation.already", ends=before.current.ends_at),
+                t("service.vacation.already_hint"),
             )
         if days > before.days_left:
             raise ServiceError(
-                f"you have {before.days_left} vacation days left, not {days}",
-                f"each player has {MAX_DAYS} days in any 365; /settings shows what is left",
+                t("service.vacation.left", count=before.days_left, days=days),
+                t("service.vacation.left_hint", most=MAX_DAYS),
             )
         now = self.now()
         vacation_id = await self.cache.store.start_vacation(user_id, now, now + days * DAY)
@@ -102,7 +103,7 @@ class Vacations:
     async def _end(self, user_id: int) -> VacationState:
         current = await self.current(user_id)
         if current is None:
-            raise ServiceError("you are not on vacation", "start one with /vacation days:3")
+            raise ServiceError(t("service.vacation.not_away"), t("service.vacation.not_away_hint"))
         await self.cache.store.end_vacation(current, self.now())
         self.scheduled()  # the jobs it put off now fall due sooner
         after = await self.state(user_id)

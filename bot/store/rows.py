@@ -19,15 +19,6 @@ class Status(StrEnum):
     DECLINED = "declined"
     WITHDRAWN = "withdrawn"
 
-    @property
-    def phrase(self) -> str:
-        """How a player is told the status: `this challenge is no longer open (declined)`."""
-        if self is Status.PENDING:
-            return "waiting for answers"
-        if self is Status.ACTIVE:
-            return "in progress"
-        return self.value
-
 
 class JobKind(StrEnum):
     """What a scheduled job does when it falls due (`jobs.kind`)."""

@@ -14,21 +14,22 @@ from bot.operations.handling import observed
 from bot.posts import limits
 from bot.posts.notifications import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
+from bot.texts import Text, say, t
 from bot.ui.permissions import told
 
 log = logging.getLogger(__name__)
 
-OOPS = "Something went wrong on our side, sorry. Please try again in a moment."
+OOPS = t("service.oops")
 
 Interaction = discord.Interaction[Any]
 
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2  # option types that hold a command's own options
 Kind = discord.AppCommandOptionType
-KINDS: dict[Kind, tuple[type | tuple[type, ...], str]] = {  # JSON values, in words
-    Kind.string: (str, "text"),
-    Kind.integer: (int, "a whole number"),
-    Kind.number: ((int, float), "a number"),
-    Kind.boolean: (bool, "true or false"),
+KINDS: dict[Kind, tuple[type | tuple[type, ...], Text]] = {  # JSON values, in words
+    Kind.string: (str, t("service.option.string")),
+    Kind.integer: (int, t("service.option.integer")),
+    Kind.number: ((int, float), t("service.option.number")),
+    Kind.boolean: (bool, t("service.option.boolean")),
 }
 
 
@@ -52,9 +53,9 @@ def player(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name, user.bot)
 
 
-async def tell(interaction: Interaction, text: str) -> None:
+async def tell(interaction: Interaction, text: str | Text) -> None:
     """An ephemeral message, whether or not the interaction was answered already."""
-    text = limits.content(text)
+    text = limits.content(say(text))
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -62,15 +63,8 @@ async def tell(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: ServiceError) -> str:
-    """The error as a sentence: "it is..." -> "It is...", but "c3 has no stone" and a message
-    that starts with a player's name ("ivy's pawn...") keep their case."""
-    text = error.message
-    first = text.partition(" ")[0]
-    if first.isalpha() and not text.startswith(error.names):
-        text = text[:1].upper() + text[1:]
-    if not text.endswith((".", "!", "?")):
-        text += "."
-    return f"{text}\n-# {error.hint}" if error.hint else text
+    """The error as the member reads it: its sentence, and under it, small, its hint."""
+    return f"{error.message}\n-# {error.hint}" if error.hint else error.message
 
 
 async def apologise(interaction: Interaction) -> None:
@@ -136,24 +130,41 @@ def _off(parameter: app_commands.Parameter, value: Any) -> ServiceError | None:
     shown = limits.quote(value) if isinstance(value, str) else limits.clip(str(value), 40)
     wanted, kind = KINDS.get(parameter.type, (object, ""))
     if not _typed(value, parameter.type, wanted):
-        return ServiceError(f"{shown} is not {kind} for {name}", f"give {name} {kind}")
+        return ServiceError(
+            t("service.option.not_kind", value=shown, kind=kind, name=name),
+            t("service.option.not_kind_hint", name=name, kind=kind),
+        )
     if parameter.choices:
         if any(value == choice.value for choice in parameter.choices):
             return None
         names = ", ".join(choice.name for choice in parameter.choices)
-        return ServiceError(f"{shown} is not a choice for {name}", f"choose one of: {names}")
+        return ServiceError(
+            t("service.option.not_choice", value=shown, name=name),
+            t("service.option.not_choice_hint", choices=names),
+        )
     low, high = parameter.min_value, parameter.max_value
     size: float = len(value) if isinstance(value, str) else value
     if (low is None or size >= low) and (high is None or size <= high):
         return None
-    unit = " characters" if isinstance(value, str) else ""
+    return ServiceError(
+        t("service.option.out_of_range", value=shown, name=name),
+        t("service.option.out_of_range_hint", name=name, allowed=_allowed(value, low, high)),
+    )
+
+
+def _allowed(value: Any, low: float | None, high: float | None) -> Text:
+    """The range a parameter allows, in words: in characters for text, else as numbers."""
+    if isinstance(value, str):
+        if high is None:
+            return t("service.option.characters_at_least", least=low)
+        if low is None:
+            return t("service.option.characters_at_most", most=high)
+        return t("service.option.characters_between", least=low, most=high)
     if high is None:
-        allowed = f"{low}{unit} or more"
-    elif low is None:
-        allowed = f"{high}{unit} or fewer"
-    else:
-        allowed = f"{low} to {high}{unit}"
-    return ServiceError(f"{shown} is out of range for {name}", f"give {name} {allowed}")
+        return t("service.option.at_least", least=low)
+    if low is None:
+        return t("service.option.at_most", most=high)
+    return t("service.option.between", least=low, most=high)
 
 
 def _describe(interaction: Interaction) -> str:

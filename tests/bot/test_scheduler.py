@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.clock import DAY, ManualClock
-from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, Scheduler
+from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, RENEW_EVERY, Scheduler
 from bot.store import JobKind, JobRow, Shards, Store, open_store
 from rules import get_game
 from tests.bot.support import execute_raw
@@ -205,14 +205,22 @@ def test_a_job_running_longer_than_the_lease_keeps_its_claim(database_url: str) 
         async def quick(job: JobRow) -> None:
             runs.append("2")
 
+        renewed = asyncio.Event()
+        renew_claims = store.renew_claims
+
+        async def renewing(owner: str, job_ids: Sequence[int], at: int) -> None:
+            await renew_claims(owner, job_ids, at)
+            renewed.set()
+
+        store.renew_claims = renewing  # type: ignore[method-assign]
         first = Scheduler(store, clock, slow, "process-1")
         second = Scheduler(store, clock, quick, "process-2")
         running = asyncio.create_task(first.run_due())
         await asyncio.wait_for(started.wait(), HANG_GUARD)
         for _ in range(12):  # three leases, a quarter at a time
-            clock.advance(CLAIM_LEASE / 4)
-            for _ in range(20):
-                await asyncio.sleep(0)
+            renewed.clear()
+            clock.advance(RENEW_EVERY)
+            await asyncio.wait_for(renewed.wait(), HANG_GUARD)  # however slow the database
             assert await asyncio.wait_for(second.run_due(), HANG_GUARD) == 0
         release.set()
         assert await asyncio.wait_for(running, HANG_GUARD) == 1

@@ -464,7 +464,7 @@ def test_challenge_rules_in_the_service(database_url: str) -> None:
             await service.turns.move(match.id, ALICE.user_id, "a1e3")
         with pytest.raises(ServiceError, match="not you"):
             await service.challenges.accept(match.id, CAROL.user_id)
-        with pytest.raises(ServiceError, match="only alice"):
+        with pytest.raises(ServiceError, match="Only alice"):
             await service.challenges.withdraw(match.id, BOB.user_id)
         result = await service.challenges.accept(match.id, BOB.user_id)
         assert result.started and result.match.status == "active"
