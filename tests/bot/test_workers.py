@@ -24,9 +24,10 @@ from rules import get_game
 from rules.records import Record
 
 QUORUM = get_game("quorum")
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 # A pool's owner that prints its workers' pids (one per kind, each busy with a job) and waits.
 OWNER = """
-import asyncio, json, os, sys, time
+import asyncio, json, os, time
 from bot.workers.pool import Kind, WorkerPool
 
 async def main():
@@ -39,13 +40,6 @@ async def main():
 
 asyncio.run(main())
 """
-
-
-def run(coroutine: Awaitable[Any]) -> Any:
-    async def main() -> Any:
-        return await coroutine
-
-    return asyncio.run(main())
 
 
 def opening() -> tuple[Any, tuple[str, ...]]:
@@ -82,7 +76,7 @@ def test_each_kind_has_its_own_worker_at_its_own_priority() -> None:
         assert niceness == {kind: min(19, ours + NICENESS[kind]) for kind in Kind}
         assert niceness[Kind.MOVE] < niceness[Kind.REPLAY] < niceness[Kind.ANALYSIS]
 
-    run(main())
+    asyncio.run(main())
 
 
 def test_a_jobs_error_comes_back_and_its_worker_keeps_serving() -> None:
@@ -93,38 +87,38 @@ def test_a_jobs_error_comes_back_and_its_worker_keeps_serving() -> None:
                 await pool.submit(Kind.REPLAY, 60, int, "seven")
             assert await pool.submit(Kind.REPLAY, 60, os.getpid) == before
 
-    run(main())
+    asyncio.run(main())
 
 
+async def killed_mid_job(pool: WorkerPool, kind: Kind, pid: int) -> None:
+    busy = asyncio.create_task(pool.submit(kind, 600, time.sleep, 600))
+    await asyncio.sleep(0.2)
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(WorkerCrashed):
+        await busy
+
+
+async def hung_past_its_deadline(pool: WorkerPool, kind: Kind, pid: int) -> None:
+    with pytest.raises(WorkerHung):
+        await pool.submit(kind, 0.5, time.sleep, 600)
+
+
+@pytest.mark.parametrize("failure", [killed_mid_job, hung_past_its_deadline])
 @pytest.mark.parametrize("kind", list(Kind))
-def test_a_worker_killed_mid_job_is_replaced(kind: Kind) -> None:
+def test_a_failed_worker_is_replaced_and_the_next_job_works(
+    kind: Kind, failure: Callable[[WorkerPool, Kind, int], Awaitable[None]]
+) -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
             pid = await pool.submit(kind, 60, os.getpid)
-            busy = asyncio.create_task(pool.submit(kind, 600, time.sleep, 600))
-            await asyncio.sleep(0.2)
-            os.kill(pid, signal.SIGKILL)
-            with pytest.raises(WorkerCrashed):
-                await busy
+            await failure(pool, kind, pid)
             await a_job_of(kind, pool)
             assert await pool.submit(kind, 60, os.getpid) != pid
 
-    run(main())
+    asyncio.run(main())
 
 
-@pytest.mark.parametrize("kind", list(Kind))
-def test_a_worker_hung_past_its_deadline_is_replaced(kind: Kind) -> None:
-    async def main() -> None:
-        async with WorkerPool() as pool:
-            pid = await pool.submit(kind, 60, os.getpid)
-            with pytest.raises(WorkerHung):
-                await pool.submit(kind, 0.5, time.sleep, 600)
-            await a_job_of(kind, pool)
-            assert await pool.submit(kind, 60, os.getpid) != pid
-
-    run(main())
-
-
+@needs_proc
 def test_a_worker_that_died_idle_is_replaced_before_the_next_job() -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
@@ -135,7 +129,7 @@ def test_a_worker_that_died_idle_is_replaced_before_the_next_job() -> None:
             await asyncio.sleep(0.2)  # the loop hears of it
             await a_job_of(Kind.MOVE, pool)
 
-    run(main())
+    asyncio.run(main())
 
 
 def test_a_large_job_waits_in_the_pipe_not_in_the_event_loop() -> None:
@@ -164,7 +158,7 @@ def test_a_large_job_waits_in_the_pipe_not_in_the_event_loop() -> None:
                 os.kill(pid, signal.SIGCONT)
             assert await sending == len(payload)
 
-    run(main())
+    asyncio.run(main())
 
 
 def test_a_closed_pool_starts_no_worker() -> None:
@@ -175,7 +169,7 @@ def test_a_closed_pool_starts_no_worker() -> None:
         with pytest.raises(RuntimeError, match="closed"):
             await pool.submit(Kind.MOVE, 60, os.getpid)
 
-    run(main())
+    asyncio.run(main())
 
 
 def gone(pid: int) -> bool:
@@ -194,13 +188,11 @@ def wait_until(done: Callable[[], bool], seconds: float) -> bool:
     return done()
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@needs_proc
 def test_workers_die_with_a_killed_bot() -> None:
     """kill -9 of the process that owns a pool, every worker busy mid-job: all of them end
     within a few seconds, as they notice their pipe closed."""
-    owner = subprocess.Popen(
-        [sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
-    )
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True)
     try:
         assert owner.stdout is not None
         pids = json.loads(owner.stdout.readline())
