@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from multiprocessing.connection import Connection
 from typing import Any
 
 import ai
 from ai.base import Choice
-from ai.worker import READY
 from rules import get_game
 from rules.game import Game
 from rules.outcomes import Outcome
@@ -33,11 +30,6 @@ ANALYSIS_SECONDS = 0.5
 """CPU seconds per position (the issue's default; the bot's `ANALYSIS_SECONDS` setting).
 A 100-turn game then costs about 50 s of CPU, whatever the game: Kyo's search keeps its budget
 however many turns a position has (docs/ai.md)."""
-
-
-NICENESS = 10
-"""How much lower than the bot's the analysis worker's CPU priority is (os.nice): on a busy
-machine the operating system runs the computer's move searches first."""
 
 
 class Mark(StrEnum):
@@ -286,17 +278,3 @@ def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
             )
         )
     return tuple(summaries)
-
-
-def serve_readings(connection: Connection, read: Callable[..., Reading] = read_position) -> None:
-    """An analysis worker process (bot/workers/analysis_worker.py) at a lower CPU priority:
-    ready once its imports are done, then one (game, dump, seconds, seed, nodes) in, its
-    Reading out, until the pipe closes."""
-    os.nice(NICENESS)
-    connection.send(READY)
-    while True:
-        try:
-            game_name, dump, seconds, seed, nodes = connection.recv()
-        except EOFError:
-            return
-        connection.send(read(game_name, dump, seconds=seconds, seed=seed, nodes=nodes))

@@ -13,7 +13,7 @@ from rules.game import Game
 
 # CPU time is what a search controls on a shared machine; wall time may run this much further
 # before the search stops anyway with the move it has, so a process starved of CPU still
-# answers well before the pool gives up on it (bot/workers/ai_pool.py waits 4x the budget).
+# answers well before the pool gives up on it (bot/workers/pool.py waits 4x the budget).
 WALL_SLACK = 3.5
 # A won position's value for the searches that count in evaluation units (lost: -WIN).
 WIN = 1_000_000.0

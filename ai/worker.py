@@ -1,12 +1,25 @@
-"""What runs inside a search worker process (bot/workers/ai_pool.py). It lives in `ai`, not `bot`,
-so a freshly spawned worker imports the rules and the AI only, not discord.py."""
+"""What runs inside a worker process of the bot's pool (bot/workers/pool.py), and the
+computer's search job. It lives in `ai`, not `bot`, so a fresh worker imports the rules and
+the AI only, not discord.py; a job's function is imported by name when the job arrives.
+
+The pool starts `python -c SERVE NICENESS *sys.path` (the bot's import path, so a worker
+imports what the bot would) and talks to it over the worker's stdin and stdout: each message
+is its length (HEADER) and then its pickle.
+"""
 
 from __future__ import annotations
 
+import os
+import pickle
+import queue
+import signal
+import struct
+import sys
+import threading
 import time
+import traceback
 from collections.abc import Callable, Mapping
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import IO, Any
 
 import ai
 from ai.base import Choice
@@ -14,7 +27,10 @@ from rules import get_game
 
 # (game name, dump, level, seconds, seed, nodes) -> the search's Choice
 Search = Callable[[str, Mapping[str, Any], int, float | None, int | None, int | None], Choice]
+SERVE = "import sys; sys.path[:] = sys.argv[2:]; from ai.worker import serve; serve()"
+HEADER = struct.Struct("!Q")
 READY = "ready"
+DONE, RAISED = "done", "raised"
 # The fallback's CPU time: it runs in the bot's own process, beside the event loop.
 FALLBACK_SECONDS = 0.5
 
@@ -43,13 +59,54 @@ def fallback_dump(game_name: str, dump: Mapping[str, Any], seed: int | None) -> 
     return ai.reference(game_name, state, seconds=FALLBACK_SECONDS, seed=seed)
 
 
-def serve(connection: Connection, search: Search) -> None:
-    """A worker's loop: ready once its imports are done, then one request in, one Choice
-    out, until the pipe closes."""
-    connection.send(READY)
+def serve() -> None:
+    """A worker's life: lower its CPU priority by argv[1] (os.nice), say READY, then run one
+    job at a time: (function, args, kwargs) in, (DONE, result) or (RAISED, exception) out.
+    A job that raises leaves the worker serving.
+
+    A thread reads the pipe, so the bot's end is noticed at once, even mid-job: when the
+    bot closes the pipe or dies, the process ends (no worker outlives the bot)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which stops us
+    requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print goes to the log, not into an answer
+    os.nice(int(sys.argv[1]))
+    inbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+    threading.Thread(target=_listen, args=(requests, inbox), daemon=True).start()
+    _send(answers, READY)
     while True:
-        try:
-            request = connection.recv()
-        except EOFError:
-            return
-        connection.send(search(*request))
+        _send(answers, _run(inbox.get()))
+
+
+def _listen(requests: IO[bytes], inbox: queue.SimpleQueue[bytes]) -> None:
+    while (request := _receive(requests)) is not None:
+        inbox.put(request)
+    os._exit(0)
+
+
+def _run(request: bytes) -> tuple[str, Any]:
+    try:
+        function, args, kwargs = pickle.loads(request)
+        return DONE, function(*args, **kwargs)
+    except Exception as error:
+        traceback.print_exc()  # the worker's stderr is the bot's
+        return RAISED, error
+
+
+def _receive(requests: IO[bytes]) -> bytes | None:
+    """The next message's pickle, or None once the pipe is closed."""
+    header = requests.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(header)
+    message = requests.read(size)
+    return message if len(message) == size else None
+
+
+def _send(answers: IO[bytes], message: object) -> None:
+    try:
+        data = pickle.dumps(message)
+    except Exception as error:  # an answer or exception that does not pickle
+        data = pickle.dumps((RAISED, RuntimeError(f"the job's answer does not pickle: {error!r}")))
+    answers.write(HEADER.pack(len(data)))
+    answers.write(data)
+    answers.flush()

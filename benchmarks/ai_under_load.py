@@ -1,7 +1,7 @@
 """The computer on a busy machine: no fallbacks, and the moves a quiet machine would play.
 
 Starts N processes that burn CPU (default: twice the cores), then asks the bot's worker pool
-(bot/workers/ai_pool.py, one worker, the levels' own times) for moves in running positions of every
+(bot/workers/pool.py, one worker, the levels' own times) for moves in running positions of every
 game at every level. Prints per game and level the fallbacks (the target is 0), the CPU and
 wall seconds per move, and the share of moves equal to what the same seed picks, once the
 burners are stopped, searching the same number of nodes as the loaded search reached (how
@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ai  # noqa: E402
-from bot.workers.ai_pool import AIPool  # noqa: E402
+from bot.workers.pool import WorkerPool  # noqa: E402
 from rules import GAMES, get_game  # noqa: E402
 from rules.playout import random_states  # noqa: E402
 
@@ -87,7 +87,7 @@ def measure(name: str, level: int, states: list[Any], pool_answers: list[Any]) -
     return row
 
 
-async def timed(pool: AIPool, name: str, level: int, states: list[Any]) -> list[Any]:
+async def timed(pool: WorkerPool, name: str, level: int, states: list[Any]) -> list[Any]:
     """The pool's answer for each position, one at a time as the bot asks, with the wall
     seconds each took."""
     answers = []
@@ -116,7 +116,7 @@ def main() -> None:
     asked: dict[tuple[str, int], tuple[list[Any], list[Any]]] = {}
 
     async def run() -> None:
-        async with AIPool(1) as pool:
+        async with WorkerPool(1) as pool:
             for name in names:
                 states = positions(name, args.moves, seed=1)
                 for level in levels:

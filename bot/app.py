@@ -37,9 +37,7 @@ from bot.ui.interface import apologise, options_offered, tell
 from bot.ui.permissions import PermissionWatch
 from bot.ui.persistent import Clicks
 from bot.ui.views import PERSISTENT_ITEMS
-from bot.workers.ai_pool import AIPool
-from bot.workers.analysis_worker import AnalysisWorker
-from bot.workers.replays import ReplayWorker
+from bot.workers.pool import WorkerPool
 from renderers import render_png
 
 log = logging.getLogger(__name__)
@@ -97,12 +95,10 @@ class BoardBot(commands.AutoShardedBot):
     store: Store
     service: MatchService
     announcer: Announcer
-    replays: ReplayWorker
     scheduler: Scheduler
     catching_up: asyncio.Task[None]
-    ai_pool: AIPool
+    workers: WorkerPool
     computer: Computer
-    analysis_worker: AnalysisWorker
     analyst: Analyst
 
     def __init__(
@@ -195,19 +191,18 @@ class BoardBot(commands.AutoShardedBot):
         """The store, the service and everything that acts for it, and the cogs."""
         self.store = await open_database(self.settings)
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
-        self.replays = ReplayWorker()
-        self.announcer = Announcer(self, self.service, self._render, self.replays)
+        self.workers = WorkerPool(self.settings.ai_workers, search=self._search, read=self._read)
+        self.announcer = Announcer(self, self.service, self._render, self.workers)
         handler = JobHandler(self.service, self.announcer)
         owner = process_name(self.settings.shard_ids)
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.service.vacations.scheduled = self.scheduler.wake
-        self.ai_pool = AIPool(self.settings.ai_workers, search=self._search)
         nodes = self.settings.ai_nodes
         self.computer = Computer(
             self.service,
             self.announcer,
-            self.ai_pool,
+            self.workers,
             nodes=nodes,
             # searching by nodes (tests, offline scripts) plays the same on every run: so does
             # the board of a turn pair, whatever the machine's load
@@ -215,10 +210,9 @@ class BoardBot(commands.AutoShardedBot):
         )
         self.announcer.watchers.append(self.computer.wake)
         self.announcer.watchers.append(board_posted)
-        self.analysis_worker = AnalysisWorker(self._read)
         self.analyst = Analyst(self, self.service)
         analyses = self.service.analyses
-        analyses.read = self.analysis_worker.read
+        analyses.read = self.workers.read
         analyses.progressed, analyses.finished = self.analyst.progressed, self.analyst.finished
         analyses.seconds, analyses.nodes = self.settings.analysis_seconds, self.settings.ai_nodes
         self.add_dynamic_items(*PERSISTENT_ITEMS)
@@ -257,14 +251,12 @@ class BoardBot(commands.AutoShardedBot):
                 log.info("stopped %d interactions and %d jobs still under way", *cut)
         if hasattr(self, "computer"):  # while its last post can still go out
             await self.computer.close()
-            await self.ai_pool.close()
             await self.service.analyses.close()
-            await self.analysis_worker.close()
         await super().close()
         if hasattr(self, "service"):
             self.service.offload.close()
-        if hasattr(self, "replays"):
-            self.replays.close()
+        if hasattr(self, "workers"):
+            await self.workers.close()
         if hasattr(self, "store"):
             await self.store.close()
         if self.health is not None:

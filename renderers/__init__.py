@@ -21,6 +21,7 @@ from renderers.key import render_key
 from renderers.replay import MAX_BYTES, animate, schedule
 from renderers.themes import THEMES, Theme, get_theme
 from rules import Highlight, get_game
+from rules.records import Record
 
 __all__ = [
     "THEMES",
@@ -29,6 +30,7 @@ __all__ = [
     "render",
     "render_comparison",
     "render_key",
+    "record_gif",
     "render_png",
     "render_replay",
     "replay_gif",
@@ -111,6 +113,19 @@ def replay_gif(
     frames = schedule(len(dumps))
     states = [game.load(dumps[index]) for index, _ in frames]
     return _replay(game_name, states, frames, perspective, names, theme, max_bytes)
+
+
+def record_gif(
+    record: Record,
+    *,
+    perspective: int | None = None,
+    names: Sequence[str] | None = None,
+    theme: str | None = None,
+) -> bytes:
+    """`render_replay` for a worker process, from the game's record: the record is small to
+    send, and the positions are replayed where the GIF is made, not in the bot."""
+    states = list(record.positions(get_game(record.game)))
+    return render_replay(record.game, states, perspective=perspective, names=names, theme=theme)
 
 
 def _replay(

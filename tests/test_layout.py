@@ -68,3 +68,37 @@ def test_the_five_games_are_laid_out_alike() -> None:
         "kyo": {"turns", "replay", "picker"}
     }
     assert not list((ROOT / "rules").glob("core.py"))
+
+
+PROCESS_STARTERS = {"create_subprocess_exec", "create_subprocess_shell", "Popen", "fork"}
+PROCESS_STARTERS |= {"ProcessPoolExecutor"}
+PROCESS_MODULES = {"multiprocessing", "subprocess"}
+
+
+def test_one_place_in_the_bot_starts_processes_and_no_thread_waits_on_one() -> None:
+    """Only the worker pool starts processes (bot/workers/pool.py), and nothing waits for a
+    worker in a thread: no `asyncio.to_thread` around a pipe's `poll` or `recv`."""
+    starters, thread_waits = set(), []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in PROCESS_STARTERS:
+                starters.add(where)
+            if isinstance(node, ast.Name) and node.id in PROCESS_STARTERS:
+                starters.add(where)
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                if any(n.partition(".")[0] in PROCESS_MODULES for n in [*names, module or ""]):
+                    starters.add(where)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "to_thread"
+                and node.args
+                and isinstance(node.args[0], ast.Attribute)
+                and node.args[0].attr in {"poll", "recv", "recv_bytes"}
+            ):
+                thread_waits.append(where)
+    assert starters == {"bot/workers/pool.py"}
+    assert thread_waits == []

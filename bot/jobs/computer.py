@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from bot.posts.notifications import Announcer
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
-from bot.workers.ai_pool import AIPool
+from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class Computer:
         self,
         service: MatchService,
         announcer: Announcer,
-        pool: AIPool,
+        pool: WorkerPool,
         *,
         nodes: int | None = None,
         reply_wait: float | None = REPLY_WAIT,

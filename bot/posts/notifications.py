@@ -44,7 +44,7 @@ from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.texts import ENGLISH, Text, say, t
 from bot.ui.permissions import label
 from bot.ui.views import board_view, rematch_view
-from bot.workers.replays import ReplayWorker
+from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -136,12 +136,12 @@ class Announcer:
         client: discord.Client,
         service: MatchService,
         render: Renderer,
-        replays: ReplayWorker,
+        workers: WorkerPool,
     ) -> None:
         self.client = client
         self.service = service
         self.render = render
-        self.replays = replays
+        self.workers = workers
         # Told of every position posted in a match still being played (the computer
         # listens here for its turns).
         self.watchers: list[Callable[[Match], None]] = []
@@ -177,7 +177,7 @@ class Announcer:
         after the result; the thread, reopened by the post, is archived again."""
         match = await self.service.cache.get(match_id)
         record = await self.service.queries.record(match_id)
-        gif = await self.replays.make(record, names=match.names)
+        gif = await self.workers.replay(record, names=match.names)
         name = f"{match.game.name}-{match.id}-replay.gif"
         alt = limits.description(say(replay_alt(match)))
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)

@@ -33,7 +33,7 @@ PROGRESS_SECONDS = 5.0  # the progress message is edited at most this often
 
 Reader = Callable[[str, Mapping[str, Any], float, int, int | None], Awaitable[Reading]]
 """(game name, dump, seconds, seed, nodes) -> the position's Reading, judged in a worker
-process (bot/workers/analysis_worker.py)."""
+process (bot/workers/pool.py)."""
 
 
 @dataclass(frozen=True)

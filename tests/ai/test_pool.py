@@ -7,7 +7,7 @@ import asyncio
 import random
 from typing import Any
 
-from bot.workers.ai_pool import AIPool
+from bot.workers.pool import WorkerPool
 from rules import get_game
 from rules.playout import random_states
 from tests.ai.searches import crashing_search, endless_search, first_call_crashes, late_search
@@ -22,7 +22,7 @@ def test_the_pool_plays_the_search_move() -> None:
     dump = game.dump(game.new())
 
     async def play() -> Any:
-        async with AIPool(1) as pool:
+        async with WorkerPool(1) as pool:
             # Level 1 stops at its node cap; the ample time keeps a loaded machine from
             # turning the answer into an overrun fallback.
             return await pool.choose("boku", dump, level=1, seconds=10, seed=5)
@@ -37,7 +37,7 @@ def test_a_crashed_worker_gives_a_legal_fallback_and_is_replaced(caplog: Any) ->
     state = game.new()
 
     async def play() -> tuple[Any, Any]:
-        async with AIPool(1, search=first_call_crashes) as pool:
+        async with WorkerPool(1, search=first_call_crashes) as pool:
             crashed = await pool.choose("razzle", game.dump(state), level=1, seconds=0.2, seed=0)
             served = await pool.choose("razzle", game.dump(state), level=1, seconds=10, seed=1)
             return crashed, served
@@ -54,7 +54,7 @@ def test_a_late_answer_is_played_not_thrown_away() -> None:
     dump = game.dump(game.new())
 
     async def play() -> Any:
-        async with AIPool(1, search=late_search) as pool:
+        async with WorkerPool(1, search=late_search) as pool:
             return await pool.choose("boku", dump, level=1, seconds=0.1, seed=5)
 
     answer = run(play())
@@ -72,7 +72,7 @@ def test_the_fallback_takes_a_win_in_one() -> None:
             break
 
     async def play() -> Any:
-        async with AIPool(1, search=crashing_search) as pool:
+        async with WorkerPool(1, search=crashing_search) as pool:
             return await pool.choose("quorum", game.dump(before), level=1, seconds=0.1, seed=2)
 
     answer = run(play())
@@ -86,7 +86,7 @@ def test_a_hung_worker_gives_a_legal_fallback() -> None:
     state = game.new()
 
     async def play() -> Any:
-        async with AIPool(1, search=endless_search) as pool:
+        async with WorkerPool(1, search=endless_search) as pool:
             return await pool.choose("quorum", game.dump(state), level=1, seconds=0.1, seed=2)
 
     answer = run(play())
@@ -99,7 +99,7 @@ def test_every_request_of_a_crashing_search_still_gets_a_move() -> None:
     state = game.new(players=3)
 
     async def play() -> list[Any]:
-        async with AIPool(2, search=crashing_search) as pool:
+        async with WorkerPool(2, search=crashing_search) as pool:
             requests = [pool.choose("boost", game.dump(state), 1, 0.2, seed) for seed in range(3)]
             return await asyncio.gather(*requests)
 

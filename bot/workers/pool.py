@@ -1,0 +1,317 @@
+"""Every worker process of the bot, in one pool shaped like concurrent.futures:
+`await pool.submit(kind, seconds, function, *args)` runs `function(*args)` in a worker of that
+kind and returns what it returned, or raises what it raised. `choose`, `replay` and `read`
+are the typed jobs on top.
+
+Three kinds, most urgent first: the computer's moves (AI_WORKERS processes), replays' GIFs and
+analyses (one process each). Each kind has processes of its own, so a move never queues
+behind a GIF or a position being judged, and a CPU priority of its own (NICENESS), so on a busy
+machine the operating system runs the searches first and the analyses last. A kind's
+processes start at its first job, not before.
+
+Every job has a deadline in wall seconds, counted from when a worker takes it. A worker that
+dies (WorkerCrashed), passes the deadline (WorkerHung) or whose job is cancelled is killed, and
+its place starts a fresh one at the next job; a job that raises leaves its worker serving.
+
+Nothing here waits on a thread: each worker is an asyncio subprocess running ai.worker.serve,
+and asyncio reads and writes its pipes without blocking the event loop (a large dump waits in
+the pipe's buffer, not in the loop). A worker ends when its stdin closes, so none outlives the
+bot, whether the bot stops or is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import pickle
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ParamSpec, TypeVar
+
+import ai
+from ai.analysis import Reading, read_position
+from ai.worker import HEADER, RAISED, READY, SERVE, Search, fallback_dump, search_dump
+from bot.operations import metrics
+from renderers import record_gif
+from rules.records import Record
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Kind(StrEnum):
+    """The kinds of work, most urgent first."""
+
+    MOVE = "move"
+    REPLAY = "replay"
+    ANALYSIS = "analysis"
+
+
+# Each kind as the metrics and /server status name it.
+METRIC_LABELS = {Kind.MOVE: "computer", Kind.REPLAY: "replay", Kind.ANALYSIS: "analysis"}
+
+# How much lower than the bot's each kind's CPU priority is (os.nice in the worker).
+NICENESS = {Kind.MOVE: 0, Kind.REPLAY: 5, Kind.ANALYSIS: 10}
+# A fresh worker's imports, on a busy machine; the job's own deadline starts after them.
+STARTUP_SECONDS = 60.0
+# A search stops itself at its CPU budget, or at ai.base.WALL_SLACK (3.5) times it in wall
+# time when starved; a move's deadline is this many times the budget, plus GRACE for loading
+# the dump and pickling the answer.
+DEADLINE_SHARE = 4.0
+GRACE = 2.0
+# A search by node budget (tests, reproducible offline scripts) has no time of its own; this
+# is its deadline unless `seconds` is given.
+NODE_SEARCH_SECONDS = 30.0
+# A position's analysis: its two searches' CPU budget many times over (a niced process on a
+# busy machine waits its turn), and never less than ANALYSIS_MINIMUM_SECONDS.
+ANALYSIS_FACTOR = 20
+ANALYSIS_MINIMUM_SECONDS = 60.0
+# A replay: the longest game's GIF takes a few CPU seconds; this leaves room for a busy machine.
+REPLAY_SECONDS = 120.0
+
+
+class WorkerFailed(Exception):
+    """A worker crashed or hung on a job; the next job of its kind gets a fresh one."""
+
+
+class WorkerCrashed(WorkerFailed):
+    pass
+
+
+class WorkerHung(WorkerFailed):
+    pass
+
+
+@dataclass(frozen=True)
+class PoolAnswer:
+    """A move for the bot to play and what the search said of it (`info`, see ai.Choice);
+    `fallback` says the search failed, why, and that the reference player chose instead."""
+
+    move: Any
+    info: dict[str, Any] = field(default_factory=dict)
+    fallback: str | None = None
+
+
+@dataclass(frozen=True)
+class _Worker:
+    process: asyncio.subprocess.Process
+    stdin: asyncio.StreamWriter
+    stdout: asyncio.StreamReader
+
+    def ended(self) -> bool:
+        """Whether it died while idle (killed from outside, say)."""
+        return self.process.returncode is not None or self.stdout.at_eof()
+
+    async def exchange(self, data: bytes | None, seconds: float) -> Any:
+        """Send a pickled message (if any) and return the answer, within `seconds`."""
+        try:
+            async with asyncio.timeout(seconds):
+                if data is not None:
+                    self.stdin.write(HEADER.pack(len(data)))
+                    self.stdin.write(data)
+                    await self.stdin.drain()
+                (size,) = HEADER.unpack(await self.stdout.readexactly(HEADER.size))
+                return pickle.loads(await self.stdout.readexactly(size))
+        except TimeoutError:
+            raise WorkerHung(f"hung (no answer in {seconds:.1f} s)") from None
+        except (asyncio.IncompleteReadError, ConnectionError) as error:
+            raise WorkerCrashed(f"crashed ({error.__class__.__name__})") from error
+
+
+class WorkerPool:
+    """The bot's worker processes: `submit` for any job, `choose`, `replay` and `read` for
+    the three kinds. `search` and `read` are what the move and analysis jobs run (tests pass
+    slow or broken ones)."""
+
+    def __init__(
+        self,
+        ai_workers: int = 1,
+        *,
+        search: Search = search_dump,
+        read: Callable[..., Reading] = read_position,
+    ) -> None:
+        """`ai_workers` comes from the AI_WORKERS setting (bot/settings.py)."""
+        if ai_workers < 1:
+            raise ValueError(f"AI_WORKERS must be at least 1, not {ai_workers}")
+        self._search = search
+        self._read = read
+        sizes = {Kind.MOVE: ai_workers, Kind.REPLAY: 1, Kind.ANALYSIS: 1}
+        # A kind's free places: a worker, or None where a fresh one starts at the next job.
+        self._idle: dict[Kind, asyncio.Queue[_Worker | None]] = {}
+        self._waiting = dict.fromkeys(Kind, 0)
+        for kind, size in sizes.items():
+            self._idle[kind] = asyncio.Queue()
+            for _ in range(size):
+                self._idle[kind].put_nowait(None)
+        self._running: set[_Worker] = set()
+        self._ending: set[asyncio.Task[int]] = set()
+        self._closed = False
+
+    async def submit(
+        self,
+        kind: Kind,
+        seconds: float,
+        function: Callable[P, T],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """`function(*args, **kwargs)` run in a worker of `kind` within `seconds` of wall
+        time; what it returned, or what it raised, or WorkerFailed. `function` and its
+        arguments must pickle (a module-level function, plain data)."""
+        if self._closed:  # a stopping bot starts no job
+            raise RuntimeError("the worker pool is closed")
+        data = pickle.dumps((function, args, kwargs))
+        idle = self._idle[kind]
+        self._queued(kind, +1)
+        try:
+            worker = await idle.get()
+        finally:
+            self._queued(kind, -1)
+        try:
+            if worker is not None and worker.ended():
+                self._end(worker)
+                worker = None
+            if worker is None:
+                worker = await self._start(kind)
+            began = time.perf_counter()
+            outcome, value = await worker.exchange(data, seconds)
+            metrics.observe_work(METRIC_LABELS[kind], time.perf_counter() - began)
+        except BaseException:  # crashed, hung or cancelled mid-job: never reuse it
+            if worker is not None:
+                self._end(worker)
+            idle.put_nowait(None)
+            raise
+        idle.put_nowait(worker)
+        if outcome == RAISED:
+            raise value
+        result: T = value
+        return result
+
+    def _queued(self, kind: Kind, change: int) -> None:
+        """Count the jobs waiting for a worker of `kind`, for the metrics and /server status."""
+        self._waiting[kind] += change
+        metrics.set_queue(METRIC_LABELS[kind], self._waiting[kind])
+
+    async def _start(self, kind: Kind) -> _Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            SERVE,
+            str(NICENESS[kind]),
+            *sys.path,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert process.stdin is not None and process.stdout is not None  # PIPE gives both
+        worker = _Worker(process, process.stdin, process.stdout)
+        self._running.add(worker)
+        try:
+            if await worker.exchange(None, STARTUP_SECONDS) != READY:
+                raise WorkerCrashed("crashed (it did not say it was ready)")
+        except BaseException:
+            self._end(worker)
+            raise
+        return worker
+
+    def _end(self, worker: _Worker) -> None:
+        """Kill a worker; its exit is awaited in the background (or by `close`)."""
+        self._running.discard(worker)
+        with contextlib.suppress(ProcessLookupError):  # it ended already
+            worker.process.kill()
+        ending = asyncio.create_task(worker.process.wait())
+        self._ending.add(ending)
+        ending.add_done_callback(self._ending.discard)
+
+    async def close(self) -> None:
+        self._closed = True
+        for worker in list(self._running):
+            self._end(worker)
+        await asyncio.gather(*self._ending)
+
+    async def __aenter__(self) -> WorkerPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def choose(
+        self,
+        game_name: str,
+        dump: Mapping[str, Any],
+        level: int = 2,
+        seconds: float | None = None,
+        seed: int | None = None,
+        nodes: int | None = None,
+    ) -> PoolAnswer:
+        """The computer's move. A search's budget is CPU time and it always has a move
+        ready, which it returns when the time is up; on a busy machine that takes longer in
+        wall time, so its deadline is DEADLINE_SHARE times the budget (plus GRACE) and a late
+        move is played. A worker that crashes or hangs past that gives the one-ply reference
+        player's move (ai/reference.py), worked out in a thread of this process, never a
+        random move; each such fallback is logged with its reason."""
+        if seconds is not None:
+            budget = seconds
+        else:
+            budget = NODE_SEARCH_SECONDS if nodes is not None else ai.LEVELS[level].seconds
+        deadline = budget * DEADLINE_SHARE + GRACE
+        job = (game_name, dict(dump), level, seconds, seed, nodes)
+        try:
+            choice = await self.submit(Kind.MOVE, deadline, self._search, *job)
+        except WorkerFailed as error:
+            problem = f"the search worker {error}"
+        except Exception as error:  # a bug in the search: the player still gets a move
+            problem = f"the search failed ({error!r})"
+        else:
+            return PoolAnswer(choice.move, choice.info)
+        fallback = await asyncio.to_thread(fallback_dump, game_name, dump, seed)
+        log.warning("AI fallback in %s: %s; playing the one-ply reference move", game_name, problem)
+        return PoolAnswer(fallback.move, fallback.info, fallback=problem)
+
+    async def replay(
+        self,
+        record: Record,
+        *,
+        names: Sequence[str] | None = None,
+        perspective: int | None = None,
+        theme: str | None = None,
+    ) -> bytes:
+        """The whole game of `record` as an animated GIF. The worker gets the record, not
+        positions, so the bot does none of the replaying or encoding."""
+        return await self.submit(
+            Kind.REPLAY,
+            REPLAY_SECONDS,
+            record_gif,
+            record,
+            names=names,
+            perspective=perspective,
+            theme=theme,
+        )
+
+    async def read(
+        self,
+        game_name: str,
+        dump: Mapping[str, Any],
+        seconds: float,
+        seed: int,
+        nodes: int | None,
+    ) -> Reading:
+        """One position of an analysis judged (ai.analysis.read_position); an analysis is a
+        queue of these, each stored as it comes back (bot/service/analysis.py)."""
+        deadline = max(ANALYSIS_MINIMUM_SECONDS, seconds * ANALYSIS_FACTOR)
+        return await self.submit(
+            Kind.ANALYSIS,
+            deadline,
+            self._read,
+            game_name,
+            dict(dump),
+            seconds=seconds,
+            seed=seed,
+            nodes=nodes,
+        )
