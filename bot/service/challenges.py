@@ -20,6 +20,7 @@ from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn
 from bot.service.turns import Turns
 from bot.store import OPEN_SEAT, Status
+from bot.texts import say
 from rules import Game, RulesError
 
 
@@ -309,7 +310,7 @@ def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
     several computer seats are told apart as people are ("Computer (Red)")."""
     if player.engine is None:
         return player.name
-    return COMPUTER.format(side=game.seat_name(seat))
+    return COMPUTER.format(side=say(game.seat_phrase(seat)))
 
 
 def _either(numbers: Sequence[int], plus: int = 0) -> str:

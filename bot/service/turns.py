@@ -230,7 +230,7 @@ def require_turn(match: Match, user_id: int) -> Match:
     mover = match.at(match.game.to_move(match.state))
     if mover.seat != seat:
         raise ServiceError(
-            f"it is {mover.name}'s turn ({match.game.seat_name(mover.seat)}), not yours",
+            f"it is {mover.name}'s turn ({say(match.game.seat_phrase(mover.seat))}), not yours",
             "you will be mentioned when it is your move",
         )
     return match
@@ -246,7 +246,7 @@ def _plan_move(
         move = game.parse_move(state, text, names=match.names)
     except RulesError as error:
         raise ServiceError(error, legal_hint(match, text), names=match.names) from error
-    description = say(game.describe_move(state, move, names=match.names))
+    description = game.describe_move(state, move, names=match.names)
     notation = game.format_move(state, move)
     played = Turn(seat, user_id, notation, description=description, premove=premove)
     return _plan(match, game.apply(state, move, check=False), (played,), draw_offer)
