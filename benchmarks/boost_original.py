@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import ai
 from ai.ladder import wilson
+from bot.texts import say
 from fixtures.boost_original import board_text
 from rules import get_game
 from rules.boost.state import BoostState
@@ -84,7 +85,7 @@ def play_one(folder: str, depth: int, plies: int, index: int) -> tuple[float, st
     outcome = game.outcome(state)
     if outcome is not None:
         score = 0.5 if outcome.is_draw else 1.0 if ours in outcome.winners else 0.0
-        how = f"{outcome.describe()} at ply {game.ply(state)}"
+        how = f"{say(outcome.by_seat())} at ply {game.ply(state)}"
     else:
         lead = ai.EVALUATORS["boost"].score(state, ours)
         score = 1.0 if lead > LEAD else 0.0 if lead < -LEAD else 0.5

@@ -30,6 +30,7 @@ from renderers.canvas import (
     mark_effects,
     paste_centered,
     render_board,
+    seat_word,
     sprite,
 )
 from renderers.key import Entry, capture_entry
@@ -247,7 +248,7 @@ def _blocked_note(image: Image.Image, state: BokuState, theme: Theme) -> None:
     x, y = 18, SIZE_PX[1] - MARGIN_Y - 50
     paste_centered(image, _blocked_mark(32, theme), (x + 16, y + 23))
     canvas = ImageDraw.Draw(image)
-    who = GAME.seat_name(state.turn)
+    who = seat_word(GAME, state.turn)
     canvas.text((x + 40, y), f"{NAMES[state.blocked]} is blocked", fill=theme.ink, font=font(20))
     canvas.text((x + 40, y + 26), f"for {who} this turn", fill=theme.label, font=font(18))
 

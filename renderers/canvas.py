@@ -247,6 +247,26 @@ def draw_header(
         )
 
 
+SEAT_WORDS = {
+    "rules.seat.white": "White",
+    "rules.seat.black": "Black",
+    "rules.seat.dark": "Dark",
+    "rules.seat.light": "Light",
+    "rules.seat.blue": "Blue",
+    "rules.seat.red": "Red",
+    "rules.seat.green": "Green",
+    "rules.seat.yellow": "Yellow",
+    "rules.seat.gold": "Gold",
+}
+"""The seats' colours as the pictures write them, by the rules' seat keys: board text in
+English, like the header's other words (the pictures do not read the bot's catalogue)."""
+
+
+def seat_word(game: Game[Any, Any], seat: int) -> str:
+    """A seat's colour on a picture: `White`."""
+    return SEAT_WORDS[game.seat_keys[seat - 1]]
+
+
 def turn_line(ply: int, who: str | None, notation: str) -> str:
     """The header's account of the last turn. Turns are numbered as in a game's record: turn N
     is the N-th move of any player (a pass or a whole Kyo route counts as one)."""
@@ -269,7 +289,7 @@ def game_header(
     outcome = game.outcome(state)
     seats = game.players(state)
     labels = [
-        names[seat - 1] if names and seat <= len(names) else game.seat_name(seat)
+        names[seat - 1] if names and seat <= len(names) else seat_word(game, seat)
         for seat in range(1, seats + 1)
     ]
     if outcome is None:

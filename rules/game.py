@@ -26,7 +26,8 @@ M = TypeVar("M", bound=Hashable)
 @dataclass(frozen=True)
 class Variant:
     name: str
-    description: str
+    description: Phrase
+    """What sets the variant apart, in a few words (`rules.variant.<game>.<name>`)."""
     player_counts: tuple[int, ...] = (2,)
 
 
@@ -41,10 +42,8 @@ class Game(ABC, Generic[S, M]):
     """The names of the game's help topics; their texts are `help.<game>.<topic>` in the
     catalogue."""
     board_size: ClassVar[tuple[int, int]]
-    seat_names: ClassVar[tuple[str, ...]] = ()
-    """What players call each seat, in English (the bot's posts and the pictures)."""
     seat_keys: ClassVar[tuple[str, ...]] = ()
-    """The same, as catalogue keys, for what the rules say (`rules.seat.white`)."""
+    """What players call each seat (its colour), as catalogue keys: `rules.seat.white`."""
     # Whether a position may have too many turns to list in time (Kyo): then anything with a
     # time budget walks the lazy `move_tree` instead of calling `legal_moves`.
     may_list_slowly: ClassVar[bool] = False
@@ -103,7 +102,7 @@ class Game(ABC, Generic[S, M]):
         says what happened: `f8b4, taking bob's stone on a3 and turning c5`. Games add their
         events to the notation; `names[seat - 1]` is a player's display name."""
         if isinstance(move, Pass):
-            return phrase("rules.game.passed")
+            return phrase("rules.game.passed", move=self.format_move(state, move))
         return self.format_move(state, move)
 
     # -- shared behaviour ------------------------------------------------------------------
@@ -129,14 +128,8 @@ class Game(ABC, Generic[S, M]):
             )
         return self._setup(name, count, seed)
 
-    def seat_name(self, seat: int) -> str:
-        """What players call a seat: a colour where the game has fixed colours."""
-        if 1 <= seat <= len(self.seat_names):
-            return self.seat_names[seat - 1]
-        return f"Player {seat}"
-
     def seat_phrase(self, seat: int) -> Phrase:
-        """A seat's name, as the rules say it: its colour's key."""
+        """What players call a seat: its colour, as a phrase to word."""
         return phrase(self.seat_keys[seat - 1])
 
     def seats_described(
@@ -151,12 +144,6 @@ class Game(ABC, Generic[S, M]):
         for part in reversed(parts[:-1]):
             seats = phrase("rules.position.next", first=part, rest=seats)
         return phrase("rules.position.all", seats=seats)
-
-    def player_name(self, seat: int, names: Sequence[str] | None = None) -> str:
-        """How text names a player: the display name if given (case kept), else the seat's."""
-        if names and 1 <= seat <= len(names):
-            return names[seat - 1]
-        return self.seat_name(seat)
 
     def player_words(self, seat: int, names: Sequence[str] | None = None) -> Words:
         """How the rules name a player: the display name if given (case kept), else the

@@ -1,11 +1,14 @@
-"""How a game ended: the fixed vocabulary of reasons, and who won."""
+"""How a game ended: the fixed vocabulary of reasons, who won, and how a result reads (as
+phrases the bot words)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from rules.phrases import Phrase, Words, chained, phrase
 
 
 class Reason(StrEnum):
@@ -61,11 +64,44 @@ class Outcome:
     def is_draw(self) -> bool:
         return not self.winners
 
-    def describe(self) -> str:
+    def by_seat(self) -> Phrase:
+        """`seat 2 wins (resignation)`, `draw (board-full)`: the result by seat numbers and the
+        reason's code, for a record's Result header, where no names are known."""
         if self.is_draw:
-            return f"draw ({self.reason})"
+            return phrase("rules.outcome.draw", reason=self.reason.value)
         seats = ", ".join(str(s) for s in self.winners)
-        return f"seat {seats} wins ({self.reason})"
+        return phrase("rules.outcome.seats", seats=seats, reason=self.reason.value)
+
+
+REASONS: Mapping[Reason, str] = {
+    Reason.TOWER: "rules.reason.tower",
+    Reason.CAPTURE: "rules.reason.capture",
+    Reason.QUORUM: "rules.reason.quorum",
+    Reason.FIVE: "rules.reason.five",
+    Reason.GOAL: "rules.reason.goal",
+    Reason.KING: "rules.reason.king",
+    Reason.MANA: "rules.reason.mana",
+    Reason.REPETITION: "rules.reason.repetition",
+    Reason.BOARD_FULL: "rules.reason.board_full",
+    Reason.MOVE_LIMIT: "rules.reason.move_limit",
+    Reason.NO_MOVES: "rules.reason.no_moves",
+    Reason.RESIGNATION: "rules.reason.resignation",
+    Reason.TIMEOUT: "rules.reason.timeout",
+    Reason.AGREEMENT: "rules.reason.agreement",
+}
+"""Each reason in words, for what people read (the stored strings are codes)."""
+
+
+def described(outcome: Outcome | None, names: Sequence[Words]) -> Phrase:
+    """How a match's result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`,
+    `ivy and dan win (timeout)`, or that the game goes on; `names[seat - 1]` names a winner."""
+    if outcome is None:
+        return phrase("rules.outcome.goes_on")
+    reason = phrase(REASONS[outcome.reason])
+    if outcome.is_draw:
+        return phrase("rules.outcome.draw", reason=reason)
+    winners = chained([names[seat - 1] for seat in outcome.winners], "rules.list.pair")
+    return phrase("rules.outcome.wins", winners=winners, reason=reason, count=len(outcome.winners))
 
 
 def outcome_to_json(outcome: Outcome | None) -> dict[str, Any] | None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import InvalidRecord, RulesError
 from rules.game import Game
 from rules.outcomes import Outcome, Reason
+from rules.phrases import Phrase
 
 _HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
 _TURN = re.compile(r"^(\d+)\.\s+(.+)$")
@@ -28,8 +29,10 @@ class Record:
     result: Outcome | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
 
-    def to_text(self) -> str:
-        result = self.result.describe() if self.result else "*"
+    def to_text(self, worded: Callable[[Phrase], str]) -> str:
+        """The record as text; `worded` puts the Result header (which nothing reads back) in
+        the reader's language: the bot's `say`."""
+        result = worded(self.result.by_seat()) if self.result else "*"
         reason = self.result.reason if self.result else ""
         winners = " ".join(str(s) for s in self.result.winners) if self.result else ""
         lines = [

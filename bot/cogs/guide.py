@@ -91,7 +91,7 @@ class Guide(commands.Cog):
                 "answers.rules.start_alt",
                 game=game.title,
                 position=game.describe_position(state),
-                side=game.seat_name(game.to_move(state)),
+                side=game.seat_phrase(game.to_move(state)),
             )
         )
         return discord.File(

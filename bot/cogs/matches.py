@@ -117,7 +117,7 @@ class Matches(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.queries.record(found.id)
-            data = io.BytesIO(record.to_text().encode("utf-8"))
+            data = io.BytesIO(record.to_text(say).encode("utf-8"))
             turns, described_match = turns_text(found), found.describe()
             if found.outcome:
                 outcome = found.describe_outcome()

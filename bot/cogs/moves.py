@@ -93,13 +93,13 @@ class Moves(commands.Cog):
             lines: list[Line] = [heading]
             mover = found.to_move
             if mover is not None:
-                side = found.game.seat_name(mover.seat)
+                side = found.game.seat_phrase(mover.seat)
                 lines.append(t("posts.to_move", player=shown(mover.name), side=side))
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(deadline_line(deadline))
             elif found.outcome is not None:
-                outcome = shown(found.describe_outcome())
+                outcome = found.describe_outcome(shown)
                 lines.append(t("answers.board.game_over", outcome=outcome))
             else:
                 waiting = ", ".join(shown(s.name) for s in found.waiting_for)
@@ -195,7 +195,7 @@ class Moves(commands.Cog):
 
 def _heading(step: PickerStep) -> Text:
     match = step.match
-    side = match.game.seat_name(match.game.to_move(match.state))
+    side = match.game.seat_phrase(match.game.to_move(match.state))
     return t("answers.picker.heading", match=match.title, side=side)
 
 

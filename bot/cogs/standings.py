@@ -239,7 +239,7 @@ class Standings(commands.Cog):
             seat = seat or match.game.to_move(replay.states[ply - 1])
             lines += describe_turns(match, [Turn(seat, match.at(seat).user_id, notation)])
         if ply == last and match.outcome is not None:
-            lines.append(t("answers.board.game_over", outcome=shown(match.describe_outcome())))
+            lines.append(t("answers.board.game_over", outcome=match.describe_outcome(shown)))
         analysis = await self.bot.service.analyses.result(match_id, replay)
         if analysis is not None:
             lines.append(turn_evaluation(analysis, ply))

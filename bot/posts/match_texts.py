@@ -11,6 +11,7 @@ and a refusal's sentence with the `ServiceError` that carries it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,6 +23,7 @@ from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import SeatRow
 from bot.texts import ENGLISH, Text, Wordable, say, t
+from rules.phrases import Phrase, Words
 
 Line = Wordable | str  # a line of a post: a sentence to word, or a value shown as it is
 
@@ -127,7 +129,7 @@ def match_begins(match: Match, locale: str = ENGLISH) -> str:
     players = say(t("posts.vs"), locale).join(
         who(s)
         if s.engine is not None
-        else say(t("posts.player_side", player=who(s), side=match.game.seat_name(s.seat)), locale)
+        else say(t("posts.player_side", player=who(s), side=match.game.seat_phrase(s.seat)), locale)
         for s in match.seats
     )
     begins = t("posts.begins", title=match.title, variant=match.row.variant, players=players)
@@ -158,11 +160,15 @@ def describe_turns(match: Match, turns: Sequence[Turn], reply: bool = False) -> 
     return lines
 
 
-def _bold_notation(turn: Turn) -> str:
-    """The move's words with its notation in bold, so the move itself stands out."""
+def _bold_notation(turn: Turn) -> Words:
+    """The move's words with its notation in bold, so the move itself stands out (the rules
+    pass a move's notation as the value `move` of what they say it did)."""
+    bold = f"**{turn.notation}**"
     words = turn.description or turn.notation
-    if words.startswith(turn.notation):
-        return f"**{turn.notation}**{words[len(turn.notation) :]}"
+    if words == turn.notation:
+        return bold
+    if isinstance(words, Phrase) and words.values.get("move") == turn.notation:
+        return replace(words, values={**words.values, "move": bold})
     return words
 
 
@@ -179,18 +185,18 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
         lines.append(
             t(
                 "posts.alt.last_move",
-                player=game.player_name(last.seat, names),
-                side=game.seat_name(last.seat),
+                player=game.player_words(last.seat, names),
+                side=game.seat_phrase(last.seat),
                 move=last.notation,
             )
         )
     outcome = game.outcome(state)
     if outcome is not None:
-        over = match.describe_outcome() if outcome == match.outcome else outcome.describe()
+        over = match.describe_outcome() if outcome == match.outcome else outcome.by_seat()
         lines.append(t("posts.alt.game_over", outcome=over))
     else:
         seat = game.to_move(state)
-        player, side = game.player_name(seat, names), game.seat_name(seat)
+        player, side = game.player_words(seat, names), game.seat_phrase(seat)
         lines.append(t("posts.alt.to_move", player=player, side=side))
     lines.append(game.describe_position(state, names))
     return limits.description(" ".join(say(line, locale) for line in lines))
@@ -199,13 +205,13 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
 def status_line(match: Match) -> Line:
     """Who is to move (with a mention, unless the computer is), or the result."""
     if match.outcome is not None:
-        return t("posts.game_over", outcome=shown(match.describe_outcome()))
+        return t("posts.game_over", outcome=match.describe_outcome(shown))
     mover = match.to_move
     if mover is None:
         return ""
     if mover.engine is not None:
         return t("posts.thinking", player=shown(mover.name), level=mover.engine)
-    side = match.game.seat_name(mover.seat)
+    side = match.game.seat_phrase(mover.seat)
     return t("posts.your_turn", player=mention(mover.user_id), side=side)
 
 
@@ -253,9 +259,9 @@ def followed(
     mover = match.to_move
     state: Line = ""
     if match.outcome is not None:
-        state = t("posts.game_over", outcome=shown(match.describe_outcome()))
+        state = t("posts.game_over", outcome=match.describe_outcome(shown))
     elif mover is not None:
-        side = match.game.seat_name(mover.seat)
+        side = match.game.seat_phrase(mover.seat)
         state = t("posts.to_move", player=shown(mover.name), side=side)
     heading = t("posts.direct.followed", match=shown(match.describe()))
     stop = t("posts.direct.unfollow", match=match.id)

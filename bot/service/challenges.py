@@ -323,7 +323,7 @@ def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
     several computer seats are told apart as people are ("Computer (Red)")."""
     if player.engine is None:
         return player.name
-    return say(t("service.challenge.computer", side=game.seat_name(seat)))
+    return say(t("service.challenge.computer", side=game.seat_phrase(seat)))
 
 
 def _either(numbers: Sequence[int], plus: int = 0) -> str:

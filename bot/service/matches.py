@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import MatchRow, SeatRow, Status
 from bot.texts import Text, Wordable, say, t
 from rules import Game, Outcome
+from rules.outcomes import described
+from rules.phrases import Phrase, Words
 
 
 class ServiceError(Exception):
@@ -87,13 +89,14 @@ class Player:
 
 @dataclass(frozen=True)
 class Turn:
-    """One logged turn; `description` says in words what a played move did, for the post."""
+    """One logged turn; `description` says what a played move did (the rules' words, worded
+    by the post)."""
 
     seat: int
     user_id: int
     notation: str
     automatic: bool = False
-    description: str = ""
+    description: Words = ""
     premove: bool = False  # played for its player by a stored premove line
 
 
@@ -180,14 +183,7 @@ class Match:
         which the board's turn number follows."""
         return int(self.game.ply(self.state))
 
-    def describe_outcome(self) -> str:
-        """How the result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`."""
-        outcome = self.outcome
-        if outcome is None:
-            return say(t("service.match.goes_on"))
-        reason = outcome.reason.replace("-", " ")
-        if outcome.is_draw:
-            return say(t("service.match.draw", reason=reason))
-        winners = say(t("service.list.and")).join(self.at(s).name for s in outcome.winners)
-        count = len(outcome.winners)
-        return say(t("service.match.won", winners=winners, count=count, reason=reason))
+    def describe_outcome(self, shown: Callable[[str], str] = str) -> Phrase:
+        """How the result reads mid-sentence: `draw (agreement)`, `bob wins (resignation)`;
+        `shown` is how a message shows a player's name."""
+        return described(self.outcome, [shown(name) for name in self.names])

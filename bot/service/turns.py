@@ -14,7 +14,7 @@ from bot.service.hints import legal_hint
 from bot.service.matches import STATUS, Match, ServiceError, Turn, refusal
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
-from bot.texts import say, t
+from bot.texts import t
 from rules import PASS, Outcome, RulesError
 from rules.outcomes import Reason, outcome_to_json
 
@@ -225,7 +225,7 @@ def require_turn(match: Match, user_id: int) -> Match:
     mover = match.at(match.game.to_move(match.state))
     if mover.seat != seat:
         raise ServiceError(
-            t("service.turn.not_yours", name=mover.name, side=match.game.seat_name(mover.seat)),
+            t("service.turn.not_yours", name=mover.name, side=match.game.seat_phrase(mover.seat)),
             t("service.turn.not_yours_hint"),
         )
     return match
@@ -241,7 +241,7 @@ def _plan_move(
         move = game.parse_move(state, text, names=match.names)
     except RulesError as error:
         raise ServiceError(refusal(error, match.names), legal_hint(match, text)) from error
-    description = say(game.describe_move(state, move, names=match.names))
+    description = game.describe_move(state, move, names=match.names)
     notation = game.format_move(state, move)
     played = Turn(seat, user_id, notation, description=description, premove=premove)
     return _plan(match, game.apply(state, move, check=False), (played,), draw_offer)

@@ -14,7 +14,6 @@ SPAN = 5  # a cell (q, r) exists when |q - r| <= SPAN
 COLUMNS = "abcdefghij"
 EMPTY = "."
 MARBLE = {1: "1", 2: "2"}
-SEAT_NAMES = ("Dark", "Light")
 SEAT_KEYS = ("rules.seat.dark", "rules.seat.light")
 WIN_LENGTH = 5
 

@@ -15,7 +15,6 @@ from rules.boku.board import (
     NAMES,
     PLACES,
     SEAT_KEYS,
-    SEAT_NAMES,
     SIZE,
     BokuMove,
     Place,
@@ -26,7 +25,7 @@ from rules.boku.state import BokuState, listed, made, moves_and_taking, position
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
-from rules.phrases import Phrase, Words
+from rules.phrases import Phrase, Words, phrase
 from rules.repetition import History
 from rules.state import Highlight, Pass, common_from_json, common_to_json
 
@@ -37,11 +36,8 @@ class Boku(Game[BokuState, BokuMove]):
     board_size = (SIZE, SIZE)
     default_variant = "standard"
     variants = {
-        "standard": Variant(
-            "standard", "80-cell hexagon, five in a row wins, enclosed pairs are captured", (2,)
-        ),
+        "standard": Variant("standard", phrase("rules.variant.boku.standard"), (2,)),
     }
-    seat_names = SEAT_NAMES
     seat_keys = SEAT_KEYS
     help_topics = (
         "overview",

@@ -20,7 +20,6 @@ from rules.state import Pass
 PAWN, KNIGHT, TOWER = 0, 1, 2
 KIND_NAMES = ("pawn", "knight", "tower")
 # The seat colours on the board, one hue family each (renderers/boost.py).
-SEAT_NAMES = ("Blue", "Red", "Green", "Yellow")
 SEAT_KEYS = ("rules.seat.blue", "rules.seat.red", "rules.seat.green", "rules.seat.yellow")
 DRAGONS = 0
 MAX_TOWERS = 2

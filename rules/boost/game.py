@@ -17,7 +17,6 @@ from rules.boost.board import (
     PAWN,
     PROMOTE_CODE,
     SEAT_KEYS,
-    SEAT_NAMES,
     TOWER,
     ZOBRIST,
     Action,
@@ -46,7 +45,7 @@ from rules.direct import direct_constructor, make_highlight
 from rules.errors import IllegalMove, InvalidDiagram, InvalidState, RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
-from rules.phrases import Phrase, Words
+from rules.phrases import Phrase, Words, phrase
 from rules.repetition import History
 from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
 
@@ -75,20 +74,13 @@ class Boost(Game[BoostState, BoostMove]):
     name = "boost"
     title = "Boost"
     board_size = (9, 9)
-    seat_names = SEAT_NAMES
     seat_keys = SEAT_KEYS
     default_variant = "standard"
     variants: ClassVar[Mapping[str, Variant]] = {
-        "standard": Variant(
-            "standard", "9x9, 7 dragons placed symmetrically from the match seed", (2, 3, 4)
-        ),
-        "dragonless": Variant(
-            "dragonless", "9x9 without dragons: only a capture victory is possible", (2, 3, 4)
-        ),
-        "mini": Variant("mini", "7x7, four pawns each and 7 dragons", (2,)),
-        "quickstart": Variant(
-            "quickstart", "9x9, each side starts with two towers ringed by pawns, 7 dragons", (2,)
-        ),
+        "standard": Variant("standard", phrase("rules.variant.boost.standard"), (2, 3, 4)),
+        "dragonless": Variant("dragonless", phrase("rules.variant.boost.dragonless"), (2, 3, 4)),
+        "mini": Variant("mini", phrase("rules.variant.boost.mini"), (2,)),
+        "quickstart": Variant("quickstart", phrase("rules.variant.boost.quickstart"), (2,)),
     }
     help_topics = (
         "overview",

@@ -14,7 +14,6 @@ from rules.notation import Rect
 SIZE = 10
 CELLS = SIZE * SIZE
 GOLD, RED = 1, 2
-SEAT_NAMES = ("Gold", "Red")
 SEAT_KEYS = ("rules.seat.gold", "rules.seat.red")
 
 SHIELD = "S"

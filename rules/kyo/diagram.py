@@ -15,7 +15,6 @@ from rules.kyo.board import (
     NAMES,
     PAWNS,
     RED,
-    SEAT_NAMES,
     SHIELD,
     SIZE,
     position_key,
@@ -23,6 +22,7 @@ from rules.kyo.board import (
 from rules.kyo.state import DEFAULT_VARIANT, KyoState
 
 SIDE_NAMES = {"gold": GOLD, "g": GOLD, "red": RED, "r": RED}
+WRITTEN_SIDES = ("gold", "red")  # how the `to move` line names each seat
 
 
 def parse(text: str, variants: Collection[str]) -> KyoState:
@@ -78,5 +78,5 @@ def format_board(board: tuple[str, ...], turn: int) -> str:
     for rank in range(SIZE - 1, -1, -1):
         cells = (board[BOARD.index((f, rank))] or "." for f in range(SIZE))
         lines.append(f"{rank + 1:>2}  " + " ".join(c.ljust(width) for c in cells).rstrip())
-    lines.append(f"to move: {SEAT_NAMES[turn - 1].lower()}")
+    lines.append(f"to move: {WRITTEN_SIDES[turn - 1]}")
     return "\n".join(lines)

@@ -16,7 +16,6 @@ from rules.kyo.board import (
     ITEM_LETTERS,
     LIGHT_PAWN_RANKS,
     SEAT_KEYS,
-    SEAT_NAMES,
     SIDES,
     SIZE,
     point,
@@ -29,7 +28,7 @@ from rules.kyo.state import DEFAULT_VARIANT, KyoMove, KyoState, Turn, winner
 from rules.kyo.turns import Board, first_turn, legal_turns, shortest_spelling
 from rules.movetree import BUDGET, MoveTree
 from rules.outcomes import Outcome
-from rules.phrases import Phrase, Words
+from rules.phrases import Phrase, Words, phrase
 from rules.state import PASS, Highlight, Pass, common_from_json, common_to_json
 
 SPELLING_BUDGET = 2000  # actions tried looking for a typed turn's shortest spelling
@@ -44,11 +43,10 @@ class Kyo(Game[KyoState, KyoMove]):
     board_size = (SIZE, SIZE)
     default_variant = DEFAULT_VARIANT
     variants = {
-        "trench": Variant("trench", "light pawns on ranks 4 and 7 (the standard game)", (2,)),
-        "open": Variant("open", "light pawns on ranks 2 and 9, beside the towers", (2,)),
-        "deadlock": Variant("deadlock", "light pawns face to face on ranks 5 and 6", (2,)),
+        "trench": Variant("trench", phrase("rules.variant.kyo.trench"), (2,)),
+        "open": Variant("open", phrase("rules.variant.kyo.open"), (2,)),
+        "deadlock": Variant("deadlock", phrase("rules.variant.kyo.deadlock"), (2,)),
     }
-    seat_names = SEAT_NAMES
     seat_keys = SEAT_KEYS
     may_list_slowly = True
     help_topics = (

@@ -11,7 +11,6 @@ from rules.state import Pass
 SIZE = 8
 EMPTY, WHITE, BLACK = ".", "w", "b"
 STONE = {1: WHITE, 2: BLACK}
-SEAT_NAMES = ("White", "Black")
 SEAT_KEYS = ("rules.seat.white", "rules.seat.black")
 HOMES = {1: (0, 1, 8, 9), 2: (54, 55, 62, 63)}  # a1 b1 a2 b2 / g7 h7 g8 h8
 OBJECTIVES = (27, 28, 35, 36)  # d4 e4 d5 e5

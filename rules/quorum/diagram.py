@@ -6,11 +6,12 @@ from __future__ import annotations
 from rules.diagrams import grid_rows, parse_seat, split_diagram
 from rules.errors import InvalidDiagram
 from rules.notation import square_name
-from rules.quorum.board import BLACK, BOARD, EMPTY, OBJECTIVES, SEAT_NAMES, SIZE, WHITE
+from rules.quorum.board import BLACK, BOARD, EMPTY, OBJECTIVES, SIZE, WHITE
 from rules.quorum.state import QuorumState
 from rules.repetition import History
 
 SIDE_NAMES = {"white": 1, "w": 1, "○": 1, "black": 2, "b": 2, "●": 2}
+WRITTEN_SIDES = ("white", "black")  # how the `to move` line names each seat
 
 
 def parse(text: str) -> QuorumState:
@@ -57,5 +58,5 @@ def format_text(state: QuorumState) -> str:
             else:
                 cells.append("+" if index in OBJECTIVES else "·")
         lines.append(f"{rank + 1}  " + " ".join(cells))
-    lines.append(f"to move: {SEAT_NAMES[state.turn - 1].lower()}")
+    lines.append(f"to move: {WRITTEN_SIDES[state.turn - 1]}")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from rules.direct import make_highlight
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
-from rules.phrases import Phrase, Words
+from rules.phrases import Phrase, Words, phrase
 from rules.quorum import diagram, explain, notation, words
 from rules.quorum.board import (
     ALL_SQUARES,
@@ -26,7 +26,6 @@ from rules.quorum.board import (
     POINTS,
     REACH,
     SEAT_KEYS,
-    SEAT_NAMES,
     SHIFTS,
     SIZE,
     STONE,
@@ -49,9 +48,8 @@ class Quorum(Game[QuorumState, QuorumMove]):
     board_size = (SIZE, SIZE)
     default_variant = "standard"
     variants = {
-        "standard": Variant("standard", "8x8 board, ten stones each, White moves first", (2,)),
+        "standard": Variant("standard", phrase("rules.variant.quorum.standard"), (2,)),
     }
-    seat_names = SEAT_NAMES
     seat_keys = SEAT_KEYS
     help_topics = (
         "overview",

@@ -19,8 +19,7 @@ HOME_RANK = {1: 0, 2: HEIGHT - 1}
 START_FILES = (1, 2, 3, 4, 5)
 BALL_FILE = 3
 TURN_LIMIT = 200
-SEAT_NAMES = ("White", "Black")  # the board's light discs and dark squares
-SEAT_KEYS = ("rules.seat.white", "rules.seat.black")
+SEAT_KEYS = ("rules.seat.white", "rules.seat.black")  # the light discs and dark squares
 
 
 BOARD = Rect(WIDTH, HEIGHT)

@@ -17,7 +17,7 @@ from typing import Any
 from rules.errors import RulesError
 from rules.game import Game, Variant
 from rules.outcomes import Outcome, Reason
-from rules.phrases import Phrase, Words
+from rules.phrases import Phrase, Words, phrase
 from rules.razzle import diagram, explain, notation, words
 from rules.razzle.board import (
     BALL,
@@ -30,7 +30,6 @@ from rules.razzle.board import (
     ORDINAL,
     PIECE,
     SEAT_KEYS,
-    SEAT_NAMES,
     TURN_LIMIT,
     WIDTH,
     Chain,
@@ -50,11 +49,10 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     name = "razzle"
     title = "Razzle Dazzle"
     board_size = (WIDTH, HEIGHT)
-    seat_names = SEAT_NAMES
     seat_keys = SEAT_KEYS
     default_variant = "standard"
     variants = {
-        "standard": Variant("standard", "7x8 board, five knights and a ball each", (2,)),
+        "standard": Variant("standard", phrase("rules.variant.razzle.standard"), (2,)),
     }
     help_topics = (
         "overview",

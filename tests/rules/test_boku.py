@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import say
 from rules import GAMES, get_game
 from rules.boku import Boku, BokuState, Place, winning_line
 from rules.boku.board import NAMES, NEIGHBOURS, POINTS
@@ -123,7 +124,7 @@ def test_registered_and_described() -> None:
         "blocked",
         "draws",
     }
-    assert GAME.seat_name(1) == "Dark" and GAME.seat_name(2) == "Light"
+    assert say(GAME.seat_phrase(1)) == "Dark" and say(GAME.seat_phrase(2)) == "Light"
 
 
 def test_new_game() -> None:
@@ -641,7 +642,7 @@ def test_record_round_trip() -> None:
     turns = [GAME.format_move(before, move) for before, move, _ in played]
     state = played[-1][2]
     record = Record("boku", "standard", 2, 4, tuple(turns), GAME.outcome(state))
-    replayed = Record.from_text(record.to_text()).replay(GAME)
+    replayed = Record.from_text(record.to_text(say)).replay(GAME)
     assert replayed == state
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import say
 from fixtures.positions import diagram
 from rules import (
     PASS,
@@ -1014,7 +1015,7 @@ def test_record_export_and_import_replays_to_the_same_state() -> None:
     turns.append("resign 2")
     state = GAME.resign(state, 2)
     record = Record("boost", "standard", 3, 4, tuple(turns), GAME.outcome(state))
-    again = Record.from_text(record.to_text())
+    again = Record.from_text(record.to_text(say))
     assert again == record
     assert again.replay(GAME) == state
 

@@ -1,7 +1,8 @@
 """Every key the rules raise or describe with is in the English catalogue, with exactly the
 placeholders the rules pass: found by reading the rules' source (every literal key, and the
 values named where a refusal or phrase is made) and by running them (error tables, random
-games, the Kyo picker), since some keys travel through tables and helpers."""
+games and their results, the Kyo picker), since some keys travel through tables and helpers.
+The words the rules hand out besides (seats, results, variants) read as players knew them."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from typing import Any
 import pytest
 
 from bot.texts import catalogue, say, t
-from rules import GAMES, Game, Outcome, Record, RulesError, get_game
+from renderers.canvas import seat_word
+from rules import GAMES, Game, Outcome, Reason, Record, RulesError, get_game
+from rules.outcomes import REASONS, described
 from rules.phrases import Phrase, phrase
 from rules.playout import random_states
 
@@ -143,7 +146,7 @@ TYPED += ["e2:9-e3", "e2=LDS", "e2+f3", "e2>e3", "e2-e3-e4-e5", "a1b2c3", "e2:1-
 
 def said(game: Game[Any, Any], rng: random.Random) -> Iterator[Any]:
     """What one random game makes the rules say: each position summed up, each played move
-    described, refusals of typed texts, and for Kyo the picker's labels."""
+    described, refusals of typed texts, for Kyo the picker's labels, and how it ended."""
     start = game.new(players=max(game.player_counts), seed=rng.randrange(100))
     line = list(random_states(game, rng, start, bound=40 if game.may_list_slowly else 300))
     names = ["ivy", "Bob", "carol", "dan"]
@@ -152,6 +155,7 @@ def said(game: Game[Any, Any], rng: random.Random) -> Iterator[Any]:
     for state in line[:: max(1, len(line) // 12)]:
         yield game.describe_position(state)
         yield game.describe_position(state, names)
+        yield described(game.outcome(state), names)
         tree = game.move_tree(state)
         for move in islice(tree.moves(0.2), 40):
             yield game.describe_move(state, move, names)
@@ -252,12 +256,47 @@ def test_what_the_rules_say_in_play_is_in_the_catalogue(name: str) -> None:
     assert all(say(value) for value in said_here)  # worded in full, no placeholder left over
 
 
-def test_seat_keys_name_the_seats_as_the_game_does() -> None:
-    for game in GAMES.values():
-        assert len(game.seat_keys) == len(game.seat_names) >= max(game.player_counts)
-        for seat, name in enumerate(game.seat_names, 1):
-            assert say(game.seat_phrase(seat)) == name
-    assert say(phrase("rules.seat.gold")) == "Gold"
+SEATS = {
+    "boost": ["Blue", "Red", "Green", "Yellow"],
+    "quorum": ["White", "Black"],
+    "boku": ["Dark", "Light"],
+    "razzle": ["White", "Black"],
+    "kyo": ["Gold", "Red"],
+}
+
+
+def test_every_seat_goes_by_its_colour_in_posts_and_pictures() -> None:
+    for name, game in GAMES.items():
+        assert len(game.seat_keys) >= max(game.player_counts)
+        seats = range(1, len(game.seat_keys) + 1)
+        assert [say(game.seat_phrase(seat)) for seat in seats] == SEATS[name]
+        assert [seat_word(game, seat) for seat in seats] == SEATS[name]
+
+
+def test_a_result_reads_with_the_winners_names_or_their_seats() -> None:
+    names = ["ivy", "Bob", "carol", "dan"]
+    assert say(described(None, names)) == "the game goes on"
+    assert say(described(Outcome((), "move-limit"), names)) == "draw (move limit)"
+    assert say(described(Outcome((2,), "resignation"), names)) == "Bob wins (resignation)"
+    three = described(Outcome((1, 3, 4), "board-full"), names)
+    assert say(three) == "ivy and carol and dan win (board full)"
+    assert say(Outcome((), "move-limit").by_seat()) == "draw (move-limit)"
+    assert say(Outcome((1, 3), "timeout").by_seat()) == "seat 1, 3 wins (timeout)"
+
+
+def test_every_reason_a_game_ends_for_has_its_words() -> None:
+    assert set(REASONS) == set(Reason)
+    for reason, key in REASONS.items():
+        assert say(phrase(key)) == reason.value.replace("-", " ")
+
+
+def test_every_variant_is_described_in_the_catalogue() -> None:
+    for name, game in GAMES.items():
+        for variant in game.variants.values():
+            assert variant.description.key == f"rules.variant.{name}.{variant.name}"
+            assert 30 < len(say(variant.description)) < 80, (name, variant.name)
+    described_variant = get_game("kyo").variants["trench"].description
+    assert say(described_variant) == "light pawns on ranks 4 and 7 (the standard game)"
 
 
 def test_every_help_topic_is_in_the_catalogue_and_nothing_else() -> None:

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import say
 from rules import (
     GAMES,
     InvalidRecord,
@@ -49,7 +50,7 @@ def test_outcome_reasons_are_a_fixed_vocabulary() -> None:
     with pytest.raises(ValueError, match="unknown outcome reason"):
         Outcome((1,), "luck")
     assert Outcome((), "agreement").is_draw
-    assert Outcome((2,), "resignation").describe() == "seat 2 wins (resignation)"
+    assert say(Outcome((2,), "resignation").by_seat()) == "seat 2 wins (resignation)"
 
 
 def test_outcome_reasons_are_stored_as_their_strings() -> None:
@@ -133,7 +134,7 @@ def test_a_timeout_in_a_record_replays() -> None:
     state = game.new(players=3, seed=4)
     opening = game.format_move(state, game.legal_moves(state)[0])
     record = Record("boost", "standard", 3, 4, (opening, "timeout 2"))
-    again = Record.from_text(record.to_text()).replay(game)
+    again = Record.from_text(record.to_text(say)).replay(game)
     expected = game.time_out(game.apply(state, game.legal_moves(state)[0]), 2)
     assert game.dump(again) == game.dump(expected)
 

@@ -291,7 +291,7 @@ to move: gold
 def test_rule_1_a_10x10_board_gold_first_and_the_diagram_round_trips() -> None:
     state = GAME.new()
     assert GAME.board_size == (10, 10) and GAME.to_move(state) == 1
-    assert GAME.seat_name(1) == "Gold" and GAME.seat_name(2) == "Red"
+    assert say(GAME.seat_phrase(1)) == "Gold" and say(GAME.seat_phrase(2)) == "Red"
     assert GAME.format_diagram(state) == START.strip("\n")
     assert GAME.parse_diagram(GAME.format_diagram(state)).board == state.board
 
@@ -801,7 +801,7 @@ def test_a_record_replays_to_the_same_state() -> None:
         turns.append(GAME.format_move(state, move))
         state = GAME.apply(state, move)
     record = Record("kyo", "open", 2, 0, tuple(turns))
-    assert Record.from_text(record.to_text()).replay(GAME) == state
+    assert Record.from_text(record.to_text(say)).replay(GAME) == state
 
 
 QUEEN_FIELD = diagram("kyo", "queen field")

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import say
 from fixtures.positions import diagram
 from rules import (
     PASS,
@@ -394,7 +395,7 @@ def test_record_export_and_import_replays_to_the_same_state() -> None:
     turns = [GAME.format_move(before, move) for before, move, _ in played]
     state = played[-1][2]
     record = Record("quorum", "standard", 2, 0, tuple(turns), GAME.outcome(state))
-    text = record.to_text()
+    text = record.to_text(say)
     assert text.startswith('[Game "quorum"]')
     again = Record.from_text(text)
     assert again == record
@@ -403,7 +404,7 @@ def test_record_export_and_import_replays_to_the_same_state() -> None:
 
 def test_record_with_resignation_replays() -> None:
     record = Record("quorum", "standard", 2, 0, ("a1e3", "resign 2"))
-    state = Record.from_text(record.to_text()).replay(GAME)
+    state = Record.from_text(record.to_text(say)).replay(GAME)
     assert GAME.outcome(state) == Outcome((1,), "resignation")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import say
 from fixtures import positions
 from rules import (
     PASS,
@@ -680,7 +681,7 @@ def test_record_export_and_import_replays_to_the_same_state() -> None:
     turns = [GAME.format_move(before, move) for before, move, _ in played]
     state = played[-1][2]
     record = Record("razzle", "standard", 2, 0, tuple(turns), GAME.outcome(state))
-    again = Record.from_text(record.to_text())
+    again = Record.from_text(record.to_text(say))
     assert again == record
     assert again.replay(GAME) == state
 
