@@ -124,9 +124,16 @@ def documented_permissions() -> list[tuple[str, str]]:
 
 def test_the_readme_shows_the_invite_step_between_creating_and_running() -> None:
     readme = (ROOT / "README.md").read_text()
-    steps = ("Create an application", "```sh\npython -m venv .venv", "--invite", "`python -m bot`")
+    steps = (
+        "Create an application",
+        "```sh\npython -m venv .venv",
+        "--invite",
+        "&& python -m bot\n",
+    )
     create, environment, invite, run = (readme.index(s) for s in steps)
     assert create < environment < invite < run, "the bot's commands need its environment"
+    command = readme[environment:].split("\n")[1]
+    assert command.startswith("python -m venv .venv && ") and command.endswith("python -m bot")
     assert readme.count("```sh\npython -m venv .venv") == 2, "exactly two set-up commands"
 
 
