@@ -16,7 +16,7 @@ from bot.offline import run_offline
 from bot.operations import logs
 from bot.operations.backup import BackupError, backup, restore, sqlite_file
 from bot.service import MatchService
-from bot.settings import INVITE_HELP, TOKEN_HELP, Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
 from bot.texts import Text, say, t
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(logs.redact(say(t("admin.cli.configuration", error=error))), file=sys.stderr)
+        print(logs.redact(say(t("admin.cli.configuration", error=error.text))), file=sys.stderr)
         return 2
     quiet = any((args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore))
     logs.configure(
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.invite:
         return invite(settings)
     if not settings.token:
-        print(TOKEN_HELP, file=sys.stderr)
+        print(say(t("settings.token_help")), file=sys.stderr)
         return 2
     if args.sync:
         return sync_commands(settings)
@@ -87,7 +87,7 @@ def invite(settings: Settings) -> int:
             why = t("operations.token_prefixed") if prefixed else t("operations.token_shape")
             print(t("operations.token_malformed", why=why), file=sys.stderr)
         else:
-            print(INVITE_HELP, file=sys.stderr)
+            print(say(t("settings.invite_help")), file=sys.stderr)
         return 2
     print(invite_url(application_id))
     return 0

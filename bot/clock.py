@@ -13,6 +13,8 @@ import re
 import time
 from typing import Protocol
 
+from bot.texts import Text, t
+
 MINUTE = 60
 HOUR = 60 * MINUTE
 DAY = 24 * HOUR
@@ -63,23 +65,26 @@ class ManualClock:
 
 
 def parse_duration(text: str) -> int:
-    """`20h`, `3d`, `1d12h`, `30m` -> seconds. Raises ValueError saying what is expected."""
+    """`20h`, `3d`, `1d12h`, `30m` -> seconds. Raises ValueError whose message is a Text
+    saying what is expected."""
     compact = text.strip().lower().replace(" ", "")
     parts = _DURATION.findall(compact)
     if not compact or "".join(n + u for n, u in parts) != compact:
-        raise ValueError(
-            f"{text.strip()!r} is not a duration: write a number and a unit, "
-            "like 20h, 3d, 1d12h or 30m (units d, h, m, s)"
-        )
+        raise ValueError(t("settings.duration.not_a_duration", text=text.strip()))
     return sum(int(number) * _UNITS[unit] for number, unit in parts)
 
 
-def describe_duration(seconds: float) -> str:
+def describe_duration(seconds: float) -> Text:
     """`1 day 12 hours`, `45 minutes`: the two largest units, for players to read."""
-    whole = int(seconds)
-    parts = []
-    for name, size in (("day", DAY), ("hour", HOUR), ("minute", MINUTE)):
-        count, whole = divmod(whole, size)
-        if count:
-            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-    return " ".join(parts[:2]) or "less than a minute"
+    days, rest = divmod(int(seconds), DAY)
+    hours, rest = divmod(rest, HOUR)
+    minutes = rest // MINUTE
+    units = (
+        (days, t("settings.duration.days", count=days)),
+        (hours, t("settings.duration.hours", count=hours)),
+        (minutes, t("settings.duration.minutes", count=minutes)),
+    )
+    parts = [unit for count, unit in units if count]
+    if len(parts) >= 2:
+        return t("settings.duration.two_units", larger=parts[0], smaller=parts[1])
+    return parts[0] if parts else t("settings.duration.under_a_minute")

@@ -13,32 +13,18 @@ from dotenv import dotenv_values
 
 from bot.operations.logs import FORMATS
 from bot.store import Shards, parse_url
+from bot.texts import Text, t
 
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
 
-TOKEN_HELP = """\
-DISCORD_TOKEN is not set.
-
-To run the bot on Discord:
-  1. Open https://discord.com/developers/applications, create an application,
-     and copy the token from its "Bot" page.
-  2. Put it in a file named .env next to pyproject.toml:  DISCORD_TOKEN=your-token
-     (see .env.example for every setting), or export it in the environment.
-  3. Run `python -m bot --invite` and open the link it prints to add the bot to a server.
-
-To try the bot without Discord or a token:
-  python -m bot --offline
-"""
-
-INVITE_HELP = """\
-The invite link needs the application's id: set APPLICATION_ID (the "Application ID" on
-your application's General Information page at https://discord.com/developers/applications),
-or DISCORD_TOKEN, whose first part holds the same id.
-"""
-
 
 class SettingsError(Exception):
-    """A setting is missing or malformed; the message tells the admin how to fix it."""
+    """A setting is missing or malformed; the text tells the admin how to fix it (and
+    `str(error)` is it in English, for logs)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 @dataclass(frozen=True)
@@ -82,46 +68,45 @@ def load_settings(
     if env_file is not None and env_file.is_file():
         values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     values.update(os.environ if environ is None else environ)
-    guild = _snowflake(values, "DEV_GUILD_ID", "a server id")
+    guild = _snowflake(values, "DEV_GUILD_ID", t("settings.what.server_id"))
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
-        raise SettingsError(f"LOG_LEVEL {level!r} is not one of DEBUG, INFO, WARNING, ERROR")
+        raise SettingsError(t("settings.error.log_level", level=level))
     url = values.get("DATABASE_URL", "").strip() or None
     if url is not None:
         try:
             parse_url(url)
         except ValueError as error:
-            raise SettingsError(f"DATABASE_URL: {error}") from error
+            raise SettingsError(t("settings.error.database_url", error=error.args[0])) from error
     shard_count = _count(values, "SHARD_COUNT")
     shard_ids = _shard_ids(values.get("SHARD_IDS", ""), shard_count)
     log_format = values.get("LOG_FORMAT", "").strip().lower() or Settings.log_format
     if log_format not in FORMATS:
-        raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+        raise SettingsError(t("settings.error.log_format", format=log_format))
     health_port = _count(values, "HEALTH_PORT")
     if health_port is not None and health_port > 65535:
-        raise SettingsError(f"HEALTH_PORT must be a port number up to 65535, not {health_port}")
+        raise SettingsError(t("settings.error.health_port", port=health_port))
     backup_dir = (
         Path(values["BACKUP_DIR"].strip()) if values.get("BACKUP_DIR", "").strip() else None
     )
     if backup_dir is not None and url is not None and parse_url(url)[0] == "postgresql":
-        raise SettingsError(
-            "BACKUP_DIR backs up an SQLite database; for PostgreSQL use pg_dump "
-            "(docs/operations.md shows how)"
-        )
-    backup_every = _amount(values, "BACKUP_EVERY", "hours") or Settings.backup_every
+        raise SettingsError(t("settings.error.backup_postgres"))
+    backup_every = (
+        _amount(values, "BACKUP_EVERY", t("settings.what.hours")) or Settings.backup_every
+    )
     return Settings(
         token=values.get("DISCORD_TOKEN", "").strip(),
         database_path=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
         database_url=url,
         database_pool_size=_count(values, "DATABASE_POOL_SIZE") or Settings.database_pool_size,
-        application_id=_snowflake(values, "APPLICATION_ID", "an application id"),
+        application_id=_snowflake(values, "APPLICATION_ID", t("settings.what.application_id")),
         dev_guild_id=guild,
         log_level=level,
         shard_count=shard_count,
         shard_ids=shard_ids,
         ai_workers=_count(values, "AI_WORKERS") or Settings.ai_workers,
         ai_nodes=_count(values, "AI_NODES"),
-        analysis_seconds=_amount(values, "ANALYSIS_SECONDS", "seconds", 60)
+        analysis_seconds=_amount(values, "ANALYSIS_SECONDS", t("settings.what.seconds"), 60)
         or Settings.analysis_seconds,
         log_format=log_format,
         health_port=health_port,
@@ -131,10 +116,10 @@ def load_settings(
     )
 
 
-def _snowflake(values: Mapping[str, str], name: str, what: str) -> int | None:
+def _snowflake(values: Mapping[str, str], name: str, what: Text) -> int | None:
     text = values.get(name, "").strip()
     if text and not text.isdigit():
-        raise SettingsError(f"{name} must be {what} (digits only), not {text!r}")
+        raise SettingsError(t("settings.error.id", name=name, what=what, text=text))
     return int(text) if text else None
 
 
@@ -144,12 +129,12 @@ def _count(values: Mapping[str, str], name: str) -> int | None:
     if not text:
         return None
     if not text.isdigit() or int(text) < 1:
-        raise SettingsError(f"{name} must be a whole number of at least 1, not {text!r}")
+        raise SettingsError(t("settings.error.whole_number", name=name, text=text))
     return int(text)
 
 
 def _amount(
-    values: Mapping[str, str], name: str, unit: str, at_most: float = math.inf
+    values: Mapping[str, str], name: str, unit: Text, at_most: float = math.inf
 ) -> float | None:
     """A positive number of `unit` (up to `at_most`), or None when unset."""
     text = values.get(name, "").strip()
@@ -160,8 +145,11 @@ def _amount(
     except ValueError:
         amount = 0.0
     if not (0 < amount <= at_most and math.isfinite(amount)):
-        bound = f" and up to {at_most:g}" if math.isfinite(at_most) else ""
-        raise SettingsError(f"{name} must be a number of {unit} above 0{bound}, not {text!r}")
+        if math.isfinite(at_most):
+            raise SettingsError(
+                t("settings.error.amount_up_to", name=name, unit=unit, most=at_most, text=text)
+            )
+        raise SettingsError(t("settings.error.amount", name=name, unit=unit, text=text))
     return amount
 
 
@@ -171,17 +159,21 @@ def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:
     if not text:
         return None
     if shard_count is None:
-        raise SettingsError("SHARD_IDS needs SHARD_COUNT: set the total number of shards too")
+        raise SettingsError(t("settings.error.shards_uncounted"))
     ids: list[int] = []
     for part in text.split(","):
         first, _, last = part.partition("-")
         if not first.isdigit() or not (last or first).isdigit():
-            raise SettingsError(f"SHARD_IDS lists shard numbers like 0,1 or 0-3, not {part!r}")
+            raise SettingsError(t("settings.error.shard_numbers", part=part))
         ids.extend(range(int(first), int(last or first) + 1))
     wrong = [n for n in ids if n >= shard_count]
     if wrong or len(set(ids)) != len(ids) or not ids:
         raise SettingsError(
-            f"SHARD_IDS {text!r} must name distinct shards from 0 to {shard_count - 1} "
-            f"(SHARD_COUNT is {shard_count})"
+            t(
+                "settings.error.shards_out_of_range",
+                ids=text,
+                last=shard_count - 1,
+                shards=shard_count,
+            )
         )
     return tuple(sorted(ids))

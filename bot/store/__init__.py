@@ -59,6 +59,7 @@ from bot.store.rows import (
 )
 from bot.store.sqlite import SqliteStore
 from bot.store.store import Store
+from bot.texts import t
 
 __all__ = [
     "BoardRow",
@@ -104,7 +105,7 @@ async def open_store(where: str | Path, *, pool_size: int = 10) -> Store:
     try:
         backend, target = parse_url(where)
     except ValueError as error:
-        raise StoreError(str(error)) from error
+        raise StoreError(error.args[0]) from error
     if backend == "sqlite":
         return await SqliteStore.open(Path(target))
     return await PostgresStore.open(target, pool_size=pool_size)
@@ -113,18 +114,14 @@ async def open_store(where: str | Path, *, pool_size: int = 10) -> Store:
 def parse_url(url: str) -> tuple[str, str]:
     """A database URL as SQLAlchemy writes it, split into (backend, where): `sqlite:///rel`
     and `sqlite:////abs` give the file's path, `postgresql://...` (or `postgres://`, with an
-    optional `+driver`) gives the URL asyncpg connects with."""
+    optional `+driver`) gives the URL asyncpg connects with. Raises ValueError whose message
+    is a Text saying what to write."""
     scheme, separator, rest = url.strip().partition("://")
     backend = scheme.split("+", 1)[0].lower()
     if separator and backend == "sqlite":
         if not rest.startswith("/") or rest == "/":
-            raise ValueError(
-                f"{url!r} names no file: write sqlite:///relative/path or sqlite:////absolute/path"
-            )
+            raise ValueError(t("settings.database.url_names_no_file", url=url))
         return "sqlite", rest[1:]
     if separator and backend in ("postgresql", "postgres"):
         return "postgresql", f"postgresql://{rest}"
-    raise ValueError(
-        f"{url!r} is not a database URL this bot understands: use sqlite:///path/to/file "
-        "or postgresql://user@host:port/database"
-    )
+    raise ValueError(t("settings.database.url_not_understood", url=url))

@@ -7,15 +7,14 @@ from typing import Any
 from bot.store.errors import StoreError
 from bot.store.migrations import TABLES
 from bot.store.store import Store
+from bot.texts import say, t
 
 
 async def copy_database(source: Store, target: Store) -> dict[str, int]:
     """Copy every table, ids included, into an empty target; the rows copied per table."""
     for table in TABLES:
         if (await target.export_rows(table))[1]:
-            raise StoreError(
-                f"the target database already has rows in {table}; copy into an empty database"
-            )
+            raise StoreError(t("settings.copy.target_not_empty", table=table))
     copied: dict[str, int] = {}
     for table in TABLES:
         columns, rows = await source.export_rows(table)
@@ -32,9 +31,11 @@ async def differences(source: Store, target: Store) -> list[str]:
         there = await _rows_by_columns(source, table)
         here = await _rows_by_columns(target, table)
         if len(there) != len(here):
-            found.append(f"{table}: {len(there)} rows in the source, {len(here)} in the copy")
+            found.append(
+                say(t("settings.copy.row_counts", table=table, source=len(there), copy=len(here)))
+            )
         elif there != here:
-            found.append(f"{table}: the same number of rows, but their values differ")
+            found.append(say(t("settings.copy.values_differ", table=table)))
     return found
 
 

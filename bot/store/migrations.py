@@ -20,6 +20,7 @@ from bot.store.schema import (
     TURN_WRITES,
     VACATIONS_AND_FOLLOWERS,
 )
+from bot.texts import t
 
 # What the dialects call the few types they name differently.
 TYPE_WORDS = {
@@ -247,8 +248,7 @@ def pending(version: int, backend: str) -> list[tuple[int, str]]:
     """The (number, script) steps a database at `version` still needs, oldest first."""
     if version > len(MIGRATIONS):
         raise StoreError(
-            f"the database is at schema version {version}, newer than this bot "
-            f"({len(MIGRATIONS)}); upgrade the bot"
+            t("settings.database.newer_schema", version=version, known=len(MIGRATIONS))
         )
     return [
         (number, migration.script(backend))

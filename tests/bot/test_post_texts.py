@@ -1,6 +1,7 @@
 """What the bot posts, what its commands answer and what an admin reads come from the
-catalogue: every key the posts, cogs, jobs, permissions and start-up modules use exists, with
-exactly the placeholders they pass, and no key of their catalogue files is left unused.
+catalogue: every key the posts, cogs, jobs, permissions, start-up, settings, clock and store
+modules use exists, with exactly the placeholders they pass, and no key of their catalogue
+files is left unused.
 
 A static scan of the `t("area.key", name=value)` calls, so that a sentence no other test
 happens to reach is checked too; a key must be written out (or chosen by `a if c else b`
@@ -26,9 +27,21 @@ MODULES = sorted(
         BOT / "ui" / "permissions.py",
         BOT / "launch.py",
         BOT / "__main__.py",
+        BOT / "settings.py",
+        BOT / "clock.py",
+        *(BOT / "store").glob("*.py"),
     ]
 )
-AREAS = ("posts", "tournaments", "analysis", "commands", "answers", "admin", "permissions")
+AREAS = (
+    "posts",
+    "tournaments",
+    "analysis",
+    "commands",
+    "answers",
+    "admin",
+    "permissions",
+    "settings",
+)
 
 
 def _help_topic(key: ast.expr) -> bool:

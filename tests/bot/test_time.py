@@ -50,8 +50,10 @@ def test_a_bad_duration_says_what_is_expected(text: str) -> None:
 
 
 def test_durations_are_described_for_players() -> None:
-    assert describe_duration(36 * HOUR + 59) == "1 day 12 hours"
-    assert describe_duration(HOUR) == "1 hour" and describe_duration(5) == "less than a minute"
+    assert str(describe_duration(36 * HOUR + 59)) == "1 day 12 hours"
+    assert str(describe_duration(DAY + 120)) == "1 day 2 minutes"
+    assert str(describe_duration(HOUR)) == "1 hour"
+    assert str(describe_duration(5)) == "less than a minute"
 
 
 def test_every_board_shows_the_deadline_and_the_clock_restarts_each_turn(offline: Any) -> None:
