@@ -291,8 +291,12 @@ def _components(sent: Sent) -> list[dict[str, Any]]:
     return [c for row in sent.components for c in row.get("components", [])]
 
 
-async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = None) -> int:
-    """Play the lines of `source` (a prompt when it is a terminal); 0 at the end of input."""
+async def run_offline(
+    settings: Settings, source: TextIO, out: TextIO | None = None, database_url: str | None = None
+) -> int:
+    """Play the lines of `source` (a prompt when it is a terminal); 0 at the end of input.
+    `database_url` plays on that empty database in place of the session's own SQLite file
+    (benchmarks.big_db records the statements the bot runs, on either backend)."""
     out = out or sys.stdout
     folder = settings.database_path.parent / "offline"
     folder.mkdir(parents=True, exist_ok=True)
@@ -303,7 +307,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
         stale.unlink(missing_ok=True)
     # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
     bot = create_bot(
-        replace(settings, database_path=database, database_url=None, dev_guild_id=None),
+        replace(settings, database_path=database, database_url=database_url, dev_guild_id=None),
         clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real
         seeds=itertools.count(1).__next__,
     )
