@@ -14,6 +14,8 @@ from bot.store.errors import StoreError
 from bot.store.rows import STATUSES
 from bot.store.schema import (
     CORRESPONDENCE,
+    INDEXED,
+    INDEXED_POSTGRESQL,
     INITIAL,
     TIME_LIMITS,
     TOURNAMENTS,
@@ -218,22 +220,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
-    # Every query indexed (issue 36): `/follow`'s choices are a server's open matches, the most
-    # recently played first; the start-up resumes unfinished analyses and running tournaments,
-    # a handful among many.
-    # The unrated matches' index now holds their order too: without it SQLite would read every
-    # match through the server index (their `guild_id IS NOT NULL` is a range on it).
-    Migration.portable(
+    # Every query indexed (issue 36): see INDEXED.
+    Migration(
         "indexes: a server's matches, unfinished analyses, running tournaments, unrated matches",
-        """
-        CREATE INDEX matches_server ON matches (guild_id, status, updated_at);
-        CREATE INDEX analyses_unfinished ON analyses (created_at, match_id)
-            WHERE finished_at IS NULL;
-        CREATE INDEX tournaments_running ON tournaments (id) WHERE stage = 'running';
-        DROP INDEX matches_unrated;
-        CREATE INDEX matches_unrated ON matches (updated_at, id)
-            WHERE status = 'finished' AND rated = 1 AND guild_id IS NOT NULL;
-        """,
+        INDEXED,
+        INDEXED + INDEXED_POSTGRESQL,
     ),
 )
 
