@@ -8,26 +8,39 @@ scheduler runs often, or the start-up runs, as the store runs it: the median of 
 calls, wall and CPU time (this process's: the client's share on PostgreSQL). Every statement
 a call ran is shown with its plan; a full scan of a table that grows with the bot's history
 is marked FULL SCAN. Without --url a throwaway PostgreSQL is started here.
+
+Then every statement the bot runs, not a list kept here: the bot plays `WORKLOAD` offline (every
+command, button, the scheduler's reminders and timeouts, a tournament, an analysis) on an empty
+database of the same backend, each distinct statement its store ran is recorded, and each is
+planned and timed on the big database with the values it ran with, in a transaction rolled
+back so that writes change nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import random
 import re
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
 
 from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE
+from bot.offline import run_offline
+from bot.service.following import CHOICES_READ
 from bot.service.queries import OPEN
+from bot.settings import Settings
 from bot.store import Shards, Status, Store, open_store
 from bot.store.postgres import PostgresSession
 from bot.store.sqlite import SqliteSession
@@ -43,7 +56,7 @@ COMPUTER = 1  # the computer's user id in its seats
 RUNS = 15
 LIMIT_MS = 20.0
 CHUNK = 5_000  # matches per bulk insert
-GROWING = ("matches", "seats", "moves", "jobs", "ratings", "rated_matches")
+GROWING = ("matches", "seats", "moves", "jobs", "ratings", "rated_matches", "analyses")
 # Indexes over the few rows in play (open jobs, running matches), not over the history.
 SMALL_INDEXES = (
     "jobs_claimable",
@@ -53,7 +66,56 @@ SMALL_INDEXES = (
     "matches_active",
     "matches_pending",
     "matches_unrated",
+    "analyses_unfinished",
+    "tournaments_running",
 )
+
+
+# What the bot does while its statements are recorded: `python -m bot --offline` lines.
+WORKLOAD = """\
+alice: /challenge game:quorum opponent:@bob days:1
+bob: click Accept
+dave: complete /follow match:Q
+dave: /follow match:1
+alice: /move move:a1e3
+bob: complete /move move:h8
+bob: /move move:h8h4
+alice: /premove line:h8h4 b1d3
+alice: /takeback
+alice: /vacation days:1
+alice: /next
+alice: /matches
+advance 2d
+alice: /vacation days:0
+alice: /board
+alice: /settings theme:dark
+olive: /server settings days:2
+carol: /challenge game:boku opponent:@bot level:1
+carol: /resign
+carol: click Resign
+carol: /analysis
+carol: /replay
+carol: /record
+carol: /history
+carol: /profile
+carol: /leaderboard game:boku
+erin: /challenge game:quorum
+frank: click Accept
+frank in thread: /draw
+erin in thread: click Accept draw
+erin in thread: click Rematch
+olive: /tournament create game:quorum format:round-robin
+pat: click Join
+quinn: click Join
+olive: /tournament list
+olive: /tournament start
+olive: /tournament standings
+pat: /tournament leave
+dave: /unfollow match:1
+advance 3d
+"""
+WORKLOAD_SCHEMA = "big_db_workload"
+SCHEMA_WORDS = ("CREATE", "DROP", "ALTER", "PRAGMA", "ANALYZE", "BEGIN", "COMMIT", "ROLLBACK")
 
 
 def guild(n: int) -> int:
@@ -85,6 +147,7 @@ def build_chunk(shape: Shape, first: int, last: int, rng: random.Random) -> dict
     """Rows for matches `first`..`last` (ids from 1) and everything that hangs off them."""
     tables: dict[str, list[Any]] = {t: [] for t in ("matches", "seats", "moves", "jobs")}
     tables["rated_matches"] = []
+    tables["analyses"] = []
     snapshots = {g: json.dumps(get_game(g).dump(get_game(g).new())) for g in GAMES}
     stamp = "2026-11-20T12:00:00.000+00:00"
     for match_id in range(first, last + 1):
@@ -126,6 +189,9 @@ def build_chunk(shape: Shape, first: int, last: int, rng: random.Random) -> dict
         )
         if counted:
             tables["rated_matches"].append((match_id, stamp))
+        if finished and match_id % 10 == 1:  # one finished match in ten analysed; a few left off
+            done = None if match_id % 20_000 == 1 else stamp
+            tables["analyses"].append((match_id, user(guild_index, 0), None, ply, stamp, done))
         players = rng.sample(range(USERS_PER_GUILD), 2)
         seats = [
             user(guild_index, players[0]),
@@ -172,6 +238,7 @@ COLUMNS = {
     "moves": "match_id, ply, seat, notation, played_at",
     "jobs": "id, match_id, kind, ply, due_at, claimed_by, claimed_at, done_at",
     "rated_matches": "match_id, rated_at",
+    "analyses": "match_id, requested_by, message_id, positions, created_at, finished_at",
     "ratings": "guild_id, game, user_id, mu, sigma, games, wins, draws, losses, streak, updated_at",
 }
 
@@ -192,7 +259,7 @@ async def build(store: Store, matches: int) -> tuple[float, float]:
     shape = Shape(matches)
     for first in range(1, matches + 1, CHUNK):
         chunk = build_chunk(shape, first, min(first + CHUNK - 1, matches), rng)
-        for table in ("matches", "seats", "moves", "jobs", "rated_matches"):
+        for table in ("matches", "seats", "moves", "jobs", "rated_matches", "analyses"):
             await store.import_rows(table, COLUMNS[table].split(", "), chunk[table])
     await store.import_rows("ratings", COLUMNS["ratings"].split(", "), ratings_rows(rng))
     await store.analyze()
@@ -201,15 +268,17 @@ async def build(store: Store, matches: int) -> tuple[float, float]:
 
 @contextmanager
 def recording() -> Iterator[list[tuple[str, tuple[Any, ...]]]]:
-    """Every statement the store's sessions run meanwhile, with its values."""
+    """Every statement the store's sessions run meanwhile, with its values (a batch's: those
+    of its first row)."""
     seen: list[tuple[str, tuple[Any, ...]]] = []
     patched = []
     for session in (SqliteSession, PostgresSession):
-        for name in ("fetch", "execute"):
+        for name in ("fetch", "execute", "executemany"):
             original = getattr(session, name)
 
             def spy(self: Any, sql: str, *params: Any, _original: Any = original) -> Any:
-                seen.append((sql, params))
+                batch = _original.__name__ == "executemany"
+                seen.append((sql, tuple(params[0][0]) if batch and params[0] else params))
                 return _original(self, sql, *params)
 
             patched.append((session, name, original))
@@ -231,7 +300,7 @@ def full_scans(plan: list[str]) -> list[str]:
         postgres = re.search(rf"Seq Scan on ({growing})\b", step)
         if sqlite and not step.strip().startswith(("SCAN CONSTANT", "USE TEMP")) or postgres:
             found.append(step.strip())
-    return [f for f in found if re.search(rf"\b({growing}|m|mine|s|j|r|better)\b", f)]
+    return [f for f in found if re.search(rf"\b({growing}|a|m|mine|s|j|r|better)\b", f)]
 
 
 Call = Callable[[], Awaitable[Any]]
@@ -261,6 +330,80 @@ async def measure(store: Store, name: str, call: Call) -> tuple[str, float, floa
     return name, statistics.median(walls), statistics.median(cpus), scanned
 
 
+async def statements_the_bot_runs(url: str | None) -> dict[str, tuple[Any, ...]]:
+    """Each distinct statement the store ran while the bot played `WORKLOAD` on the empty
+    database `url` (None: a new SQLite file), with the values it first ran with."""
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(token="", database_path=Path(folder) / "bot.sqlite3")
+        with recording() as seen:
+            await run_offline(settings, io.StringIO(WORKLOAD), io.StringIO(), database_url=url)
+    found: dict[str, tuple[Any, ...]] = {}
+    for sql, params in seen:
+        text = " ".join(sql.split())
+        if not text.upper().startswith(SCHEMA_WORDS):
+            found.setdefault(text, params)
+    return found
+
+
+@asynccontextmanager
+async def workload_database(url: str, backend: str) -> AsyncIterator[str | None]:
+    """An empty database of the same backend for `WORKLOAD`: a new SQLite file (None), or a
+    fresh schema of the PostgreSQL database at `url`, dropped afterwards."""
+    if backend == "sqlite":
+        yield None
+        return
+    parts = urlsplit(url)
+    query = {**dict(parse_qsl(parts.query)), "search_path": WORKLOAD_SCHEMA}
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {WORKLOAD_SCHEMA} CASCADE")
+        await admin.execute(f"CREATE SCHEMA {WORKLOAD_SCHEMA}")
+        yield urlunsplit(parts._replace(query=urlencode(query)))
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {WORKLOAD_SCHEMA} CASCADE")
+        await admin.close()
+
+
+class Undo(Exception):
+    """Rolls back the transaction a statement was timed in."""
+
+
+async def time_statement(store: Store, sql: str, params: tuple[Any, ...]) -> float | str:
+    """Median wall milliseconds of `sql` on `store`, each run rolled back; or why it failed
+    (values recorded on the small database may not fit the big one)."""
+    walls = []
+    for _ in range(RUNS):
+        try:
+            async with store._transaction() as db:  # the store's own session, for rollback
+                wall = time.perf_counter()
+                await db.fetch(sql, *params)
+                walls.append((time.perf_counter() - wall) * 1000)
+                raise Undo
+        except Undo:
+            pass
+        except Exception as error:
+            return f"not timed: {type(error).__name__}"
+    return statistics.median(walls)
+
+
+async def every_statement(store: Store, statements: dict[str, tuple[Any, ...]]) -> list[str]:
+    """Plans and times each statement the bot ran; the lines of its report."""
+    report = []
+    for sql, params in statements.items():
+        plan = await store.explain(sql, *params)
+        scans = full_scans(plan)
+        timed = await time_statement(store, sql, params)
+        verdict = "FULL SCAN" if scans else "indexed"
+        if isinstance(timed, float):
+            flag = "" if timed < LIMIT_MS else f"  over {LIMIT_MS:.0f} ms"
+            report.append(f"{timed:8.2f} ms  {verdict}{flag}  {sql[:110]}")
+        else:
+            report.append(f"{timed:>11}  {verdict}  {sql[:110]}")
+        for scan in scans:
+            report.append(f"      ^ FULL SCAN: {scan}")
+    return report
+
+
 async def run(url: str, matches: int) -> None:
     store = await open_store(url)
     wall, cpu = await build(store, matches)
@@ -287,6 +430,7 @@ async def run(url: str, matches: int) -> None:
     calls: list[tuple[str, Call]] = [
         ("/matches", lambda: store.matches_of(someone, OPEN, g)),
         ("match autocomplete", lambda: store.matches_of(someone, OPEN, g)),
+        ("/follow autocomplete", lambda: store.server_matches(g, OPEN, CHOICES_READ)),
         ("/history", lambda: store.history(someone, g, None, limit=10, offset=0)),
         ("/history game, page 3", lambda: store.history(someone, g, "boku", limit=10, offset=20)),
         ("/profile", profile),
@@ -302,14 +446,20 @@ async def run(url: str, matches: int) -> None:
         ("start-up: unposted boards", lambda: store.unposted_boards(shards)),
         ("start-up: unscheduled", lambda: store.unscheduled(shards)),
         ("start-up: the computer's matches", lambda: store.matches_with_engines(shards)),
+        ("start-up: unfinished analyses", lambda: store.unfinished_analyses(shards)),
     ]
     results = [await measure(store, name, call) for name, call in calls]
+    async with workload_database(url, store.backend) as workload_url:
+        statements = await statements_the_bot_runs(workload_url)
+    report = await every_statement(store, statements)
     await store.close()
     print(f"\n{'query':36} {'wall ms':>8} {'CPU ms':>8}  plan")
     for name, wall_ms, cpu_ms, scanned in results:
         verdict = "FULL SCAN" if scanned else "indexed"
         flag = "" if wall_ms < LIMIT_MS else f"  over {LIMIT_MS:.0f} ms"
         print(f"{name:36} {wall_ms:8.2f} {cpu_ms:8.2f}  {verdict}{flag}")
+    print(f"\nEvery statement the bot ran ({len(statements)}), median wall time on this database:")
+    print("\n".join(report))
 
 
 def database_options(parser: argparse.ArgumentParser) -> None:

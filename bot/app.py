@@ -63,6 +63,11 @@ COGS = (
 STOP_GRACE = 5.0  # seconds the interactions and jobs under way get to finish at a stop
 
 
+def _no_voice_warning(record: logging.LogRecord) -> bool:
+    """Drop discord.py's start-up warning that voice is unsupported: the bot has no voice."""
+    return "voice will NOT be supported" not in record.getMessage()
+
+
 class BoardTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Refuse commands once a stop has begun (the gateway is closing: only those already
@@ -112,7 +117,7 @@ class BoardBot(commands.AutoShardedBot):
         read: Callable[..., Reading] = read_position,
         seeds: Callable[[], int] | None = None,
     ) -> None:
-        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
+        logging.getLogger("discord.client").addFilter(_no_voice_warning)
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(

@@ -166,5 +166,7 @@ def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def http_error(status: int, text: str, code: int = 0) -> discord.HTTPException:
     """Discord's error answer, as discord.py raises it."""
     response = FakeResponse(status, text)
+    if status >= 500:
+        return discord.DiscordServerError(response, {"message": text, "code": code})
     error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
     return error(response, {"message": text, "code": code})

@@ -57,6 +57,8 @@ def post(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> A
     channel = state.channels.get(channel_id)
     if channel is None:
         raise http_error(404, "Unknown Channel")
+    if state.posts_failing():
+        raise http_error(503, "Service Unavailable")
     in_thread = channel["type"] == PUBLIC_THREAD
     needed = ["send_messages_in_threads" if in_thread else "send_messages"]
     needed += ["attach_files"] * bool(files) + ["embed_links"] * bool(body.get("embeds"))

@@ -12,6 +12,9 @@ exist from their first line. Replies print as text; images are saved to files, t
 previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
+A line `fail posts DURATION` makes every message the bot posts to a channel fail with 503
+for that span of the clock (a partial outage, to see how the bot recovers); `fail posts off`
+ends it early.
 Each line's answer, the computer's reply move included, is printed before the next line is
 read, so a script always plays out the same way (set AI_NODES for the same computer moves).
 """
@@ -69,6 +72,10 @@ class Session:
         if verb.lower() == "advance":
             await self.advance(duration)
             return
+        words = text.split()
+        if [w.lower() for w in words[:2]] == ["fail", "posts"]:
+            self.fail_posts(" ".join(words[2:]))
+            return
         found = LINE.match(text)
         if not found:
             self.say(f"?? not understood: {text.strip()!r} (write NAME: /command or NAME: click X)")
@@ -92,6 +99,21 @@ class Session:
         async for step in self.harness.advancing(seconds):
             self.print(step)
         self.say(f"   ~ {describe_duration(seconds)} later")
+
+    def fail_posts(self, duration: str) -> None:
+        """`fail posts DURATION` starts an outage of message posts; `fail posts off` ends it."""
+        self.say(f"fail posts {duration.strip()}")
+        if duration.strip().lower() == "off":
+            self.harness.fail_posts(None)
+            self.say("   ~ posts work again")
+            return
+        try:
+            seconds = parse_duration(duration)
+        except ValueError as error:
+            self.say(f"?? {error} (or fail posts off)")
+            return
+        self.harness.fail_posts(seconds)
+        self.say(f"   ~ every message post fails with 503 for {describe_duration(seconds)}")
 
     def print(self, sent: list[Sent]) -> None:
         for item in sent:
@@ -269,8 +291,12 @@ def _components(sent: Sent) -> list[dict[str, Any]]:
     return [c for row in sent.components for c in row.get("components", [])]
 
 
-async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = None) -> int:
-    """Play the lines of `source` (a prompt when it is a terminal); 0 at the end of input."""
+async def run_offline(
+    settings: Settings, source: TextIO, out: TextIO | None = None, database_url: str | None = None
+) -> int:
+    """Play the lines of `source` (a prompt when it is a terminal); 0 at the end of input.
+    `database_url` plays on that empty database in place of the session's own SQLite file
+    (benchmarks.big_db records the statements the bot runs, on either backend)."""
     out = out or sys.stdout
     folder = settings.database_path.parent / "offline"
     folder.mkdir(parents=True, exist_ok=True)
@@ -281,7 +307,7 @@ async def run_offline(settings: Settings, source: TextIO, out: TextIO | None = N
         stale.unlink(missing_ok=True)
     # Matches are seeded 1, 2, 3, ...: a script replays the same games, random setups included.
     bot = create_bot(
-        replace(settings, database_path=database, database_url=None, dev_guild_id=None),
+        replace(settings, database_path=database, database_url=database_url, dev_guild_id=None),
         clock=ManualClock(int(time.time())),  # `advance` moves it; nothing waits for real
         seeds=itertools.count(1).__next__,
     )

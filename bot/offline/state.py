@@ -62,6 +62,7 @@ class DiscordState:
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
         self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
         self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
+        self._posts_fail_until: float | None = None  # `now()` until which posts answer 503
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -197,6 +198,15 @@ class DiscordState:
         """The retry-after of the 429 a `rate_limit` holds for this request, used up."""
         waits = self._rate_limited.get((method, route))
         return waits.pop(0) if waits else None
+
+    def fail_posts(self, seconds: float | None) -> None:
+        """Answer every message post to a channel with 503 for `seconds` of this clock (a
+        partial outage: edits, threads and interaction answers still work); None ends it."""
+        self._posts_fail_until = None if seconds is None else self.now() + seconds
+
+    def posts_failing(self) -> bool:
+        """Whether a `fail_posts` outage is still on."""
+        return self._posts_fail_until is not None and self.now() < self._posts_fail_until
 
     # -- refusals ---------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal, Protocol
 
 import discord
-from discord.context_managers import Typing
 from discord.utils import MISSING
 
 from bot.posts import limits
@@ -253,17 +252,20 @@ class Announcer:
 
     async def _thread_on(self, message: discord.Message, name: str) -> int:
         """Open a thread on `message`. A message the bot sent on its own (a tournament's
-        round) knows no server, as the bot keeps no guild cache, so that one is asked for
-        by ids."""
+        round) knows no server, as the bot keeps no guild cache, so its channel is fetched
+        first."""
         if message.guild is not None:
             thread = await message.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
             return thread.id
-        data = await self.client.http.start_thread_with_message(
-            message.channel.id, message.id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        channel = await self.client.fetch_channel(message.channel.id)
+        if not isinstance(channel, discord.TextChannel):
+            raise ValueError(f"channel {channel.id} cannot hold a match's thread")
+        thread = await channel.create_thread(
+            name=name, message=message, auto_archive_duration=THREAD_ARCHIVE_MINUTES
         )
-        return int(data["id"])
+        return thread.id
 
     async def after_turns(self, match: Match, turns: Sequence[Turn]) -> discord.Message:
         return await self.post_board(match, describe_turns(match, turns))
@@ -276,7 +278,7 @@ class Announcer:
         lines = [*describe_turns(match, turns), *describe_turns(match, replies, reply=True)]
         return await self.post_board(match, lines, ping=[turns[0].user_id])
 
-    def typing(self, match: Match) -> Typing:
+    def typing(self, match: Match) -> contextlib.AbstractAsyncContextManager[None]:
         """The typing indicator in the match's place while the computer thinks (an async
         context manager)."""
         return self._channel(match).typing()

@@ -14,6 +14,8 @@ from bot.store.errors import StoreError
 from bot.store.rows import STATUSES
 from bot.store.schema import (
     CORRESPONDENCE,
+    INDEXED,
+    INDEXED_POSTGRESQL,
     INITIAL,
     TIME_LIMITS,
     TOURNAMENTS,
@@ -218,6 +220,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             updated_at TEXT NOT NULL
         );
         """,
+    ),
+    # Every query indexed (issue 36): see INDEXED.
+    Migration(
+        "indexes: a server's matches, unfinished analyses, running tournaments, unrated matches",
+        INDEXED,
+        INDEXED + INDEXED_POSTGRESQL,
     ),
 )
 

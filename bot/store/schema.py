@@ -182,3 +182,25 @@ CORRESPONDENCE = """
         PRIMARY KEY (match_id, seat)
     );
 """
+
+# Every query indexed (issue 36). `/follow`'s choices: a server's open matches, the most
+# recently played first. The start-up's unfinished analyses and running tournaments, and its
+# matches playing the computer (an unsharded process asks for every match: their seats are read
+# from a small index, not by scanning seats). The unrated
+# matches' index holds their order too: without it SQLite read every match through the server
+# index (their `guild_id IS NOT NULL` is a range on it).
+INDEXED = """
+    CREATE INDEX matches_server ON matches (guild_id, status, updated_at);
+    CREATE INDEX analyses_unfinished ON analyses (created_at, match_id)
+        WHERE finished_at IS NULL;
+    CREATE INDEX tournaments_running ON tournaments (id) WHERE stage = 'running';
+    CREATE INDEX seats_engines ON seats (match_id) WHERE engine IS NOT NULL;
+    DROP INDEX matches_unrated;
+    CREATE INDEX matches_unrated ON matches (updated_at, id)
+        WHERE status = 'finished' AND rated = 1 AND guild_id IS NOT NULL;
+"""
+# PostgreSQL's planner takes `status` and `rated` for independent; most finished matches are
+# rated already, which it learns from these statistics, so it looks unrated ones up by index.
+INDEXED_POSTGRESQL = """
+    CREATE STATISTICS matches_status_rated (dependencies, mcv) ON status, rated FROM matches;
+"""

@@ -108,3 +108,30 @@ def test_a_tournament_runs_offline_with_subcommands_as_typed(tmp_path: Path) -> 
     assert "Game over: bob wins (resignation)." in out
     assert "round 2 of 3 begins." in out and "@carol (withdrawn)" in out
     assert "Traceback" not in out and "went wrong" not in out
+
+
+QUORUM = "alice: /challenge game:quorum opponent:@bob days:1\nbob: click Accept\n"
+
+
+def test_fail_posts_fails_every_channel_post_for_its_span_of_the_clock(tmp_path: Path) -> None:
+    script = (
+        QUORUM + "fail posts 2h\nalice: /move move:a1e3\nadvance 3h\n"
+        "carol: /challenge game:quorum opponent:@dave\ndave: click Accept\n"
+    )
+    out = session(tmp_path, script)
+    assert "fail posts 2h\n   ~ every message post fails with 503 for 2 hours\n" in out
+    during = out.split("alice: /move move:a1e3\n", 1)[1].split("advance 3h\n", 1)[0]
+    assert "alice played a1e3" not in during  # the board post failed
+    after = out.split("dave: click Accept\n", 1)[1]
+    assert "@carol, your move (White)." in after  # two hours on, posts work again
+
+
+def test_fail_posts_off_ends_the_outage_early(tmp_path: Path) -> None:
+    out = session(tmp_path, QUORUM + "fail posts 1d\nfail posts off\nalice: /move move:a1e3\n")
+    assert "fail posts off\n   ~ posts work again\n" in out
+    assert "alice played a1e3.\n      @bob, your move (Black)." in out
+
+
+def test_fail_posts_names_what_it_takes(tmp_path: Path) -> None:
+    out = session(tmp_path, "fail posts soon\n")
+    assert "?? 'soon' is not a duration" in out and "(or fail posts off)" in out
