@@ -199,10 +199,12 @@ def test_forty_followers_get_their_dm_a_few_at_a_time_after_the_answer(offline: 
         answered = public(h.sent[start:])
         assert any("alice played **a1e3**" in s.content for s in answered), "the move is answered"
         assert not any(dms(h, h.sent[start:], fan.name) for fan in fans), "no DM arrived yet"
-        await asyncio.wait_for(full.wait(), 10)
-        await h.settle(INTERACTION_TASKS)
-        assert len(in_flight) == FOLLOWER_SENDS
-        gate.set()
+        try:
+            await asyncio.wait_for(full.wait(), 10)
+            await h.settle(INTERACTION_TASKS)
+            assert len(in_flight) == FOLLOWER_SENDS
+        finally:
+            gate.set()
         await h.settle()
         assert most == FOLLOWER_SENDS, "a few DMs at a time, never more"
         for fan in fans:
