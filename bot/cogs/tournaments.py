@@ -151,11 +151,12 @@ class Tournaments(commands.Cog):
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament, finished=True)
+            first, *rest = texts.standings_messages(chosen)
             await interaction.response.send_message(
-                limits.content(texts.entry_text(chosen)),
-                ephemeral=True,
-                allowed_mentions=pinging(),
+                first, ephemeral=True, allowed_mentions=pinging()
             )
+            for more in rest:
+                await interaction.followup.send(more, ephemeral=True, allowed_mentions=pinging())
 
     @group.command(name="leave", description=described(t("commands.tournament.leave.description")))
     @app_commands.describe(tournament=WHICH)
@@ -217,7 +218,7 @@ class Tournaments(commands.Cog):
                 self._channel(tournament)
                 .get_partial_message(message_id)
                 .edit(
-                    content=limits.content(texts.entry_text(tournament)),
+                    content=texts.entry_text(tournament),
                     view=view,
                     allowed_mentions=pinging(),
                 )
@@ -252,10 +253,8 @@ class Tournaments(commands.Cog):
                     log.warning("match #%s: not opened in Discord: %s", match.id, error)
         elif isinstance(event, Finished):
             winners = [s.player for s in tournament.standings() if s.rank == 1]
-            await channel.send(
-                limits.content(texts.finished(tournament, winners, event.early)),
-                allowed_mentions=pinging(*winners),
-            )
+            for part in texts.finished(tournament, winners, event.early):
+                await channel.send(part, allowed_mentions=pinging(*winners))
         await self.refresh(tournament)
 
 

@@ -22,6 +22,7 @@ from bot.offline.checks import RequestCheck
 from bot.offline.interactions import AUTOCOMPLETE, COMMAND, COMPONENT
 from bot.offline.records import OfflineError, Pending, Refused, Sent, User
 from bot.offline.state import DiscordState
+from bot.posts.notifications import FOLLOWERS_TASK
 from bot.service.analysis import TASK_PREFIX as ANALYSIS_TASKS
 
 # The bot's work for an interaction: its command or component, and the listeners of the events
@@ -32,8 +33,8 @@ INTERACTION_TASKS = (
     "discord-ui-dynamic-item",
     "discord.py: on_",
 )
-# ... and the computer's turns that follow it.
-DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX, ANALYSIS_TASKS)
+# ... and the computer's turns, analyses and followers' DMs that follow it.
+DISPATCH_TASKS = (*INTERACTION_TASKS, TASK_PREFIX, ANALYSIS_TASKS, FOLLOWERS_TASK)
 
 
 class OfflineDiscord(DiscordState):

@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
 DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
+FOLLOWER_SENDS = 5  # followers' DMs in flight at once: well within Discord's rate limits
+FOLLOWERS_TASK = "followers"  # the offline harness waits for tasks named so
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:
@@ -144,6 +146,8 @@ class Announcer:
         # Told of every position posted in a match still being played (the computer
         # listens here for its turns).
         self.watchers: list[Callable[[Match], None]] = []
+        self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
+        self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
 
     async def board_file(
         self, match: Match, view: View, ply: int | None = None, state: Any = None
@@ -321,7 +325,7 @@ class Announcer:
         link = jump_url(match.row.guild_id, match.channel_id, message.id)
         if to_ping:
             await self.direct(match, to_ping[0], your_move(match, due, link))
-        await self._tell_followers(match, lines, [due, *away], link)
+        self._tell_followers(match, lines, [due, *away], link)
         for watcher in self.watchers:
             watcher(match)
         return message
@@ -341,23 +345,38 @@ class Announcer:
                 await self.say(match, dms_closed(user_id), ping=[user_id])
             return False
 
-    async def _tell_followers(
+    def _tell_followers(
         self, match: Match, lines: Sequence[Line], notes: Sequence[Line], link: str
     ) -> None:
-        """Each follower gets the board by DM, rendered once for all; one whose DMs are
-        closed is remembered and sent no more (`/follow` tells them why)."""
+        """The followers' DMs go on their own task: the command that posted the board
+        answers without waiting for them, and they go once it has let go of the match."""
+        task = asyncio.create_task(
+            self._send_followers(match, followed(match, lines, notes, link)),
+            name=f"{FOLLOWERS_TASK}-{match.id}",
+        )
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _send_followers(self, match: Match, text: str) -> None:
+        """Each follower gets the board by DM, rendered once for all, a few at a time; one
+        whose DMs are closed is remembered and sent no more (`/follow` tells them why)."""
+        async with self.service.cache.lock(match.id):
+            pass  # the command that posted the board holds it until it has answered
         followers = await self.service.following.recipients(match.id)
         if not followers:
             return
         picture = await self.board_file(match, await self.service.settings.thread_view(match))
         png = picture.fp.read()
-        text = followed(match, lines, notes, link)
-        for user_id in followers:
+
+        async def send(user_id: int) -> None:
             board = discord.File(
                 io.BytesIO(png), filename=picture.filename, description=picture.description
             )
-            with contextlib.suppress(DmsClosed):
-                await self._send_dm(user_id, text, board)
+            async with self._dm_slots:
+                with contextlib.suppress(DmsClosed):
+                    await self._send_dm(user_id, text, board)
+
+        await asyncio.gather(*(send(user_id) for user_id in followers))
 
     async def _send_dm(self, user_id: int, text: str, picture: discord.File) -> bool:
         """A direct message; False if Discord refused it, DmsClosed if because the member

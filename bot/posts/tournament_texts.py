@@ -1,9 +1,15 @@
 """What a tournament posts for players to read: its entry message, tables, round and final
 posts. Only words are made here, from the catalogue (bot/texts/en/tournaments.toml); the
-tournament cog posts them (bot/posts/match_texts.py holds the matches' words)."""
+tournament cog posts them (bot/posts/match_texts.py holds the matches' words).
+
+A table of 64 entrants is longer than one Discord message, so tables come as several
+messages split between lines, never cut inside one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.posts import limits
 from bot.posts.match_texts import Line, mention, pace, rated, worded
 from bot.service.pairing import TIEBREAKS, Standing, System
 from bot.service.tournaments import MIN_PLAYERS, Tournament
@@ -60,8 +66,16 @@ def standing_line(standing: Standing, tournament: Tournament, locale: str = ENGL
     return say(line, locale)
 
 
-def table_text(tournament: Tournament, locale: str = ENGLISH) -> str:
-    return "\n".join(standing_line(s, tournament, locale) for s in tournament.standings())
+MORE_ROOM = 120  # characters the entry message keeps for the line pointing to the rest
+
+
+def table_lines(tournament: Tournament, locale: str = ENGLISH) -> list[str]:
+    return [standing_line(s, tournament, locale) for s in tournament.standings()]
+
+
+def messages(lines: Sequence[Line], locale: str = ENGLISH) -> list[str]:
+    """The lines as messages that each fit Discord's limit, split only between lines."""
+    return ["\n".join(page) for page in limits.pages([say(line, locale) for line in lines])]
 
 
 def summary(tournament: Tournament) -> Text:
@@ -86,18 +100,35 @@ def summary(tournament: Tournament) -> Text:
     )
 
 
-def entry_text(tournament: Tournament, locale: str = ENGLISH) -> str:
-    """The entry message: who has entered while it is open, the table once it runs."""
+def entry_lines(tournament: Tournament, locale: str = ENGLISH) -> list[Line]:
+    """Who has entered while it is open, the table once it runs, a line each."""
     row = tournament.row
     head: list[Line] = [t("tournaments.title", title=tournament.title), summary(tournament)]
     if row.stage is Stage.OPEN:
         names = ", ".join(mention(e.user_id) for e in tournament.entrants)
         entrants = t("tournaments.entrants", count=len(tournament.entrants), names=names)
         join = t("tournaments.join", creator=mention(row.creator_id), least=MIN_PLAYERS)
-        return worded([*head, entrants, join], locale)
+        return [*head, entrants, join]
     finished = row.stage is Stage.FINISHED
     heading = t("tournaments.final_standings") if finished else t("tournaments.standings")
-    return worded([*head, heading, table_text(tournament, locale)], locale)
+    return [*head, heading, *table_lines(tournament, locale)]
+
+
+def entry_text(tournament: Tournament, locale: str = ENGLISH) -> str:
+    """The entry message, one message edited as the tournament goes on: the lines that fit
+    whole, then how many more `/tournament standings` shows."""
+    lines = [say(line, locale) for line in entry_lines(tournament, locale)]
+    first = limits.pages(lines, limits.CONTENT - MORE_ROOM)[0]
+    if len(first) == len(lines):
+        return "\n".join(lines)
+    more = t("tournaments.table_continues", count=len(lines) - len(first))
+    return worded([*first, more], locale)
+
+
+def standings_messages(tournament: Tournament, locale: str = ENGLISH) -> list[str]:
+    """`/tournament standings`: the entry message's words whole, over as many messages as
+    they need."""
+    return messages(entry_lines(tournament, locale), locale)
 
 
 def listing_line(tournament: Tournament) -> Text:
@@ -142,7 +173,10 @@ def started(tournament: Tournament) -> Text:
     return t("tournaments.started", title=tournament.title, count=tournament.row.rounds)
 
 
-def finished(tournament: Tournament, winners: list[int], early: bool, locale: str = ENGLISH) -> str:
+def finished(
+    tournament: Tournament, winners: list[int], early: bool, locale: str = ENGLISH
+) -> list[str]:
+    """The final post: who won, then the whole table, over as many messages as it needs."""
     champions = say(t("posts.and"), locale).join(map(mention, winners))
     over = t(
         "tournaments.finished_early" if early else "tournaments.finished",
@@ -150,7 +184,7 @@ def finished(tournament: Tournament, winners: list[int], early: bool, locale: st
         champions=champions,
     )
     heading = t("tournaments.final_standings")
-    return worded([over, heading, table_text(tournament, locale)], locale)
+    return messages([over, heading, *table_lines(tournament, locale)], locale)
 
 
 def left(tournament_id: int, started: bool, resigned: int) -> Text:

@@ -3,15 +3,19 @@ through the offline Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
 import pytest
+from discord.http import Route
 
 from bot.clock import DAY
 from bot.offline import OfflineDiscord, Sent
+from bot.offline.harness import INTERACTION_TASKS
+from bot.posts.notifications import FOLLOWER_SENDS
 from rules import get_game
-from tests.bot.support import START, private, resign, start_match
+from tests.bot.support import START, private, public, resign, start_match
 
 
 def dms(h: OfflineDiscord, sent: list[Sent], name: str) -> list[Sent]:
@@ -157,5 +161,54 @@ def test_board_shows_the_last_ten_moves_as_text(offline: Any) -> None:
         shown = "  ".join(f"{n}. {m}" for n, m in enumerate(played, 1) if n > 2)
         assert f"Last moves: `{shown}`" in board.content
         assert len(board.pngs) == 1
+
+    offline(scenario)
+
+
+def test_forty_followers_get_their_dm_a_few_at_a_time_after_the_answer(offline: Any) -> None:
+    """The move is answered while every follower's DM is still held back by Discord; then
+    at most FOLLOWER_SENDS DMs are in flight at once, and all forty arrive."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h)
+        fans = [h.user(f"fan{n}") for n in range(40)]
+        for fan in fans:
+            await h.command(fan, "follow", match=str(match_id))
+        gate, full = asyncio.Event(), asyncio.Event()
+        in_flight: list[int] = []
+        most = 0
+        usual = h.bot.http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:
+            nonlocal most
+            channel = int(route.channel_id or 0)
+            if route.method != "POST" or channel not in {h.dm_channel(fan) for fan in fans}:
+                return await usual(route, **kwargs)
+            in_flight.append(channel)
+            most = max(most, len(in_flight))
+            if len(in_flight) == FOLLOWER_SENDS:
+                full.set()
+            await gate.wait()
+            in_flight.remove(channel)
+            return await usual(route, **kwargs)
+
+        h.bot.http.request = request  # type: ignore[method-assign]
+        start = len(h.sent)
+        h.dispatch(h.command_payload(alice, "move", move="a1e3"), alice)
+        await asyncio.wait_for(h.settle(INTERACTION_TASKS), 10)  # not waiting for the DMs
+        answered = public(h.sent[start:])
+        assert any("alice played **a1e3**" in s.content for s in answered), "the move is answered"
+        assert not any(dms(h, h.sent[start:], fan.name) for fan in fans), "no DM arrived yet"
+        try:
+            await asyncio.wait_for(full.wait(), 10)
+            await h.settle(INTERACTION_TASKS)
+            assert len(in_flight) == FOLLOWER_SENDS
+        finally:
+            gate.set()
+        await h.settle()
+        assert most == FOLLOWER_SENDS, "a few DMs at a time, never more"
+        for fan in fans:
+            (dm,) = dms(h, h.sent[start:], fan.name)
+            assert "alice played **a1e3**" in dm.content and len(dm.pngs) == 1
 
     offline(scenario)

@@ -134,10 +134,12 @@ def test_a_kyo_turn_too_long_for_the_pickers_ids_is_to_be_typed() -> None:
     assert f"play it with /move: {notation[longest]}" in text
 
 
-def test_a_member_with_40_open_matches_pages_through_all_of_them(offline: Any) -> None:
+def test_a_member_with_200_open_matches_pages_through_all_of_them(offline: Any) -> None:
+    """The most matches issue 36 names: every one listed once, no line cut."""
+
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
-        for _ in range(40):
+        for _ in range(200):
             await h.command(alice, "challenge", game="quorum", opponent=bob)
         (first,) = private(await h.command(bob, "matches"))
         total = int(re.search(r"Page 1 of (\d+)", first.content)[1])  # type: ignore[index]
@@ -146,8 +148,10 @@ def test_a_member_with_40_open_matches_pages_through_all_of_them(offline: Any) -
             (shown,) = private(await h.command(bob, "matches", page=page))
             assert len(shown.content) <= limits.CONTENT
             assert f"Page {page} of {total}" in shown.content
+            assert not shown.content.count(limits.ELLIPSIS), "no line cut"
             listed += re.findall(r"Quorum #(\d+)", shown.content)
         assert sorted(map(int, listed)) == sorted(await h.bot.store.match_ids())
+        assert len(listed) == 200, "each listed once"
         (last,) = private(await h.command(bob, "matches", page=total + 5))
         assert f"Page {total} of {total}." in last.content
 

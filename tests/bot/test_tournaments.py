@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from bot.offline import OfflineDiscord, Sent, User
+from bot.posts import tournament_texts as texts
 from bot.service import Match, MatchService, Player
+from bot.service.tournaments import MAX_PLAYERS, Finished
 from bot.store import Status, open_store
 from tests.bot.support import new_bot, private, public, resign
 
@@ -222,3 +224,38 @@ def test_racing_processes_begin_a_round_and_score_a_board_once(database_url: str
             await store.close()
 
     asyncio.run(main())
+
+
+def test_sixty_four_entrants_each_read_their_whole_line(offline: Any) -> None:
+    """The largest field: the entry message, /tournament standings and the final post split
+    between lines, so every entrant's line arrives whole in messages Discord accepts."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        users = [h.user(f"player{n}") for n in range(MAX_PLAYERS)]
+        await h.command(users[0], "tournament create", game="quorum", format="swiss",
+                        max_players=MAX_PLAYERS)  # fmt: skip
+        entry = h.latest(lambda s: "Join" in s.buttons)
+        for user in users[1:]:
+            await h.click(user, entry.message_id or 0, "Join")
+        shown = h.latest(lambda s: s.message_id == entry.message_id).content
+        assert all(f"<@{u.id}>" in shown for u in users), "every entrant is listed"
+        await h.command(users[0], "tournament start")
+        await play_round(h, 1, users)
+        tournament = await h.bot.service.tournaments.get(1)
+        lines = {texts.standing_line(s, tournament) for s in tournament.standings()}
+        assert len(lines) == MAX_PLAYERS
+        table = h.latest(lambda s: s.message_id == entry.message_id).content
+        assert len(table) <= 2000 and "`/tournament standings` shows the whole table" in table
+        assert set(table.splitlines()[3:-1]) <= lines, "the entry message cuts no line"
+        answers = private(await h.command(users[1], "tournament standings"))
+        assert len(answers) > 1 and all(len(a.content) <= 2000 for a in answers)
+        assert lines <= {line for a in answers for line in a.content.splitlines()}
+        winners = [s.player for s in tournament.standings() if s.rank == 1]
+        before = len(h.sent)
+        await h.bot.get_cog("Tournaments").on_event(Finished(tournament, early=False))  # type: ignore[union-attr]
+        final = [s.content for s in public(h.sent[before:]) if s.message_id != entry.message_id]
+        assert len(final) > 1 and "is over" in final[0] and all(len(p) <= 2000 for p in final)
+        assert lines <= {line for part in final for line in part.splitlines()}
+        assert all(f"<@{w}>" in final[0] for w in winners)
+
+    offline(scenario)
