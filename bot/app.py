@@ -254,6 +254,8 @@ class BoardBot(commands.AutoShardedBot):
             )
             if any(cut):
                 log.info("stopped %d interactions and %d jobs still under way", *cut)
+        if hasattr(self, "announcer"):
+            await self.announcer.finish_telling(STOP_GRACE)
         if hasattr(self, "computer"):  # while its last post can still go out
             await self.computer.close()
             await self.service.analyses.close()

@@ -287,6 +287,13 @@ class Announcer:
         context manager)."""
         return self._channel(match).typing()
 
+    async def finish_telling(self, seconds: float) -> None:
+        """Give the followers' DMs under way `seconds` to go out (a clean stop), then drop them."""
+        if self._telling:
+            await asyncio.wait(set(self._telling), timeout=seconds)
+        for task in set(self._telling):
+            task.cancel()
+
     async def post_board(
         self, match: Match, lines: Sequence[Line], ping: Sequence[int] = ()
     ) -> discord.Message:
