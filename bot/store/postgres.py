@@ -50,6 +50,9 @@ APPEND_TURNS = """
     FROM turned, unnest($9::int[], $10::int[], $11::text[]) AS t (ply, seat, notation)
 """
 
+# Where a process that adds or moves jobs tells the others' schedulers (LISTEN/NOTIFY).
+JOBS_CHANNEL = "board_jobs"
+
 # A quoted literal, whose question marks are text, not placeholders.
 LITERAL = re.compile(r"('(?:[^']|'')*')")
 
@@ -118,13 +121,30 @@ class PostgresStore(Store):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
         self._session = PostgresSession(pool, self._fresh)
+        self._listener: asyncpg.Connection | None = None  # held for `watch_jobs`
+        self._on_notice: Callable[..., None] = lambda *_: None
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
         return await cls(await asyncpg.create_pool(url, min_size=1, max_size=pool_size))._opened()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.remove_listener(JOBS_CHANNEL, self._on_notice)
+            await self._pool.release(self._listener)
+            self._listener = None
         await self._pool.close()
+
+    async def watch_jobs(self, changed: Callable[[], None]) -> None:
+        """LISTEN on one pooled connection, held until the store closes. A notification
+        lost while that connection is down costs at most the scheduler's bounded wait."""
+        self._on_notice = lambda *_: changed()
+        self._listener = await self._pool.acquire()
+        await self._listener.add_listener(JOBS_CHANNEL, self._on_notice)
+
+    async def _jobs_changed(self, db: Session) -> None:
+        """NOTIFY, delivered when the transaction commits (at once outside one)."""
+        await db.execute("SELECT pg_notify(?, '')", JOBS_CHANNEL)
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as db, db.transaction():
