@@ -118,29 +118,29 @@ class PostgresStore(Store):
     CLAIM_LOCK = "FOR UPDATE SKIP LOCKED"
     EXPLAIN = ("EXPLAIN", "QUERY PLAN")
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._url = url
         self._session = PostgresSession(pool, self._fresh)
-        self._listener: asyncpg.Connection | None = None  # held for `watch_jobs`
-        self._on_notice: Callable[..., None] = lambda *_: None
+        self._listener: asyncpg.Connection | None = None  # see `watch_jobs`
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
-        return await cls(await asyncpg.create_pool(url, min_size=1, max_size=pool_size))._opened()
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        return await cls(pool, url)._opened()
 
     async def close(self) -> None:
         if self._listener is not None:
-            await self._listener.remove_listener(JOBS_CHANNEL, self._on_notice)
-            await self._pool.release(self._listener)
+            await self._listener.close()
             self._listener = None
         await self._pool.close()
 
     async def watch_jobs(self, changed: Callable[[], None]) -> None:
-        """LISTEN on one pooled connection, held until the store closes. A notification
-        lost while that connection is down costs at most the scheduler's bounded wait."""
-        self._on_notice = lambda *_: changed()
-        self._listener = await self._pool.acquire()
-        await self._listener.add_listener(JOBS_CHANNEL, self._on_notice)
+        """LISTEN on a connection of its own, outside the pool, so it never takes a place
+        that queries wait for. A notification sent while that connection is down is lost:
+        the scheduler's bounded wait covers it."""
+        self._listener = await asyncpg.connect(self._url)
+        await self._listener.add_listener(JOBS_CHANNEL, lambda *_: changed())
 
     async def _jobs_changed(self, db: Session) -> None:
         """NOTIFY, delivered when the transaction commits (at once outside one)."""
