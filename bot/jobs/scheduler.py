@@ -39,11 +39,10 @@ log = logging.getLogger(__name__)
 # its post and its record of being done (a moment) would post it twice.
 RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY, JobKind.REPLAY)
 
-RETRY_SECONDS = 60
-
 # The longest the scheduler waits without reading the due times again: the bound on acting
 # late on a job another process moved when no notification came (SQLite has none; a
-# PostgreSQL listener misses those sent while its connection is down).
+# PostgreSQL listener misses those sent while its connection is down), and how soon it
+# tries again after the database failed.
 LOOK_EVERY = 30
 
 # A claim not renewed for this long was left by a process that died.
@@ -233,6 +232,6 @@ class Scheduler:
                 next_due = await self.next_due()
             except Exception:  # the database failed: say so, and try again in a while
                 log.exception("the scheduler could not read its jobs")
-                next_due = int(self.clock.now()) + RETRY_SECONDS
+                next_due = None
             look = self.clock.now() + LOOK_EVERY
             await self.clock.wait(self._woken, look if next_due is None else min(next_due, look))
