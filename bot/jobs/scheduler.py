@@ -1,13 +1,16 @@
 """One background task for everything with a due time: reminders, timeouts, expiries.
 
-It sleeps until the earliest due time stored in the database, or until `wake()` (a new job
-was scheduled), then claims due jobs, earliest first, and hands each to the handler, several
-at once (a thousand timeouts that fell due while the bot was down are not one long queue).
-A job is claimed (by this process's name) before it acts and marked done after, in the
-database, so a restart neither loses nor repeats it, and of several processes sharing the
-database exactly one runs it: the one whose shards hold the match's server. The handler's
-own writes are guarded by the ply they expect, so a move that lands first wins over its
-timeout.
+It sleeps until the earliest due time stored in the database, or until woken: by `wake()`
+(this process scheduled a job) or by the store when another process added or moved jobs
+(a vacation begun or ended in a direct message, which only shard 0's process receives).
+It never sleeps longer than LOOK_EVERY without reading the due times again, so such a job
+is acted on in time even where no notification comes. Then it claims due jobs, earliest
+first, and hands each to the handler, several at once (a thousand timeouts that fell due
+while the bot was down are not one long queue). A job is claimed (by this process's name)
+before it acts and marked done after, in the database, so a restart neither loses nor
+repeats it, and of several processes sharing the database exactly one runs it: the one
+whose shards hold the match's server. The handler's own writes are guarded by the ply they
+expect, so a move that lands first wins over its timeout.
 
 While a job runs its claim is renewed, so it never looks abandoned. A claim never finished
 belongs to a process that stopped mid-job: this process's own are recovered when it starts
@@ -36,7 +39,11 @@ log = logging.getLogger(__name__)
 # its post and its record of being done (a moment) would post it twice.
 RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY, JobKind.REPLAY)
 
-RETRY_SECONDS = 60
+# The longest the scheduler waits without reading the due times again: the bound on acting
+# late on a job another process moved when no notification came (SQLite has none; a
+# PostgreSQL listener misses those sent while its connection is down), and how soon it
+# tries again after the database failed.
+LOOK_EVERY = 30
 
 # A claim not renewed for this long was left by a process that died.
 CLAIM_LEASE = 10 * MINUTE
@@ -83,6 +90,7 @@ class Scheduler:
 
     async def start(self) -> None:
         await self._recover(mine=True)
+        await self.store.watch_jobs(self.wake)
         self._task = asyncio.create_task(self._loop(), name="scheduler")
 
     async def stop(self, grace: float = 0.0) -> int:
@@ -224,5 +232,6 @@ class Scheduler:
                 next_due = await self.next_due()
             except Exception:  # the database failed: say so, and try again in a while
                 log.exception("the scheduler could not read its jobs")
-                next_due = int(self.clock.now()) + RETRY_SECONDS
-            await self.clock.wait(self._woken, None if next_due is None else float(next_due))
+                next_due = None
+            look = self.clock.now() + LOOK_EVERY
+            await self.clock.wait(self._woken, look if next_due is None else min(next_due, look))

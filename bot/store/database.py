@@ -10,7 +10,7 @@ are written once, with `?` placeholders; PostgreSQL numbers them in its session.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
@@ -142,6 +142,16 @@ class Database(ABC):
     async def _write_turns(self, write: TurnWrite) -> bool:
         """Log the turns and update the match in one statement, if the match is still at
         the expected ply; False, and nothing written, if not."""
+
+    @abstractmethod
+    async def watch_jobs(self, changed: Callable[[], None]) -> None:
+        """Call `changed` whenever another process adds or moves jobs (`_jobs_changed`), so
+        its scheduler looks again at once."""
+
+    @abstractmethod
+    async def _jobs_changed(self, db: Session) -> None:
+        """Tell the processes watching (`watch_jobs`) that jobs were added or moved, with
+        the statements that moved them."""
 
     async def _opened(self) -> Self:
         """This store, migrated; closed again if that fails, so no connection leaks."""

@@ -83,6 +83,7 @@ class Jobs(Database):
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, kind, ply) DO NOTHING",
                 [(match_id, str(kind), ply, due, vacation_id) for kind, due in jobs],
             )
+            await self._jobs_changed(db)
 
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
         due = await self._value(

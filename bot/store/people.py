@@ -146,7 +146,7 @@ class People(Database):
         """Put off the match's unclaimed jobs at `ply` by `by` seconds for this vacation,
         unless it put them off already; how many moved."""
         async with self._writer() as db:
-            return await db.execute(
+            moved = await db.execute(
                 "UPDATE jobs SET due_at = due_at + ?, vacation_id = ? "
                 "WHERE match_id = ? AND ply = ? AND claimed_by IS NULL AND done_at IS NULL "
                 f"AND kind IN {CLOCK_JOBS} AND (vacation_id IS NULL OR vacation_id <> ?)",
@@ -156,6 +156,8 @@ class People(Database):
                 ply,
                 vacation_id,
             )
+            await self._jobs_changed(db)
+        return moved
 
     async def end_vacation(self, vacation: VacationRow, at: int) -> bool:
         """End a vacation at `at`, before its planned end, and bring the unclaimed jobs it put
@@ -175,6 +177,7 @@ class People(Database):
                 vacation.ends_at - at,
                 vacation.id,
             )
+            await self._jobs_changed(db)
         return True
 
     # -- followers -------------------------------------------------------------------------

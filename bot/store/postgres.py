@@ -50,6 +50,9 @@ APPEND_TURNS = """
     FROM turned, unnest($9::int[], $10::int[], $11::text[]) AS t (ply, seat, notation)
 """
 
+# Where a process that adds or moves jobs tells the others' schedulers (LISTEN/NOTIFY).
+JOBS_CHANNEL = "board_jobs"
+
 # A quoted literal, whose question marks are text, not placeholders.
 LITERAL = re.compile(r"('(?:[^']|'')*')")
 
@@ -115,16 +118,33 @@ class PostgresStore(Store):
     CLAIM_LOCK = "FOR UPDATE SKIP LOCKED"
     EXPLAIN = ("EXPLAIN", "QUERY PLAN")
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._url = url
         self._session = PostgresSession(pool, self._fresh)
+        self._listener: asyncpg.Connection | None = None  # see `watch_jobs`
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
-        return await cls(await asyncpg.create_pool(url, min_size=1, max_size=pool_size))._opened()
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        return await cls(pool, url)._opened()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self._pool.close()
+
+    async def watch_jobs(self, changed: Callable[[], None]) -> None:
+        """LISTEN on a connection of its own, outside the pool, so it never takes a place
+        that queries wait for. A notification sent while that connection is down is lost:
+        the scheduler's bounded wait covers it."""
+        self._listener = await asyncpg.connect(self._url)
+        await self._listener.add_listener(JOBS_CHANNEL, lambda *_: changed())
+
+    async def _jobs_changed(self, db: Session) -> None:
+        """NOTIFY, delivered when the transaction commits (at once outside one)."""
+        await db.execute("SELECT pg_notify(?, '')", JOBS_CHANNEL)
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as db, db.transaction():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -121,6 +121,13 @@ class SqliteStore(Store):
             await self._db.executescript(
                 f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
             )
+
+    async def watch_jobs(self, changed: Callable[[], None]) -> None:
+        """Nothing: one process per file, and no notifications; the scheduler's bounded
+        wait covers a second process."""
+
+    async def _jobs_changed(self, db: Session) -> None:
+        """Nothing to tell: see `watch_jobs`."""
 
     def _reader(self) -> Reader:
         return self._reads

@@ -7,9 +7,16 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.clock import DAY, ManualClock
-from bot.jobs.scheduler import CLAIM_LEASE, KEEP_DONE, PRUNE_EVERY, RENEW_EVERY, Scheduler
-from bot.store import JobKind, JobRow, Shards, Store, open_store
+from bot.clock import DAY, HOUR, ManualClock
+from bot.jobs.scheduler import (
+    CLAIM_LEASE,
+    KEEP_DONE,
+    LOOK_EVERY,
+    PRUNE_EVERY,
+    RENEW_EVERY,
+    Scheduler,
+)
+from bot.store import JobKind, JobRow, Shards, Store, VacationRow, open_store
 from rules import get_game
 from tests.bot.support import execute_raw
 
@@ -226,6 +233,81 @@ def test_a_job_running_longer_than_the_lease_keeps_its_claim(database_url: str) 
         assert await asyncio.wait_for(running, HANG_GUARD) == 1
         assert runs == ["1"]
         await store.close()
+
+    asyncio.run(main())
+
+
+def _looks(store: Store) -> asyncio.Queue[int | None]:
+    """What each look of a scheduler on `store` at its due times finds, in order. The
+    scheduler waits straight after a look, so once a look is taken from the queue, its
+    scheduler is asleep (until woken or its time comes)."""
+    looks: asyncio.Queue[int | None] = asyncio.Queue()
+    next_due = store.next_due
+
+    async def looking(lease: int, shards: Shards | None = None) -> int | None:
+        due = await next_due(lease, shards)
+        looks.put_nowait(due)
+        return due
+
+    store.next_due = looking  # type: ignore[method-assign]
+    return looks
+
+
+async def _looked(looks: asyncio.Queue[int | None], due: int) -> None:
+    """Wait for a look that finds `due` (those before it found an older time)."""
+    while await asyncio.wait_for(looks.get(), HANG_GUARD) != due:
+        pass
+
+
+def test_a_vacation_begun_and_ended_in_another_process_moves_the_owners_timeout(
+    database_url: str,
+) -> None:
+    """Process B (a DM lands on shard 0) begins and ends bob's vacation, moving a timeout
+    that process A owns and sleeps towards. A never times bob out at the old time, and once
+    the vacation is over it runs the timeout at most LOOK_EVERY after its new time. On
+    PostgreSQL, A looks again at once, woken by B's notification, the clock standing still."""
+
+    async def main() -> None:
+        stores = [await open_store(database_url), await open_store(database_url)]
+        postgres = stores[0].backend == "postgresql"
+        start = 1000
+        clock = TickingClock(float(start))
+        ran: list[JobKind] = []
+        done = asyncio.Event()
+
+        async def handler(job: JobRow) -> None:
+            ran.append(job.kind)
+            done.set()
+
+        match_id = await _match(stores[0])
+        await stores[0].schedule(match_id, 0, [(JobKind.TIMEOUT, start + 20)])
+        looks = _looks(stores[0])
+        owner = Scheduler(stores[0], clock, handler, "A")
+        await owner.start()
+        await _looked(looks, start + 20)
+
+        vacation_id = await stores[1].start_vacation(11, start, start + 7 * DAY)
+        assert vacation_id is not None
+        assert await stores[1].pause_jobs(match_id, 0, vacation_id, 7 * DAY) == 1
+        if postgres:
+            await _looked(looks, start + 7 * DAY + 20)
+        clock.advance(20 + LOOK_EVERY)  # the old due time passes
+        await _looked(looks, start + 7 * DAY + 20)
+        clock.advance(HOUR)
+        await _looked(looks, start + 7 * DAY + 20)
+        assert ran == []
+
+        now = int(clock.now())
+        vacation = VacationRow(vacation_id, 11, start, start + 7 * DAY)
+        assert await stores[1].end_vacation(vacation, now)
+        if postgres:
+            await _looked(looks, now + 20)
+        clock.advance(20 + LOOK_EVERY)  # the new due time, and the longest A may sleep past it
+        await asyncio.wait_for(done.wait(), HANG_GUARD)
+        assert ran == [JobKind.TIMEOUT]
+        await owner.stop()
+        for store in stores:
+            await store.close()
 
     asyncio.run(main())
 
