@@ -9,6 +9,10 @@ of a few tokens left the same position up to its own mana."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 import ai
@@ -19,77 +23,10 @@ from rules.kyo.board import SIDES
 
 KYO = get_game("kyo")
 
-# name: (diagram, the turn the computer played there)
-LOOPED = {
-    "seed 2, ply 7 (the issue's)": (
-        """
-            a    b    c    d    e    f    g    h    i    j
-        10  dddh ddlh d    lllh SSSk dlSq l    d    ddlh dddh
-         9  .    .    l    .    SSt  SSt  .    ll   .    .
-         8  .    .    .    l    .    .    l    .    lh   .
-         7  p    p    p    p    h    h    p    p    p    p
-         6  .    .    .    .    .    .    .    .    .    .
-         5  .    .    .    .    .    .    .    .    .    .
-         4  P    P    P    P    H    H    P    P    P    P
-         3  .    .    .    LH   .    .    L    .    SQ   .
-         2  .    .    L    .    SST  SST  D    L    .    .
-         1  DDDH DDL  D    LLLH SSSK L    LLLH D    DDLH DDDH
-        to move: red
-        """,
-        "i10:2-h10-g10-h9:1-i9:0-h10-h9:2-i10-h10-g10:1-h9:0-i9-h10-h9:1-g8",
-    ),
-    "seed 1, ply 9": (
-        """
-            a    b    c    d    e    f    g    h    i    j
-        10  dddh ddlh d    lllh SSSk l    lllh dl   d    dddh
-         9  .    .    l    .    SSt  SSt  d    l    .    .
-         8  .    .    .    l    .    .    ld   h    Sq   .
-         7  p    p    p    p    h    h    p    p    p    p
-         6  .    .    .    .    .    .    .    .    .    .
-         5  .    .    .    .    .    .    .    .    .    .
-         4  P    P    P    P    H    H    P    P    P    P
-         3  .    .    .    LH   .    .    LSQ  .    .    DH
-         2  .    .    L    .    SST  SST  D    L    L    .
-         1  DDDH DDL  D    LLLH SSSK L    LLLH D    D    DDDH
-        to move: red
-        """,
-        "j10:2-i10-h10-i9:0-h9-i10-h10-g9-g8:1-h9:0-h10-g9-g8",
-    ),
-    "seed 4, ply 10": (
-        """
-            a    b    c    d    e    f    g    h    i    j
-        10  dddh ddlh d    lllh SSSk l    l    d    d    dddh
-         9  .    .    l    .    SSt  SSt  d    l    l    .
-         8  .    .    .    l    .    .    l    ldh  lh   Sq
-         7  p    p    p    p    h    h    p    p    p    p
-         6  .    .    .    .    .    .    .    .    .    .
-         5  .    .    .    .    .    .    .    .    .    .
-         4  P    P    P    P    H    H    P    P    P    P
-         3  .    .    .    LH   .    .    LSQ  .    .    DH
-         2  .    .    L    .    SST  SST  D    L    .    D
-         1  DDDH DDL  D    LLLH SSSK L    LLLH D    DDLH D
-        to move: gold
-        """,
-        "i1:1-i2:0-h1-h2-i1:1-i2-h1:0-h2-i1-i2-h3",
-    ),
-    "seed 4, ply 39, a strike": (
-        """
-            a    b    c    d    e    f    g    h    i    j
-        10  d    d    d    l    SSSk l    l    d    d    d
-         9  l    ld   l    .    SSt  SSt  dd   l    l    .
-         8  p    l    ddh  lh   .    .    ldh  ldh  lh   Sq
-         7  .    .    h    p    h    .    p    p    .    p
-         6  T    .    p    .    .    .    .    .    p    .
-         5  H    L    .    .    SQ   H    P    .    .    .
-         4  P    P    L    P    .    L    S    P    P    P
-         3  .    H    D    L    .    H    L    H    H    DH
-         2  .    DL   L    DS   L    SST  D    L    L    D
-         1  D    D    D    L    SSSK L    LD   D    D    D
-        to move: red
-        """,
-        "c8:1-c9-b10-b9:2-c8-b8-a7:0xa6",
-    ),
-}
+# Each position by name: its diagram's lines and the turn the computer played there.
+LOOPED: dict[str, Any] = json.loads(
+    Path(__file__).with_name("looped_turns.json").read_text(encoding="utf-8")
+)["positions"]
 
 
 def kind(board: tuple[str, ...], seat: int) -> tuple[str, ...]:
@@ -98,7 +35,7 @@ def kind(board: tuple[str, ...], seat: int) -> tuple[str, ...]:
     return tuple(stack.translate(mana) for stack in board)
 
 
-def revisits(state: object, move: Turn) -> bool:
+def revisits(state: Any, move: Turn) -> bool:
     """Whether the turn's route comes back to a tile it has left."""
     last = KYO.last(KYO.apply(state, move))
     assert last is not None
@@ -109,9 +46,8 @@ def revisits(state: object, move: Turn) -> bool:
 def test_the_computer_plays_no_loop_a_shorter_turn_matches(name: str) -> None:
     """No turn with fewer tokens leaves the same position, or the same up to the mover's
     own mana, as the computer's turn; in these positions it no longer plays the loop."""
-    diagram, looped = LOOPED[name]
-    state = KYO.parse_diagram(diagram)
-    played = KYO.parse_move(state, looped)
+    state = KYO.parse_diagram("\n".join(LOOPED[name]["diagram"]))
+    played = KYO.parse_move(state, LOOPED[name]["played"])
     assert isinstance(played, Turn) and revisits(state, played)
     move = ai.choose_move("kyo", state, level=2, seed=1, nodes=400)
     assert isinstance(move, Turn)
@@ -129,12 +65,13 @@ def test_the_computer_plays_no_loop_a_shorter_turn_matches(name: str) -> None:
 
 def test_of_each_kind_the_first_listed_turn_stands_for_all() -> None:
     """The listing gives the fewest tokens first: its first turn of each kind is kept."""
-    state = KYO.parse_diagram(LOOPED["seed 2, ply 7 (the issue's)"][0])
-    listed = [turn for turn in KYO.move_tree(state).moves(breadth_first=True)]
+    state = KYO.parse_diagram("\n".join(LOOPED["seed 2, ply 7 (the issue's)"]["diagram"]))
+    listed = list(KYO.move_tree(state).moves(breadth_first=True))
     kinds = Alike(state.board, SIDES[state.turn]).shortest(listed)
     assert len(kinds) < len(listed)
+    order = {turn: index for index, turn in enumerate(listed)}
     for turn in listed:
         assert isinstance(turn, Turn)
         first = kinds[kind(turn.board, state.turn)]
         assert len(first.tokens) <= len(turn.tokens)
-        assert listed.index(first) <= listed.index(turn)
+        assert order[first] <= order[turn]
