@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 import random
 from dataclasses import replace
 from typing import Any
@@ -55,8 +56,10 @@ FORK_GAIN = 0.5
 # Of the time left, what listing the opponent's replies to one threatening turn may take.
 REPLY_SHARE = 0.25
 # Nodes searched, at most, for the shortest way to play a take the listing did not reach:
-# on the looping turns of seeded games, 2000 found all that 20,000 did, in 70 ms at worst.
+# on the looping turns of seeded games, 2000 found all that 20,000 did, in 70 ms at worst...
 SPELLING_NODES = 2000
+# ...and CPU time, at most, of the move's time budget, so that the move takes no longer.
+SPELLING_SHARE = 0.1
 
 
 def outcome_value(board: Board, mover: int, seat: int) -> float | None:
@@ -112,7 +115,8 @@ class KyoSearch:
                 value, move, plies = *forked, 3
         chances = seat_chances(seat, value_chance(value, self.evaluator.scale), 2)
         info = {"nodes": budget.nodes, "depth": plies, "value": value, "chances": chances}
-        return Choice(alike.spelled(move, kinds), info)
+        spelling = None if limit.seconds is None else limit.seconds * SPELLING_SHARE
+        return Choice(alike.spelled(move, kinds, spelling), info)
 
 
 # (value for the mover, turn, whether the game ends with it), best first.
@@ -174,11 +178,19 @@ class Alike:
         self.board = board
         self.side = side
         self.without = str.maketrans("", "", side.mana)
-        self.before = self.key(board)
+        self.before = tuple(stack.translate(self.without) for stack in board)
 
-    def key(self, board: Board) -> tuple[str, ...]:
-        """The position with the mover's mana taken out: what tells two kinds apart."""
-        return tuple(map(str.translate, board, itertools.repeat(self.without)))
+    def key(self, board: Board) -> tuple[tuple[int, str], ...]:
+        """What tells two kinds apart: each tile whose stack, the mover's mana taken out,
+        is not as it was before the turn, with that stack. Only the stacks a turn replaced
+        are looked at (a turn's board shares the others with the position it left)."""
+        changed = itertools.compress(range(len(board)), map(operator.is_not, board, self.board))
+        key = []
+        for tile in changed:
+            stack = board[tile].translate(self.without)
+            if stack != self.before[tile]:
+                key.append((tile, stack))
+        return tuple(key)
 
     def shortest(self, listed: list[Any]) -> dict[Any, Any]:
         """The first turn of each kind in `listed` (the lazy move tree's moves, the fewest
@@ -188,28 +200,22 @@ class Alike:
             kinds.setdefault(self.key(move.board) if isinstance(move, Turn) else move, move)
         return kinds
 
-    def spelled(self, move: Any, kinds: dict[Any, Any]) -> Any:
+    def spelled(self, move: Any, kinds: dict[Any, Any], seconds: float | None = None) -> Any:
         """The turn to play for the search's choice: itself if it came from the listing (the
         first of its kind), else (a take the listing did not reach in time, spelled as the
         takes' walk found it, depth first) the shortest turn of its kind (`respelled`)."""
         if not isinstance(move, Turn) or kinds.get(self.key(move.board)) is move:
             return move
-        return self.respelled(move)
+        return self.respelled(move, seconds)
 
-    def respelled(self, move: Turn) -> Turn:
+    def respelled(self, move: Turn, seconds: float | None = None) -> Turn:
         """The turn of `move`'s kind from the same stack with the fewest tokens (ties: the
-        first found), or `move` if none is shorter. Searched as the takes' walk searches (a
-        node is known by its tile, that tile's stack, the slice and the road, not by the rest
-        of the board, which keeps it fast), fewest tokens first, `SPELLING_NODES` at most."""
+        first found), or `move` if none is shorter or none is found within `SPELLING_NODES`
+        nodes and `seconds` of CPU time. Searched as the takes' walk searches (a node is known
+        by its tile, that tile's stack, the slice and the road, not by the rest of the board,
+        which keeps it fast), fewest tokens first."""
+        budget = Budget(Limit(nodes=SPELLING_NODES, seconds=seconds))
         wanted = self.key(move.board)
-        changed = [i for i, stack in enumerate(wanted) if stack != self.before[i]]
-
-        def matches(board: Board) -> bool:
-            without = self.without
-            return all(board[i].translate(without) == wanted[i] for i in changed) and (
-                self.key(board) == wanted
-            )
-
         start = start_node(self.board, BY_NAME[move.tokens[0]], self.side)
         order = itertools.count()  # ties: the first found
         # (tokens, order, the node to go on from or None once the turn is over, the board
@@ -217,13 +223,13 @@ class Alike:
         queue: list[tuple[int, int, Node | None, Board, tuple[str, ...]]] = []
         heapq.heappush(queue, (1, next(order), start, self.board, move.tokens[:1]))
         seen: set[tuple[Any, ...]] = set()
-        while queue and len(seen) < SPELLING_NODES:
+        while queue and not budget.exhausted():
             count, _, node, board, tokens = heapq.heappop(queue)
             if count >= len(move.tokens):
                 break
             if node is None or node[3] != START:  # a turn may end here
                 ended = board if node is None else end_node(node)
-                if matches(ended):
+                if self.key(ended) == wanted:
                     return Turn(tokens, ended)
             if node is None:
                 continue
@@ -232,6 +238,7 @@ class Alike:
             if known in seen:
                 continue
             seen.add(known)
+            budget.spend()
             for written, code, result in actions(node, self.side):
                 if code >= 0:
                     more = (*tokens, *split_written(written))

@@ -129,7 +129,7 @@ def _draw_stack(
     image: Image.Image, stack: str, origin: tuple[int, int], cell: int, theme: Theme
 ) -> None:
     """The chips the tile has room for, from the top down, on a dark column; the pawn on top;
-    the count in the corner for a stack of `COUNTED` chips or more."""
+    the count in the corner for a stack of `COUNTED` chips or more, the pawn beside it."""
     x, y = origin
     canvas = ImageDraw.Draw(image)
     pawn = stack[-1] if stack[-1].upper() in SHAPES else ""
@@ -149,7 +149,7 @@ def _draw_stack(
         for number, item in enumerate(shown):
             low = bottom - SPACING - number * (bar + SPACING)
             _bar(canvas, item, (left, low - bar, left + width - 1, low - 1), theme)
-    counted = len(chips) >= COUNTED or len(shown) < len(chips)
+    counted = len(chips) >= COUNTED  # every tile has room for 3 chips, so none is hidden
     if pawn:
         # Beside the count, the pawn moves right as far as the column reaches.
         across = left + width - _visible(pawn_size) / 2 if counted else x + cell / 2
@@ -163,7 +163,7 @@ def _count_badge(
     canvas: ImageDraw.ImageDraw, count: int, origin: tuple[int, int], cell: int, theme: Theme
 ) -> None:
     """The number of chips in a stack in the tile's top left corner, in bold figures that a
-    phone shows 10 px high."""
+    phone shows 8 px high or more."""
     x, y = origin
     size = round(cell * COUNT_SHARE)
     width = size if count < 10 else size * 3 // 2

@@ -64,14 +64,15 @@ def test_the_computer_plays_no_loop_a_shorter_turn_matches(name: str) -> None:
 
 
 def test_of_each_kind_the_first_listed_turn_stands_for_all() -> None:
-    """The listing gives the fewest tokens first: its first turn of each kind is kept."""
+    """The listing gives the fewest tokens first: of each kind, its first turn is kept."""
     state = KYO.parse_diagram("\n".join(LOOPED["seed 2, ply 7 (the issue's)"]["diagram"]))
-    listed = list(KYO.move_tree(state).moves(breadth_first=True))
-    kinds = Alike(state.board, SIDES[state.turn]).shortest(listed)
-    assert len(kinds) < len(listed)
-    order = {turn: index for index, turn in enumerate(listed)}
+    listed: list[Any] = list(KYO.move_tree(state).moves(breadth_first=True))
+    assert all(isinstance(turn, Turn) for turn in listed)
+    kept = set(Alike(state.board, SIDES[state.turn]).shortest(listed).values())
+    first: dict[tuple[str, ...], Turn] = {}
     for turn in listed:
-        assert isinstance(turn, Turn)
-        first = kinds[kind(turn.board, state.turn)]
-        assert len(first.tokens) <= len(turn.tokens)
-        assert order[first] <= order[turn]
+        first.setdefault(kind(turn.board, state.turn), turn)
+    assert kept == set(first.values())
+    assert len(kept) < len(listed)
+    for turn in listed:
+        assert len(first[kind(turn.board, state.turn)].tokens) <= len(turn.tokens)
