@@ -1,7 +1,8 @@
 """Pictures of positions. Each game has a module of the same name exposing
 `render(state, *, last_move, perspective, names, theme) -> Image`, `icons(theme)` (each
-seat's piece), `key(theme)` (the entries of its key picture) and `reference(theme)` (a busy
-picture its palette is built from, by renderers/palettes.py only).
+seat's piece on its plate, for the header), `ground(theme)` (the plate's colours),
+`key(theme)` (the entries of its key picture) and `reference(theme)` (a busy picture its
+palette is built from, by renderers/palettes.py only).
 
 The entry points here take a theme by name or as a `Theme` (None is `classic`) and a
 perspective (the seat drawn at the bottom; None is seat 1's side)."""

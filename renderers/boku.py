@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 
 from renderers.canvas import (
     HEADER,
+    ICON,
     WIDTH,
     Board,
     Center,
@@ -34,7 +35,7 @@ from renderers.canvas import (
     sprite,
 )
 from renderers.key import Entry, capture_entry
-from renderers.themes import CLASSIC, RGB, Theme
+from renderers.themes import CLASSIC, RGB, Ink, Theme
 from rules import Highlight
 from rules.boku import Boku, BokuState, winning_line
 from rules.boku.board import COLUMNS, MARBLE, NAMES, POINTS, SIZE
@@ -160,11 +161,13 @@ def _named(seat: int, index: int, theme: Theme) -> Image.Image:
 
 def _placed_mark(size: int, theme: Theme) -> Image.Image:
     """The last placement, drawn on its marble: a path-coloured ring edged in paper on both
-    sides, so it stands out on a dark marble as well as on a light one."""
+    sides, so it stands out on a dark marble as well as on a light one, laid over the
+    marble's rim so that its middle still shows whose marble it is (20 px across on a
+    phone)."""
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
-        edge, width = big // 24, big // 6
-        outer = big * 0.2
+        edge, width = big // 32, big // 8
+        outer = big * 0.03
         canvas.ellipse((outer, outer, big - outer, big - outer), outline=theme.paper, width=width)
         inner = outer + edge
         box = (inner, inner, big - inner, big - inner)
@@ -183,7 +186,7 @@ def _mark_placement(
 
 
 def _blocked_mark(size: int, theme: Theme) -> Image.Image:
-    """A grey cell with a no-entry sign: a ring crossed by a bar."""
+    """A grey cell edged in its ink with a no-entry sign: a ring crossed by a bar."""
     fill, ink = theme.blocked.fill, theme.blocked.ink
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
@@ -192,7 +195,7 @@ def _blocked_mark(size: int, theme: Theme) -> Image.Image:
             (half + half * math.cos(math.pi / 3 * k), half + half * math.sin(math.pi / 3 * k))
             for k in range(6)
         ]
-        canvas.polygon(hexagon, fill=fill)
+        canvas.polygon(hexagon, fill=fill, outline=ink, width=big // 32)
         ring, width = big * 0.26, big // 16
         canvas.ellipse(
             (half - ring, half - ring, half + ring, half + ring), outline=ink, width=width
@@ -235,6 +238,7 @@ def render(
         _board(theme),
         draw_marbles,
         icons=icons(theme),
+        ground=ground(theme),
         theme=theme,
         last_move=last_move,
         names=names,
@@ -253,9 +257,15 @@ def _blocked_note(image: Image.Image, state: BokuState, theme: Theme) -> None:
     canvas.text((x + 40, y + 26), f"for {who} this turn", fill=theme.label, font=font(18))
 
 
+def ground(theme: Theme) -> Ink:
+    """What the legends show the marbles on: the light marbles' tone, on which the dark
+    marbles are filled discs and the light ones rings."""
+    return theme.light
+
+
 def icons(theme: Theme) -> list[Image.Image]:
-    """Each seat's marble as the header shows it."""
-    return [_marble(1, 34, theme), _marble(2, 34, theme)]
+    """Each seat's marble as the header shows it (on a plate of `ground`)."""
+    return [_marble(1, ICON, theme), _marble(2, ICON, theme)]
 
 
 def key(theme: Theme) -> list[Entry]:

@@ -11,9 +11,17 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.canvas import Grid, draw_coordinates, font, paste_centered, render_board, sprite
+from renderers.canvas import (
+    ICON,
+    Grid,
+    draw_coordinates,
+    font,
+    paste_centered,
+    render_board,
+    sprite,
+)
 from renderers.key import Entry, capture_entry, change_entry, route_entries
-from renderers.themes import CLASSIC, Theme
+from renderers.themes import CLASSIC, Ink, Theme
 from rules import Highlight
 from rules.boost import Boost, BoostState
 from rules.boost.board import DRAGONS, KNIGHT, PAWN, TOWER, bits, slot, slot_kind, slot_seat
@@ -147,6 +155,7 @@ def render(
         grid.board(_background(grid, theme)),
         draw_pieces,
         icons=icons(theme)[: state.players],
+        ground=ground(theme),
         theme=theme,
         last_move=last_move,
         names=names,
@@ -154,9 +163,15 @@ def render(
     )
 
 
+def ground(theme: Theme) -> Ink:
+    """What the legends show the pieces on: the board's own colour, edged in its lines (the
+    seats' colours are chosen to stand on it)."""
+    return Ink(theme.board, theme.line)
+
+
 def icons(theme: Theme) -> list[Image.Image]:
-    """Each seat's piece as the header shows it."""
-    return [piece(PAWN, seat, 34, theme) for seat in range(1, 5)]
+    """Each seat's pawn as the header shows it (on a plate of `ground`)."""
+    return [piece(PAWN, seat, ICON, theme) for seat in range(1, 5)]
 
 
 def key(theme: Theme) -> list[Entry]:

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from PIL import _imaging as pillow_core
 
 from renderers.palettes import palette_image
-from renderers.themes import RGB, Theme, contrast
+from renderers.themes import RGB, Ink, Theme, contrast
 from rules.game import Game
 from rules.notation import Point
 from rules.state import Highlight
@@ -120,6 +120,34 @@ def outline_shape(
         raise ValueError(f"unknown shape {shape!r}")
 
 
+LEGEND = 40  # a seat's swatch in the header: its piece, `ICON` px, on a plate
+ICON = 34
+
+
+def plate(size: int, ground: Ink) -> Image.Image:
+    """What a legend's picture stands on (a seat's piece in the header, an entry of a key):
+    the ground the game's pieces are shown on, edged in its ink, so that no swatch meets a
+    background of its own colour (a black marble on a black header, a light tile on paper)."""
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        canvas.rounded_rectangle(
+            (0, 0, big - 1, big - 1),
+            radius=big // 6,
+            fill=ground.fill,
+            outline=ground.ink,
+            width=2 * SUPERSAMPLE,
+        )
+
+    return sprite(("plate", ground), size, draw)
+
+
+def swatch(piece: Image.Image, ground: Ink, size: int = LEGEND) -> Image.Image:
+    """A piece on its `plate`, as a legend shows it."""
+    image = plate(size, ground).copy()
+    image.alpha_composite(piece, ((size - piece.width) // 2, (size - piece.height) // 2))
+    return image
+
+
 def ring_mark(size: int, colour: RGB) -> Image.Image:
     """Surrounds the point a piece landed on."""
 
@@ -164,17 +192,29 @@ def corner_mark(size: int, colour: RGB) -> Image.Image:
     return sprite(("corner", colour), size, draw)
 
 
-def step_mark(size: int, number: int, theme: Theme) -> Image.Image:
-    """A numbered step of a long route, so that a route crossing itself can be followed."""
-
+def step_mark(size: int, label: str, theme: Theme) -> Image.Image:
+    """The numbers of the steps of a long route that reached one point ('3', or '2,5' for a
+    point reached twice): a disc `size` high, stretched into a pill for a longer label."""
     ink = max(((0, 0, 0), (255, 255, 255)), key=lambda colour: contrast(colour, theme.path))
-
-    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
-        edge = big // 10
-        canvas.ellipse((0, 0, big - 1, big - 1), fill=theme.path, outline=theme.paper, width=edge)
-        canvas.text((big / 2, big / 2), str(number), fill=ink, font=font(big // 2), anchor="mm")
-
-    return sprite(("step", number, theme.path, theme.paper), size, draw)
+    key = ("step", label, size, theme.path, theme.paper)
+    cached = _SPRITES.get((key, size))
+    if cached is None:
+        big = size * SUPERSAMPLE
+        face = font(big // 2)
+        wide = max(big, round(face.getlength(label)) + big // 3)
+        image = Image.new("RGBA", (wide, big), (0, 0, 0, 0))
+        canvas = ImageDraw.Draw(image)
+        canvas.rounded_rectangle(
+            (0, 0, wide - 1, big - 1),
+            radius=big // 2,
+            fill=theme.path,
+            outline=theme.paper,
+            width=big // 10,
+        )
+        canvas.text((wide / 2, big / 2), label, fill=ink, font=face, anchor="mm")
+        cached = image.reduce(SUPERSAMPLE)
+        _SPRITES[(key, size)] = cached
+    return cached
 
 
 def paste_centered(image: Image.Image, piece: Image.Image, center: tuple[float, float]) -> None:
@@ -203,6 +243,17 @@ class SeatInfo:
     note: str = ""
 
 
+def seat_slot(seats: int, width: int = WIDTH) -> int:
+    """The header's width for each player."""
+    return (width - 32) // max(seats, 2)
+
+
+def seat_spot(index: int, seats: int, width: int = WIDTH) -> tuple[int, int]:
+    """Where the header puts the `index`-th of `seats` players: the top left of the place
+    whose swatch is centred 16 px right of and 17 px below it."""
+    return 16 + index * seat_slot(seats, width), 78
+
+
 def draw_header(
     image: Image.Image,
     *,
@@ -211,9 +262,11 @@ def draw_header(
     status: str,
     detail: str,
     theme: Theme,
+    ground: Ink,
 ) -> None:
-    """The strip above the board: game and turn, players (the one to move boxed). A detail
-    too long for the strip ends in an ellipsis."""
+    """The strip above the board: game and turn, players (the one to move boxed), each
+    player's piece on a plate of `ground`. A detail too long for the strip ends in an
+    ellipsis."""
     canvas = ImageDraw.Draw(image)
     canvas.rectangle((0, 0, image.width, HEADER), fill=theme.header)
     canvas.text((16, 10), title, fill=theme.header_text, font=font(24))
@@ -225,18 +278,17 @@ def draw_header(
         anchor="ra",
     )
     canvas.text((16, 44), fit(detail, image.width - 32, 20), fill=theme.header_dim, font=font(20))
-    slot = (image.width - 32) // max(len(seats), 2)
+    slot = seat_slot(len(seats), image.width)
     for index, seat in enumerate(seats):
-        left = 16 + index * slot
-        top = 78
+        left, top = seat_spot(index, len(seats), image.width)
         if seat.to_move:
             canvas.rounded_rectangle(
-                (left - 6, top - 5, left + slot - 12, top + 39),
+                (left - 7, top - 6, left + slot - 12, top + 40),
                 radius=6,
                 outline=theme.to_move,
                 width=3,
             )
-        paste_centered(image, seat.piece, (left + 16, top + 17))
+        paste_centered(image, swatch(seat.piece, ground), (left + 16, top + 17))
         label = f"{seat.name} ({seat.note})" if seat.note else seat.name
         canvas.text(
             (left + 38, top + 17),
@@ -281,6 +333,7 @@ def game_header(
     state: Any,
     pieces: Sequence[Image.Image],
     theme: Theme,
+    ground: Ink,
     names: Sequence[str] | None = None,
     notes: Sequence[str] | None = None,
     last: Highlight | None = None,
@@ -310,6 +363,7 @@ def game_header(
         status=status,
         detail=detail,
         theme=theme,
+        ground=ground,
         seats=[
             SeatInfo(
                 labels[seat - 1],
@@ -349,20 +403,34 @@ def mark_path(
 
 
 def number_steps(
-    image: Image.Image, route: Sequence[Point], center: Center, cell: int, theme: Theme
+    image: Image.Image,
+    route: Sequence[Point],
+    center: Center,
+    cell: int,
+    theme: Theme,
+    room: int,
 ) -> None:
-    """Over the pieces, for routes of `LONG_ROUTE` points or more: each step's number in a
-    corner of the point it reached (a point reached twice gets both, side by side)."""
+    """Over the pieces, for routes of `LONG_ROUTE` points or more: in the top right corner of
+    each point the route reached, the numbers of the steps that reached it, in one badge at
+    most `room` px wide (a point reached twice shows '2,5'; more than fit, '2,5,…')."""
     if len(route) < LONG_ROUTE:
         return
-    size = max(18, cell * 2 // 5)
-    seen: dict[Point, int] = {}
+    reached: dict[Point, list[str]] = {}
     for number, point in enumerate(route[1:], start=1):
+        reached.setdefault(point, []).append(str(number))
+    size = max(18, cell * 2 // 5)
+    face = font(size // 2)
+    for point, numbers in reached.items():
+        shown = len(numbers)
+        label = ",".join(numbers)
+        while shown > 1 and face.getlength(label) > room - size // 3:
+            shown -= 1
+            label = ",".join(numbers[:shown]) + ",…"
+        mark = step_mark(size, label, theme)
         x, y = center(point)
-        repeat = seen.get(point, 0)
-        seen[point] = repeat + 1
-        spot = (x - cell / 2 + size / 2 + 1 + repeat * size, y - cell / 2 + size / 2 + 1)
-        paste_centered(image, step_mark(size, number, theme), spot)
+        paste_centered(
+            image, mark, (x + cell / 2 - mark.width / 2 - 1, y - cell / 2 + size / 2 + 1)
+        )
 
 
 def mark_effects(
@@ -398,6 +466,7 @@ def render_board(
     draw_pieces: Callable[[Image.Image], None],
     *,
     icons: Sequence[Image.Image],
+    ground: Ink,
     theme: Theme,
     last_move: Highlight | None = None,
     names: Sequence[str] | None = None,
@@ -407,13 +476,14 @@ def render_board(
 ) -> Image.Image:
     """The picture every game draws the same way: a copy of the cached board, the last move's
     route under the pieces, `draw_pieces(image)`, its effects over them, then the header with
-    one `icons` entry per seat. `last_move` overrides the state's own last turn."""
+    one `icons` entry per seat, each on a plate of `ground`. `last_move` overrides the
+    state's own last turn."""
     image = board.background.copy()
     last = last_move or game.last(state)
     under(image, last, board.center, board.cell, theme)
     draw_pieces(image)
     over(image, last, board.center, board.cell, theme)
-    game_header(image, game, state, icons, theme, names, notes, last=last)
+    game_header(image, game, state, icons, theme, ground, names, notes, last=last)
     return image
 
 

@@ -17,13 +17,15 @@ from renderers.canvas import (
     fit,
     font,
     paste_centered,
+    plate,
     ring_mark,
     step_mark,
 )
-from renderers.themes import Theme, get_theme
+from renderers.themes import Ink, Theme, get_theme
 from rules import get_game
 
 SWATCH = 64  # the square each entry's picture fills
+PLATE = SWATCH + 4  # what it stands on: a tile's edge meets the plate's
 ROW = 76
 TITLE = 64
 
@@ -68,24 +70,28 @@ def change_entry(theme: Theme, meaning: str = "Changed by the last move") -> Ent
 
 def step_entry(theme: Theme) -> Entry:
     tile = _tile(theme)
-    paste_centered(tile, step_mark(SWATCH * 2 // 3, 3, theme), (SWATCH / 2, SWATCH / 2))
+    paste_centered(tile, step_mark(SWATCH * 2 // 3, "3", theme), (SWATCH / 2, SWATCH / 2))
     return Entry(tile, "Step 3 of a long route (numbered in order)")
 
 
 def key_image(game_name: str, theme: Theme | str | None = None) -> Image.Image:
-    """The key to `game_name`'s board in `theme`: one entry a row under a title, the words
-    large enough to read at Discord's inline size."""
+    """The key to `game_name`'s board in `theme`: one entry a row under a title, each picture
+    on its plate (as the header shows the seats), the words large enough to read at
+    Discord's inline size."""
     chosen = get_theme(theme)
     game = get_game(game_name)
     module = importlib.import_module(f"renderers.{game.name}")
     entries: list[Entry] = module.key(chosen)
+    ground: Ink = module.ground(chosen)
     image = Image.new("RGB", (WIDTH, TITLE + len(entries) * ROW + 12), chosen.paper)
     canvas = ImageDraw.Draw(image)
     canvas.rectangle((0, 0, WIDTH, TITLE - 12), fill=chosen.header)
     canvas.text((16, 10), f"{game.title}: key to the board", fill=chosen.header_text, font=font(28))
     for index, entry in enumerate(entries):
         top = TITLE + index * ROW
-        paste_centered(image, entry.picture, (24 + SWATCH / 2, top + SWATCH / 2))
+        centre = (24 + SWATCH / 2, top + SWATCH / 2)
+        paste_centered(image, plate(PLATE, ground), centre)
+        paste_centered(image, entry.picture, centre)
         text = fit(entry.meaning, WIDTH - SWATCH - 64, 30)
         canvas.text(
             (SWATCH + 44, top + SWATCH / 2), text, fill=chosen.ink, font=font(30), anchor="lm"

@@ -1,17 +1,18 @@
 """Kyo's board: every stack drawn side-on, chips as bars from the bottom up, the pawn on top.
 
-A stack reads like the real thing: its bottom chip is the lowest bar. Each property has a cue
-that does not rely on hue alone, so the picture survives colour blindness and a phone screen:
+A stack reads like the real thing: its bottom chip is the lowest bar, on a dark column that
+shows between the chips. Each property has a cue that does not rely on hue alone, so the
+picture survives colour blindness and a phone screen (the board about 400 px wide):
 
-- side: Gold is light with dark outlines, capital letters and square-ended bars; Red is dark
-  with light outlines, small letters, a double outline on its pawns and round-ended bars;
-- mana: dark mana is a solid bar, light mana a hollow one (pale inside, thick rim);
-- shields: narrower steel-grey bars with a white band, the same for both sides;
+- side: Gold's pawns are light with capital letters, its chips whole bars; Red's pawns are
+  dark with small letters and a double outline, its chips bars broken in the middle;
+- mana: dark mana is a deep bar, light mana a pale one;
+- shields: short steel-grey bars, the same for both sides;
 - pawns: a shape and a letter per type (P circle, H square, T triangle, Q hexagon, K diamond);
-- height: a stack of three chips or more shows its chip count in a corner badge, readable at
-  Discord's inline size where the bars are a few pixels each;
-- the last turn: its route in blue, its steps numbered when it is long, a struck tile framed
-  in vermilion, deployed shields bracketed.
+- height: every chip is a bar tall enough to read on a phone; a tile shows the top chips it
+  has room for, and a stack of three chips or more its count in the top left corner;
+- the last turn: its route in blue, its steps numbered when it is long (in the top right
+  corner), a struck tile framed in vermilion, deployed shields bracketed.
 """
 
 from __future__ import annotations
@@ -22,20 +23,20 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
+    ICON,
     Center,
     Grid,
     checkerboard,
     disc,
     font,
     mark_effects,
-    mark_path,
     number_steps,
     paste_centered,
     render_board,
     sprite,
 )
 from renderers.key import Entry, change_entry, route_entries, step_entry
-from renderers.themes import CLASSIC, KyoSide, Theme
+from renderers.themes import CLASSIC, Ink, KyoSide, Theme
 from rules import Highlight
 from rules.kyo import Kyo, KyoState
 from rules.kyo.board import SHIELD, SIZE, point
@@ -43,11 +44,18 @@ from rules.kyo.board import SHIELD, SIZE, point
 GAME = Kyo()
 
 SHAPES = {"P": "circle", "H": "square", "T": "triangle", "Q": "hexagon", "K": "diamond"}
-PAWN_SHARE = 0.58  # of a cell, for every pawn but the light pawn
-LIGHT_PAWN_SHARE = 0.48
-BAR_PITCH = 10  # pixels per chip when there is room
-MIN_PITCH = 6  # below this, only the top chips are drawn
+# Sizes are shares of a cell (76 px on the board), chosen for a phone, where the 840-px board
+# is shown about 400 px wide: a chip's bar is 10 px (4.8 px there), the gap in Red's chips
+# 14 px (6.7 px), so that each reads on its own (tests/renderers/test_phone.py measures it).
+PAWN_SHARE = 0.56
+LIGHT_PAWN_SHARE = 0.46
+BAR_SHARE = 0.13  # a chip's height
+BAR_WIDTH_SHARE = 0.68
+GAP_SHARE = 0.18  # the break in the middle of Red's chips
+SHIELD_SHARE = 0.34  # a shield's width
+SPACING = 2  # pixels of the column between two chips and round them
 COUNTED = 3  # stacks of this many chips or more show their count
+COUNT_SHARE = 0.4  # the count's badge, square
 
 
 def _side(item: str, theme: Theme) -> KyoSide:
@@ -72,67 +80,92 @@ def _pawn(item: str, size: int, theme: Theme) -> Image.Image:
     )
 
 
+def _pawn_size(pawn: str, cell: int) -> int:
+    return round(cell * (LIGHT_PAWN_SHARE if pawn in "Pp" else PAWN_SHARE)) if pawn else 0
+
+
+def shown_chips(stack: str, cell: int) -> int:
+    """How many of a stack's chips, counted from the top, its tile has room to draw at the
+    readable bar height (a taller stack shows its count as well)."""
+    pawn = stack[-1] if stack[-1].upper() in SHAPES else ""
+    chips = len(stack) - (1 if pawn else 0)
+    pitch = round(cell * BAR_SHARE) + SPACING
+    room = cell - _pad(cell) - SPACING - _visible(_pawn_size(pawn, cell))
+    return min(chips, room // pitch)
+
+
+def _visible(pawn_size: int) -> int:
+    """A pawn's height without the transparent tenth its sprite has all round."""
+    return round(pawn_size * 0.8)
+
+
+def _pad(cell: int) -> int:
+    return max(2, cell // 25)
+
+
 def _bar(
     canvas: ImageDraw.ImageDraw, item: str, box: tuple[int, int, int, int], theme: Theme
 ) -> None:
-    """One chip as a bar: solid for dark mana, hollow for light, banded steel for a shield."""
+    """One chip on the dark column: a deep bar for dark mana, a pale one for light mana,
+    broken in the middle for Red; a shield is a short steel bar."""
     left, top, right, bottom = box
-    height = bottom - top
+    width = right - left
     if item == SHIELD:
-        inset = (right - left) // 8
-        canvas.rectangle(
-            (left + inset, top, right - inset, bottom),
-            fill=theme.shield.fill,
-            outline=theme.shield.ink,
-        )
-        middle = (top + bottom) // 2
-        if height >= 5:
-            canvas.line((left + inset + 3, middle, right - inset - 3, middle), fill=theme.paper)
+        inset = (width - round(width * SHIELD_SHARE / BAR_WIDTH_SHARE)) // 2
+        canvas.rectangle((left + inset, top, right - inset, bottom), fill=theme.shield.fill)
         return
     side = _side(item, theme)
-    radius = 0 if item.isupper() else max(1, height // 2)
-    if item in "Dd":
-        fill, outline, width = side.dark_mana, side.outline, 1
-    else:
-        fill, outline, width = side.light_mana, side.rim, max(1, min(3, height // 3))
-    canvas.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    fill = side.dark_mana if item in "Dd" else side.light_mana
+    if item.isupper():
+        canvas.rectangle(box, fill=fill)
+        return
+    gap = round(width * GAP_SHARE / BAR_WIDTH_SHARE)
+    half = (width - gap) // 2
+    canvas.rectangle((left, top, left + half, bottom), fill=fill)
+    canvas.rectangle((right - half, top, right, bottom), fill=fill)
 
 
 def _draw_stack(
     image: Image.Image, stack: str, origin: tuple[int, int], cell: int, theme: Theme
 ) -> None:
+    """The chips the tile has room for, from the top down, on a dark column; the pawn on top;
+    the count in the corner for a stack of `COUNTED` chips or more, the pawn beside it."""
     x, y = origin
     canvas = ImageDraw.Draw(image)
     pawn = stack[-1] if stack[-1].upper() in SHAPES else ""
     chips = stack[:-1] if pawn else stack
-    share = LIGHT_PAWN_SHARE if pawn in ("P", "p") else PAWN_SHARE
-    pawn_size = int(cell * share) if pawn else 0
-    pad = max(2, cell // 16)
-    room = cell - 2 * pad - (pawn_size - pad if pawn else 0)
-    pitch = min(BAR_PITCH, room / len(chips)) if chips else BAR_PITCH
-    shown = chips
-    if pitch < MIN_PITCH:
-        shown = chips[-int(room // MIN_PITCH) :]
-        pitch = MIN_PITCH
-    left, right = x + pad + cell // 12, x + cell - pad - cell // 12
+    shown = chips[len(chips) - shown_chips(stack, cell) :]
+    pawn_size = _pawn_size(pawn, cell)
+    bar, pad = round(cell * BAR_SHARE), _pad(cell)
+    width = round(cell * BAR_WIDTH_SHARE)
+    left = x + (cell - width) // 2
     bottom = y + cell - pad
-    for number, item in enumerate(shown):
-        low = bottom - number * pitch
-        _bar(canvas, item, (left, round(low - pitch + 1), right, round(low)), theme)
-    top = bottom - len(shown) * pitch
+    top = bottom
+    if shown:
+        top = bottom - len(shown) * (bar + SPACING) - SPACING
+        canvas.rectangle(
+            (left - SPACING, top, left + width + SPACING - 1, bottom - 1), fill=theme.stack
+        )
+        for number, item in enumerate(shown):
+            low = bottom - SPACING - number * (bar + SPACING)
+            _bar(canvas, item, (left, low - bar, left + width - 1, low - 1), theme)
+    counted = len(chips) >= COUNTED  # every tile has room for 3 chips, so none is hidden
     if pawn:
-        centre = (x + cell / 2, min(y + cell / 2, top - pawn_size / 2 + pad))
+        # Beside the count, the pawn moves right as far as the column reaches.
+        across = left + width - _visible(pawn_size) / 2 if counted else x + cell / 2
+        centre = (across, min(y + cell / 2, top - _visible(pawn_size) / 2))
         paste_centered(image, _pawn(pawn, pawn_size, theme), centre)
-    if len(chips) >= COUNTED:
+    if counted:
         _count_badge(canvas, len(chips), (x, y), cell, theme)
 
 
 def _count_badge(
     canvas: ImageDraw.ImageDraw, count: int, origin: tuple[int, int], cell: int, theme: Theme
 ) -> None:
-    """The number of chips in a stack, large, in the tile's top left corner."""
+    """The number of chips in a stack in the tile's top left corner, in bold figures that a
+    phone shows 8 px high or more."""
     x, y = origin
-    size = cell * 3 // 10
+    size = round(cell * COUNT_SHARE)
     width = size if count < 10 else size * 3 // 2
     canvas.rounded_rectangle(
         (x + 1, y + 1, x + 1 + width, y + 1 + size), radius=4, fill=theme.paper, outline=theme.ink
@@ -141,19 +174,21 @@ def _count_badge(
         (x + 1 + width / 2, y + 1 + size / 2),
         str(count),
         fill=theme.ink,
-        font=font(size - 2),
+        font=font(size - 3),
         anchor="mm",
+        stroke_width=1,
+        stroke_fill=theme.ink,
     )
 
 
 def _strike_mark(size: int, theme: Theme) -> Image.Image:
-    """A struck tile: a capture-coloured frame round the whole tile with a stroke into each
-    corner, the X of a capture kept clear of the stack that now stands there."""
+    """A struck tile: a capture-coloured frame round the whole tile with a short stroke into
+    each corner, the X of a capture kept clear of the stack that now stands there."""
 
     def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
         width = big // 14
         canvas.rectangle((0, 0, big - 1, big - 1), outline=theme.capture, width=width)
-        reach = big * 0.15
+        reach = big * 0.12
         for x, y in ((0, 0), (big, 0), (0, big), (big, big)):
             inward_x = reach if x == 0 else big - reach
             inward_y = reach if y == 0 else big - reach
@@ -162,22 +197,16 @@ def _strike_mark(size: int, theme: Theme) -> Image.Image:
     return sprite(("kyo-strike", theme.capture), size, draw)
 
 
-def _mark_route(
-    image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
-) -> None:
-    """Under the stacks: the route, and a frame on each struck tile."""
-    mark_path(image, last, center, cell, theme)
-    for struck in last.captured if last is not None else ():
-        paste_centered(image, _strike_mark(cell, theme), center(struck))
-
-
 def _mark_over(
     image: Image.Image, last: Highlight | None, center: Center, cell: int, theme: Theme
 ) -> None:
-    """Over the stacks: a long route's step numbers, brackets on tiles that received a shield
-    (strikes are framed below)."""
+    """Over the stacks (the route is drawn under them): a frame on each struck tile, a long
+    route's step numbers, brackets on tiles that received a shield."""
     if last is not None:
-        number_steps(image, last.path, center, cell, theme)
+        for struck in last.captured:
+            paste_centered(image, _strike_mark(cell, theme), center(struck))
+        room = cell - round(cell * COUNT_SHARE) - 4  # beside a stack's count
+        number_steps(image, last.path, center, cell, theme, room)
         mark_effects(image, Highlight(last.seat, "", changed=last.changed), center, cell, theme)
 
 
@@ -203,17 +232,23 @@ def render(
         grid.board(checkerboard(grid, theme)),
         draw_stacks,
         icons=icons(theme),
+        ground=ground(theme),
         theme=theme,
         last_move=last_move,
         names=names,
-        under=_mark_route,
         over=_mark_over,
     )
 
 
+def ground(theme: Theme) -> Ink:
+    """What the legends show the pawns and tiles on: a light tone, on which Gold's pawns are
+    light with dark letters and Red's dark with light ones."""
+    return theme.light
+
+
 def icons(theme: Theme) -> list[Image.Image]:
-    """Each side's king as the header shows it."""
-    return [_pawn("K", 34, theme), _pawn("k", 34, theme)]
+    """Each side's king as the header shows it (on a plate of `ground`)."""
+    return [_pawn("K", ICON, theme), _pawn("k", ICON, theme)]
 
 
 def _tile_of(stack: str, theme: Theme, size: int = 64) -> Image.Image:
@@ -230,11 +265,11 @@ def key(theme: Theme) -> list[Entry]:
     return [
         *(Entry(_pawn(kind, 64, theme), f"Gold {name} ({kind})") for kind, name in names.items()),
         Entry(_pawn("k", 64, theme), "Red pawns: small letter, double outline"),
-        Entry(_tile_of("DH", theme), "Gold dark mana: a solid bar, square ends"),
-        Entry(_tile_of("LH", theme), "Gold light mana: a hollow bar"),
-        Entry(_tile_of("dh", theme), "Red dark mana: a solid bar, round ends"),
-        Entry(_tile_of("lh", theme), "Red light mana: a hollow bar, round ends"),
-        Entry(_tile_of("SH", theme), "Shield: a banded steel bar"),
+        Entry(_tile_of("DH", theme), "Gold dark mana: a deep whole bar"),
+        Entry(_tile_of("LH", theme), "Gold light mana: a pale whole bar"),
+        Entry(_tile_of("dh", theme), "Red dark mana: a deep broken bar"),
+        Entry(_tile_of("lh", theme), "Red light mana: a pale broken bar"),
+        Entry(_tile_of("SH", theme), "Shield: a short steel bar"),
         Entry(_tile_of("DLDH", theme), "Stack of 3 chips or more: its count"),
         *route_entries(theme),
         step_entry(theme),

@@ -9,9 +9,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.canvas import Grid, checkerboard, disc, paste_centered, render_board
+from renderers.canvas import ICON, Grid, checkerboard, disc, paste_centered, render_board
 from renderers.key import Entry, capture_entry, change_entry, route_entries
-from renderers.themes import CLASSIC, Theme
+from renderers.themes import CLASSIC, Ink, Theme
 from rules import Highlight
 from rules.quorum import Quorum, QuorumState
 from rules.quorum.board import BLACK, HOMES, OBJECTIVES, SIZE, WHITE
@@ -95,15 +95,22 @@ def render(
         board,
         draw_stones,
         icons=icons(theme),
+        ground=ground(theme),
         theme=theme,
         last_move=last_move,
         names=names,
     )
 
 
+def ground(theme: Theme) -> Ink:
+    """What the legends show the stones on: White's own light tone, so that White reads as
+    the rules draw it, a hollow ring (○), and Black as a filled disc (●)."""
+    return theme.light
+
+
 def icons(theme: Theme) -> list[Image.Image]:
-    """Each seat's piece as the header shows it."""
-    return [_stone(WHITE, 34, theme), _stone(BLACK, 34, theme)]
+    """Each seat's stone as the header shows it (on a plate of `ground`)."""
+    return [_stone(WHITE, ICON, theme), _stone(BLACK, ICON, theme)]
 
 
 def key(theme: Theme) -> list[Entry]:
@@ -116,8 +123,8 @@ def key(theme: Theme) -> list[Entry]:
         return image
 
     return [
-        Entry(_stone(WHITE, 56, theme), "White stone (seat 1)"),
-        Entry(_stone(BLACK, 56, theme), "Black stone (seat 2)"),
+        Entry(_stone(WHITE, 56, theme), "White stone (seat 1): the light, hollow one"),
+        Entry(_stone(BLACK, 56, theme), "Black stone (seat 2): the dark, filled one"),
         Entry(square(lambda c: _home(c, (0, 0), cell, 1, theme)), "White's home square"),
         Entry(square(lambda c: _home(c, (0, 0), cell, 2, theme)), "Black's home square (dashed)"),
         Entry(square(lambda c: _objective(c, (0, 0), cell, theme)), "Objective square"),

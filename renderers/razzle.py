@@ -11,6 +11,7 @@ from itertools import pairwise
 from PIL import Image, ImageDraw
 
 from renderers.canvas import (
+    ICON,
     Center,
     Grid,
     checkerboard,
@@ -22,7 +23,7 @@ from renderers.canvas import (
     sprite,
 )
 from renderers.key import Entry
-from renderers.themes import CLASSIC, RGB, Theme
+from renderers.themes import CLASSIC, RGB, Ink, Theme
 from rules import Highlight
 from rules.notation import Point
 from rules.razzle import Chain, RazzleDazzle, RazzleState
@@ -189,6 +190,7 @@ def render(
         grid.board(checkerboard(grid, theme)),
         draw_pieces,
         icons=icons(theme),
+        ground=ground(theme),
         theme=theme,
         last_move=last_move,
         names=names,
@@ -197,9 +199,14 @@ def render(
     )
 
 
+def ground(theme: Theme) -> Ink:
+    """What the legends show the pieces on: the light pieces' tone."""
+    return theme.light
+
+
 def icons(theme: Theme) -> list[Image.Image]:
-    """Each seat's piece as the header shows it."""
-    return [_piece(1, 34, theme), _piece(2, 34, theme)]
+    """Each seat's piece as the header shows it (on a plate of `ground`)."""
+    return [_piece(1, ICON, theme), _piece(2, ICON, theme)]
 
 
 def key(theme: Theme) -> list[Entry]:

@@ -23,13 +23,11 @@ class Ink:
 
 @dataclass(frozen=True)
 class KyoSide:
-    """One Kyo side: its pawns, dark mana (solid bars), light mana (hollow bars) and rims."""
+    """One Kyo side: its pawns, and its dark and light mana (deep and pale bars)."""
 
     pawn: Ink
     dark_mana: RGB
     light_mana: RGB
-    rim: RGB
-    outline: RGB
 
 
 @dataclass(frozen=True)
@@ -66,6 +64,7 @@ class Theme:
     gold: KyoSide
     red: KyoSide
     shield: Ink  # Kyo's shields: steel with a dark edge
+    stack: RGB  # Kyo's column of chips, seen round and between them
 
 
 # Okabe-Ito colours (distinguishable with the common kinds of colour blindness), some darkened
@@ -115,17 +114,14 @@ CLASSIC = Theme(
         pawn=Ink((240, 192, 60), INK),
         dark_mana=(206, 142, 14),
         light_mana=(255, 247, 220),
-        rim=(150, 98, 4),
-        outline=INK,
     ),
     red=KyoSide(
         pawn=Ink((150, 22, 42), PAPER),
-        dark_mana=(150, 18, 38),
+        dark_mana=(206, 56, 76),
         light_mana=(252, 222, 226),
-        rim=(110, 10, 26),
-        outline=PAPER,
     ),
     shield=Ink((128, 144, 162), (58, 68, 82)),
+    stack=INK,
 )
 
 DARK = Theme(
@@ -157,19 +153,16 @@ DARK = Theme(
     win=(60, 220, 160),
     gold=KyoSide(
         pawn=Ink((246, 204, 80), BLACK),
-        dark_mana=(214, 156, 30),
+        dark_mana=(226, 170, 40),
         light_mana=(255, 244, 214),
-        rim=(160, 110, 10),
-        outline=BLACK,
     ),
     red=KyoSide(
         pawn=Ink((120, 10, 30), WHITE),
-        dark_mana=(160, 24, 46),
-        light_mana=(250, 210, 216),
-        rim=(110, 10, 26),
-        outline=WHITE,
+        dark_mana=(250, 120, 130),
+        light_mana=(255, 226, 230),
     ),
     shield=Ink((150, 166, 184), (20, 24, 30)),
+    stack=BLACK,
 )
 
 HIGH_CONTRAST = Theme(
@@ -208,17 +201,14 @@ HIGH_CONTRAST = Theme(
         pawn=Ink((255, 210, 40), BLACK),
         dark_mana=(200, 140, 0),
         light_mana=WHITE,
-        rim=BLACK,
-        outline=BLACK,
     ),
     red=KyoSide(
         pawn=Ink((140, 0, 20), WHITE),
-        dark_mana=(140, 0, 20),
+        dark_mana=(200, 30, 50),
         light_mana=(255, 220, 225),
-        rim=(90, 0, 10),
-        outline=WHITE,
     ),
     shield=Ink((150, 160, 175), BLACK),
+    stack=BLACK,
 )
 
 THEMES: dict[str, Theme] = {theme.name: theme for theme in (CLASSIC, DARK, HIGH_CONTRAST)}

@@ -4,7 +4,7 @@ where the one-ply reference player, which looks no further than its own turn, lo
 from __future__ import annotations
 
 import ai
-from ai.kyo import _spelled
+from ai.kyo import Alike
 from rules import get_game
 from rules.kyo import Turn
 from rules.kyo.board import BY_NAME, SIDES
@@ -56,13 +56,13 @@ to move: gold
 
 
 def test_a_take_the_walk_spelled_is_played_in_its_shortest_notation() -> None:
-    """A take not among the turns listed in time is played as the parser spells it, the
-    shortest way, like every listed turn, not with the walk's detour."""
+    """A take not among the turns listed in time is played the shortest way, like every
+    listed turn, not with the walk's detour."""
     state = KYO.parse_diagram(DETOURS)
     takes = TakeFinder(state.board, SIDES[1]).takes(state.board)
     detour = next(Turn(tokens, after) for tokens, after in takes if tokens[0] == "f2")
     assert str(detour) == "f2:1-g3-h3-g4-h4-i4-j5xj6"
-    assert str(_spelled(KYO, state, detour, {})) == "f2:1-g3-h3-i4-j5xj6"
+    assert str(Alike(state.board, SIDES[1]).spelled(detour, {})) == "f2:1-g3-h3-i4-j5xj6"
 
 
 def test_level_3_forks_two_pawns_the_opponent_cannot_both_save() -> None:
