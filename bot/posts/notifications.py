@@ -78,8 +78,10 @@ class Undelivered(Exception):
         needed: tuple[str, ...],
         instead: Text = NOTHING_LOST,
         retry_after: Line | None = None,
+        outage: bool = False,
     ) -> None:
         super().__init__(f"could not {what} in channel {channels[0]}")
+        self.outage = outage  # Discord answered with a server error (5xx)
         self.what = what
         self.channels = channels  # where it failed, then its parent (threads inherit from it)
         self.needed = needed  # discord.Permissions names, any of which may be the one lacking
@@ -91,7 +93,9 @@ class Undelivered(Exception):
     ) -> str:
         """The sentence for the member; `permissions` are the bot's where they asked, which
         tell exactly what is lacking when that is the same channel or its parent."""
-        if self.retry_after is not None:
+        if self.outage:
+            why = t("posts.undelivered.outage")
+        elif self.retry_after is not None:
             why = t("posts.undelivered.slow_down", seconds=self.retry_after)
         else:
             lacking = [p for p in self.needed if not getattr(permissions, p)]
@@ -220,6 +224,9 @@ class Announcer:
         except discord.Forbidden as error:
             log.info("could not %s in %s: %s", what, places[0], error)
             raise Undelivered(what, places, needed, instead) from error
+        except discord.DiscordServerError as error:
+            log.warning("could not %s in %s: Discord answered %s", what, places[0], error.status)
+            raise Undelivered(what, places, needed, instead, outage=True) from error
         except discord.HTTPException as error:
             if error.status != 429:
                 raise
