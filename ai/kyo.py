@@ -25,6 +25,7 @@ import heapq
 import itertools
 import operator
 import random
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +35,7 @@ from ai.reference import forced, listed_moves
 from rules.game import Game
 from rules.kyo import Turn, winner
 from rules.kyo.board import BY_NAME, SIDES, Side, position_key
+from rules.kyo.notation import FILES
 from rules.kyo.turns import (
     NODE,
     START,
@@ -55,11 +57,12 @@ FORK_MARGIN = 1.5
 FORK_GAIN = 0.5
 # Of the time left, what listing the opponent's replies to one threatening turn may take.
 REPLY_SHARE = 0.25
-# Nodes searched, at most, for the shortest way to play a take the listing did not reach:
-# on the looping turns of seeded games, 2000 found all that 20,000 did, in 70 ms at worst...
-SPELLING_NODES = 2000
-# ...and CPU time, at most, of the move's time budget, so that the move takes no longer.
+# The search for the shortest way to play a take the listing did not reach may take this
+# share of the move's time (so that the move takes about as long), or this many nodes when
+# the move is searched by nodes: on the looping takes of seeded games, 10% of level 3's
+# time found a shorter way for 4 of the 6 that had one, level 2's for 2, level 1's for 1.
 SPELLING_SHARE = 0.1
+SPELLING_NODES = 10_000
 
 
 def outcome_value(board: Board, mover: int, seat: int) -> float | None:
@@ -211,10 +214,21 @@ class Alike:
     def respelled(self, move: Turn, seconds: float | None = None) -> Turn:
         """The turn of `move`'s kind from the same stack with the fewest tokens (ties: the
         first found), or `move` if none is shorter or none is found within `SPELLING_NODES`
-        nodes and `seconds` of CPU time. Searched as the takes' walk searches (a node is known
-        by its tile, that tile's stack, the slice and the road, not by the rest of the board,
-        which keeps it fast), fewest tokens first."""
+        nodes and `seconds` of CPU time. Searched first as the takes' walk searches (a node
+        known by its tile, that tile's stack, the slice and the road, not by the rest of the
+        board: fast, but blind to a route that needs a chip it left on another tile); then,
+        for a route that comes back to a tile, node by whole node."""
         budget = Budget(Limit(nodes=SPELLING_NODES, seconds=seconds))
+        found = self._fewest_tokens(move, budget, _where)
+        if found is None and _revisits(move.tokens):
+            found = self._fewest_tokens(move, budget, _whole)
+        return move if found is None else found
+
+    def _fewest_tokens(
+        self, move: Turn, budget: Budget, known: Callable[[Node], Hashable]
+    ) -> Turn | None:
+        """A turn of `move`'s kind with fewer tokens, fewest first, nodes that are `known`
+        alike searched once; None if there is none or the budget runs out."""
         wanted = self.key(move.board)
         start = start_node(self.board, BY_NAME[move.tokens[0]], self.side)
         order = itertools.count()  # ties: the first found
@@ -222,7 +236,7 @@ class Alike:
         # then, the tokens so far)
         queue: list[tuple[int, int, Node | None, Board, tuple[str, ...]]] = []
         heapq.heappush(queue, (1, next(order), start, self.board, move.tokens[:1]))
-        seen: set[tuple[Any, ...]] = set()
+        seen: set[Hashable] = set()
         while queue and not budget.exhausted():
             count, _, node, board, tokens = heapq.heappop(queue)
             if count >= len(move.tokens):
@@ -231,20 +245,33 @@ class Alike:
                 ended = board if node is None else end_node(node)
                 if self.key(ended) == wanted:
                     return Turn(tokens, ended)
-            if node is None:
+            if node is None or known(node) in seen:
                 continue
-            now, pos, c, phase, colour, way, _, _, shielded, lifted = node
-            known = (pos, now[pos], c, phase, colour, way, shielded, lifted)
-            if known in seen:
-                continue
-            seen.add(known)
+            seen.add(known(node))
             budget.spend()
             for written, code, result in actions(node, self.side):
                 if code >= 0:
                     more = (*tokens, *split_written(written))
-                    node_or_end = (result, now) if code == NODE else (None, result)
+                    node_or_end = (result, board) if code == NODE else (None, result)
                     heapq.heappush(queue, (len(more), next(order), *node_or_end, more))
-        return move
+        return None
+
+
+def _where(node: Node) -> Hashable:
+    """A node as the takes' walk knows it: its tile, that tile's stack, slice and road."""
+    now, pos, c, phase, colour, way, _, _, shielded, lifted = node
+    return pos, now[pos], c, phase, colour, way, shielded, lifted
+
+
+def _whole(node: Node) -> Hashable:
+    return node
+
+
+def _revisits(tokens: tuple[str, ...]) -> bool:
+    """Whether a turn's slice comes back to a tile it stood on (steps and strikes move it;
+    chip moves, deploys, shuffles and slice sizes do not)."""
+    stood = [tokens[0], *(token.lstrip("x") for token in tokens[1:] if token[0] in FILES + "x")]
+    return len(set(stood)) < len(stood)
 
 
 class _Exchanges:

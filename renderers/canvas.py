@@ -44,16 +44,20 @@ _SPRITES: dict[tuple[Hashable, int], Image.Image] = {}
 
 
 def sprite(
-    key: Hashable, size: int, draw: Callable[[ImageDraw.ImageDraw, int], None]
+    key: Hashable,
+    size: int,
+    draw: Callable[[ImageDraw.ImageDraw, int], None],
+    width: int | None = None,
 ) -> Image.Image:
-    """An anti-aliased RGBA picture drawn once at 4x by `draw(canvas, big_size)` and shrunk.
+    """An anti-aliased RGBA picture drawn once at 4x by `draw(canvas, big_size)` and shrunk:
+    `size` px square, or `width` px wide and `size` high.
 
-    Cached by (key, size): `key` must identify everything `draw` depends on.
+    Cached by (key, size): `key` must identify everything `draw` depends on, `width` too.
     """
     cached = _SPRITES.get((key, size))
     if cached is None:
         big = size * SUPERSAMPLE
-        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        image = Image.new("RGBA", ((width or size) * SUPERSAMPLE, big), (0, 0, 0, 0))
         draw(ImageDraw.Draw(image), big)
         cached = image.reduce(SUPERSAMPLE)
         _SPRITES[(key, size)] = cached
@@ -196,25 +200,20 @@ def step_mark(size: int, label: str, theme: Theme) -> Image.Image:
     """The numbers of the steps of a long route that reached one point ('3', or '2,5' for a
     point reached twice): a disc `size` high, stretched into a pill for a longer label."""
     ink = max(((0, 0, 0), (255, 255, 255)), key=lambda colour: contrast(colour, theme.path))
-    key = ("step", label, size, theme.path, theme.paper)
-    cached = _SPRITES.get((key, size))
-    if cached is None:
-        big = size * SUPERSAMPLE
-        face = font(big // 2)
-        wide = max(big, round(face.getlength(label)) + big // 3)
-        image = Image.new("RGBA", (wide, big), (0, 0, 0, 0))
-        canvas = ImageDraw.Draw(image)
+    wide = max(size, round(font(size // 2).getlength(label)) + size // 3)
+
+    def draw(canvas: ImageDraw.ImageDraw, big: int) -> None:
+        right = wide * SUPERSAMPLE - 1
         canvas.rounded_rectangle(
-            (0, 0, wide - 1, big - 1),
+            (0, 0, right, big - 1),
             radius=big // 2,
             fill=theme.path,
             outline=theme.paper,
             width=big // 10,
         )
-        canvas.text((wide / 2, big / 2), label, fill=ink, font=face, anchor="mm")
-        cached = image.reduce(SUPERSAMPLE)
-        _SPRITES[(key, size)] = cached
-    return cached
+        canvas.text((right / 2, big / 2), label, fill=ink, font=font(big // 2), anchor="mm")
+
+    return sprite(("step", label, theme.path, theme.paper), size, draw, wide)
 
 
 def paste_centered(image: Image.Image, piece: Image.Image, center: tuple[float, float]) -> None:
