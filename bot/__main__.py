@@ -12,9 +12,11 @@ from pathlib import Path
 
 from bot import launch
 from bot.app import create_bot
+from bot.clock import SystemClock
 from bot.offline import run_offline
 from bot.operations import logs
 from bot.operations.backup import BackupError, backup, restore, sqlite_file
+from bot.records.gather import write_all
 from bot.service import MatchService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
@@ -42,6 +44,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument("--backup", metavar="PATH", type=Path, help=say(t("operations.cli.backup")))
     mode.add_argument("--restore", metavar="PATH", type=Path, help=say(t("operations.cli.restore")))
     mode.add_argument("--offline", action="store_true", help=say(t("admin.cli.offline")))
+    mode.add_argument("--export", metavar="DIR", type=Path, help=say(t("records.cli.export")))
     return parser.parse_args(argv)
 
 
@@ -52,7 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(logs.redact(say(t("admin.cli.configuration", error=error.text))), file=sys.stderr)
         return 2
-    quiet = any((args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore))
+    quiet = any(
+        (args.offline, args.check_db, args.copy_db, args.invite, args.backup, args.restore)
+    ) or bool(args.export)
     logs.configure(
         logging.WARNING if quiet else settings.log_level,
         settings.log_format,
@@ -66,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(copy_db(*args.copy_db))
     if args.backup:
         return back_up(settings, args.backup)
+    if args.export:
+        return asyncio.run(export_records(settings, args.export))
     if args.restore:
         return asyncio.run(restore_db(settings, args.restore))
     if args.invite:
@@ -185,6 +192,25 @@ async def check_db(settings: Settings) -> int:
         print(problem)
     print(say(t("admin.check.checked", matches=checked, problems=len(problems))))
     return 1 if problems else 0
+
+
+async def export_records(settings: Settings, folder: Path) -> int:
+    """Every played match as record files in `folder` (bot.records.gather.write_all)."""
+    try:
+        async with opened(settings.database) as store:
+            written = await write_all(MatchService(store).cache, SystemClock(), folder)
+    except Unopenable as error:
+        print(say(error.problem), file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(
+            say(t("records.cli.unwritable", folder=str(folder), error=str(error))), file=sys.stderr
+        )
+        return 2
+    for match_id in written.broken:
+        print(say(t("records.cli.broken", match=match_id)), file=sys.stderr)
+    print(say(t("records.cli.written", count=written.files, folder=str(folder))))
+    return 1 if written.broken else 0
 
 
 async def copy_db(source_url: str, target_url: str) -> int:

@@ -17,6 +17,8 @@ _HEADER = re.compile(r"^\[(\w+)\s+\"(.*)\"\]$")
 _TURN = re.compile(r"^(\d+)\.\s+(.+)$")
 _RESIGN = re.compile(r"^resign\s+(\d+)$")
 _TIMEOUT = re.compile(r"^timeout\s+(\d+)$")
+DIAGRAM_LINES = " / "
+"""Joins a diagram's lines inside the one Position header line (no diagram uses a slash)."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class Record:
     turns: tuple[str, ...] = ()
     result: Outcome | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
+    position: str | None = None
+    """The diagram the game started from, when it did not start from the setup."""
 
     def to_text(self, worded: Callable[[Phrase], str]) -> str:
         """The record as text; `worded` puts the Result header (which nothing reads back) in
@@ -35,6 +39,7 @@ class Record:
         result = worded(self.result.by_seat()) if self.result else "*"
         reason = self.result.reason if self.result else ""
         winners = " ".join(str(s) for s in self.result.winners) if self.result else ""
+        position = DIAGRAM_LINES.join(self.position.splitlines()) if self.position else ""
         lines = [
             f'[Game "{self.game}"]',
             f'[Variant "{self.variant}"]',
@@ -44,6 +49,7 @@ class Record:
             f'[Winners "{winners}"]',
             f'[Reason "{reason}"]',
             *(f'[{key} "{value}"]' for key, value in self.tags.items()),
+            *([f'[Position "{position}"]'] if position else []),
             "",
             *(f"{number}. {turn}" for number, turn in enumerate(self.turns, start=1)),
         ]
@@ -76,7 +82,10 @@ class Record:
         if not all(s.isdigit() for s in winners.split()):
             raise InvalidRecord("rules.record.winners", winners=winners)
         result = Outcome(tuple(int(s) for s in winners.split()), reason) if reason else None
-        return cls(game, variant, players, seed, tuple(turns), result, headers)
+        position = headers.pop("Position", None)
+        if position is not None:
+            position = "\n".join(position.split(DIAGRAM_LINES))
+        return cls(game, variant, players, seed, tuple(turns), result, headers, position)
 
     def replay(self, game: Game[Any, Any]) -> Any:
         """Play every turn from the setup; the final state equals the recorded game's."""
@@ -87,7 +96,10 @@ class Record:
         recorded result): one per turn plus the setup, for replays."""
         if game.name != self.game:
             raise InvalidRecord("rules.record.other_game", record=self.game, game=game.name)
-        state = game.new(players=self.players, variant=self.variant, seed=self.seed)
+        if self.position is None:
+            state = game.new(players=self.players, variant=self.variant, seed=self.seed)
+        else:
+            state = game.parse_diagram(self.position)
         for number, turn in enumerate(self.turns, start=1):
             yield state
             try:

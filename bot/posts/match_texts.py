@@ -85,6 +85,10 @@ def challenge_text(match: Match, locale: str = ENGLISH) -> str:
     ]
     if match.row.rematch_of is not None:
         lines.append(t("posts.challenge.rematch", match=match.row.rematch_of))
+    if match.row.start is not None:
+        lines.append(
+            t("records.from_position", side=match.game.seat_phrase(match.game.to_move(match.state)))
+        )
     if match.status == "pending":
         accepted = [shown(s.name) for s in invited if s.accepted]
         if accepted:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import rules
@@ -37,6 +37,7 @@ class ChallengeRequest:
     rated: bool = True
     challenger: int = 1  # the seat of whoever makes it
     rematch_of: int | None = None
+    start: str | None = None  # the diagram of the position it begins from (never rated)
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,27 @@ class Challenges:
             rated and not any(p.bot for p in (challenger, *opponents)),
         )
 
+    def from_position(self, request: ChallengeRequest, state: Any) -> ChallengeRequest:
+        """A prepared challenge begun from `state` (a position a member gave): its players
+        must fit the challenge, and its variant is the position's; it is never rated, a
+        position being no fair test of either side."""
+        game = rules.get_game(request.game)
+        seats = game.players(state)
+        if seats != len(request.players):
+            raise ServiceError(
+                t("records.position_players", seats=seats, players=len(request.players))
+            )
+        diagram = game.format_diagram(state)
+        return replace(request, variant=state.variant, rated=False, start=diagram)
+
     async def open(self, request: ChallengeRequest) -> Match:
         """Store a prepared challenge; the challenger's seat is accepted already."""
         game = rules.get_game(request.game)
         seed = self.seeds()
-        state = game.new(players=len(request.players), variant=request.variant, seed=seed)
+        if request.start is None:
+            state = game.new(players=len(request.players), variant=request.variant, seed=seed)
+        else:
+            state = game.parse_diagram(request.start)
         match_id = await self.cache.store.create_match(
             guild_id=request.guild_id,
             channel_id=request.channel_id,
@@ -173,6 +190,7 @@ class Challenges:
             rated=request.rated,
             challenger=request.challenger,
             rematch_of=request.rematch_of,
+            start=request.start,
         )
         return await self.cache.get(match_id)
 

@@ -154,4 +154,5 @@ class Queries:
             turns=tuple(m.notation for m in moves),
             result=outcome_from_json(match.row.outcome),
             tags=tags,
+            position=match.row.start,
         )

@@ -150,15 +150,17 @@ class Matches(Database):
         rated: bool = True,
         challenger: int = 1,
         rematch_of: int | None = None,
+        start: str | None = None,
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted, the computer's level or
-        None for a person) in turn order; `challenger` is the seat of whoever made it."""
+        None for a person) in turn order; `challenger` is the seat of whoever made it;
+        `start` the diagram of the position it begins from, if not the game's setup."""
         created = now()
         async with self._transaction() as db:
             (row,) = await db.fetch(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of, "
+                "start) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -171,6 +173,7 @@ class Matches(Database):
                 int(rated),
                 challenger,
                 rematch_of,
+                start,
             )
             match_id = int(row[0])
             await db.executemany(
@@ -302,6 +305,7 @@ def match_row(row: Row) -> MatchRow:
             board_ply=row["board_ply"],
             challenger=int(row["challenger"]),
             rematch_of=row["rematch_of"],
+            start=row["start"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error

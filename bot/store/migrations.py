@@ -227,6 +227,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         INDEXED,
         INDEXED + INDEXED_POSTGRESQL,
     ),
+    # A match begun from a position (issue 42): the diagram it started from, which replays
+    # start from; NULL for the game's own setup (made from the seed).
+    Migration.portable(
+        "matches begun from a position",
+        """
+        ALTER TABLE matches ADD COLUMN start TEXT;
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

@@ -81,6 +81,7 @@ class MatchRow:
     board_ply: int | None = None  # the ply whose board was last posted
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
+    start: str | None = None  # the diagram the match began from; None: the game's setup
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ COMMANDS |= {
     "premove",
     "analysis",
     "server",
+    "export",
 }
 GUILD = 1_200_000_000_000_000_001
 

@@ -24,6 +24,7 @@ MODULES = sorted(
         *(BOT / "posts").glob("*.py"),
         *(BOT / "cogs").glob("*.py"),
         *(BOT / "jobs").glob("*.py"),
+        *(BOT / "records").glob("*.py"),
         BOT / "ui" / "permissions.py",
         BOT / "launch.py",
         BOT / "__main__.py",
@@ -41,6 +42,7 @@ AREAS = (
     "admin",
     "permissions",
     "settings",
+    "records",
 )
 
 

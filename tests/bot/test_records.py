@@ -1,0 +1,296 @@
+"""Game records leaving the bot and coming back (issue 42): the text record and the
+APGameRecord JSON written from a match, valid against the schema kept here (written from
+Abstract Play's documented format), read back to the same positions turn by turn for every
+game and variant; broken files refused naming the line and what was expected."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import zipfile
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import rules
+from bot.offline import OfflineDiscord
+from bot.records import (
+    Export,
+    Player,
+    RecordError,
+    json_record,
+    read_position,
+    read_record,
+    replay,
+    text_record,
+)
+from bot.records.archive import archives
+from bot.texts import say
+from rules import Record
+from rules.outcomes import Outcome, Reason
+from rules.playout import random_turns
+from tests.bot.support import private, resign, start_match
+from tests.bot.test_cli import bot_command
+
+SCHEMA = json.loads((Path(__file__).parent / "apgamerecord.schema.json").read_text())
+QUORUM = '[Game "quorum"]\n[Variant "standard"]\n[Players "2"]\n[Seed "1"]\n'
+
+
+def _date_time(value: object) -> bool:
+    """RFC 3339's date-time: a date, `T`, a time and an offset (jsonschema checks it only
+    with an extra package installed)."""
+    if not isinstance(value, str):
+        return True
+    return "T" in value and datetime.fromisoformat(value).tzinfo is not None
+
+
+DATES = jsonschema.FormatChecker(formats=())
+DATES.checks("date-time", raises=ValueError)(_date_time)
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA, format_checker=DATES)
+BOUND = {"kyo": 6}  # plies of a random game (Kyo's turns are costly to list)
+CASES = [
+    (name, variant, players)
+    for name, game in rules.GAMES.items()
+    for variant, rules_of in game.variants.items()
+    for players in rules_of.player_counts
+]
+
+
+@cache
+def played(name: str, variant: str, players: int, seed: int) -> tuple[Export, tuple[Any, ...]]:
+    """A seeded random game as an Export, with every position it went through."""
+    game = rules.get_game(name)
+    rng = random.Random(f"{name}:{variant}:{players}:{seed}")
+    state = game.new(players=players, variant=variant, seed=seed)
+    turns, seats, states = [], [], [state]
+    for before, move, after in random_turns(game, rng, state, BOUND.get(name, 60)):
+        turns.append(game.format_move(before, move))
+        seats.append(game.to_move(before))
+        states.append(after)
+    if game.outcome(states[-1]) is None:  # it ends by a resignation
+        seat = game.to_move(states[-1])
+        turns.append(f"resign {seat}")
+        seats.append(seat)
+        states.append(game.resign(states[-1], seat))
+    while game.outcome(states[-1]) is None:  # 3-4 player Boost plays on: all resign
+        seat = game.to_move(states[-1])
+        turns.append(f"resign {seat}")
+        seats.append(seat)
+        states.append(game.resign(states[-1], seat))
+    outcome = game.outcome(states[-1])
+    export = Export(
+        match_id=7,
+        game=game,
+        variant=variant,
+        seed=seed,
+        players=tuple(
+            Player(f"p{n}", 1000 + n, game.seat_phrase(n), is_ai=n == 2, rating="3.5")
+            for n in range(1, players + 1)
+        ),
+        turns=tuple(turns),
+        seats=tuple(seats),
+        started="2026-11-20T10:00:00.000+00:00",
+        ended="2026-11-21T10:00:00.000+00:00",
+        generated="2026-11-22T10:00:00.000+00:00",
+        days=3,
+        result=outcome,
+        server="Board club",
+    )
+    return export, tuple(states)
+
+
+@pytest.mark.parametrize(("name", "variant", "players"), CASES)
+def test_every_game_and_variant_round_trips_turn_by_turn(
+    name: str, variant: str, players: int
+) -> None:
+    game = rules.get_game(name)
+    for seed in (1, 2):
+        export, states = played(name, variant, players, seed)
+        text, data = text_record(export), json_record(export)
+        VALIDATOR.validate(json.loads(data))
+        for written in (text, data):
+            study = read_record(written.encode())
+            again = replay(study)
+            assert [game.dump(s) for s in again] == [game.dump(s) for s in states]
+        for before, line in zip(states, text.split("\n\n", 1)[1].splitlines(), strict=False):
+            turn = line.split(". ", 1)[1]
+            if not turn.startswith("resign"):
+                assert game.format_move(before, game.parse_move(before, turn)) == turn
+
+
+def test_a_match_from_a_position_round_trips_from_its_diagram() -> None:
+    game = rules.get_game("boost")
+    export, states = played("boost", "standard", 3, 5)
+    middle = len(states) // 2
+    diagram = game.format_diagram(states[middle])
+    later = Export(
+        **{
+            **export.__dict__,
+            "turns": export.turns[middle:],
+            "seats": export.seats[middle:],
+            "position": diagram,
+        }
+    )
+    for written in (text_record(later), json_record(later)):
+        again = replay(read_record(written.encode()))
+        assert game.format_diagram(again[0]) == diagram
+        assert game.outcome(again[-1]) == game.outcome(states[-1])
+    assert Record.from_text(text_record(later)).position == diagram
+
+
+def test_the_rounds_follow_the_seating_order() -> None:
+    export, _ = played("quorum", "standard", 2, 1)
+    moves = json.loads(json_record(export))["moves"]
+    assert [m for row in moves for m in row if m is not None] == list(export.turns)
+    assert all(len(row) == 2 for row in moves)
+    header = json.loads(json_record(export))["header"]
+    assert [p["result"] for p in header["players"]] == [
+        int(seat in (export.result or Outcome((), Reason.AGREEMENT)).winners) for seat in (1, 2)
+    ]
+    assert [p["is_ai"] for p in header["players"]] == [False, True]
+
+
+def test_the_schema_refuses_what_the_format_forbids() -> None:
+    """The schema kept here can fail: each of these breaks one rule of the format."""
+    export, _ = played("quorum", "standard", 2, 1)
+    good = json.loads(json_record(export))
+    VALIDATOR.validate(good)
+    broken = [
+        {**good, "extra": 1},
+        {**good, "header": {k: v for k, v in good["header"].items() if k != "date-end"}},
+        {**good, "header": {**good["header"], "players": []}},
+        {**good, "header": {**good["header"], "date-start": "yesterday"}},
+        {**good, "header": {**good["header"], "event": "Cup"}},
+        {**good, "moves": [[1, "a1e3"]]},
+        {**good, "header": {**good["header"], "players": [{"name": "x", "result": 0.5}]}},
+    ]
+    for record in broken:
+        assert not VALIDATOR.is_valid(record), record
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('[Game "quorum"]\nhello\n', "line 2 is neither"),
+        ('[Game "chess"]\n[Variant "x"]\n[Players "2"]\n[Seed "1"]\n', "`chess` is not a game"),
+        (
+            QUORUM + "\n1. a1e3\n2. a1e3\n",
+            "Line 7: turn `a1e3` cannot be played",
+        ),
+        ('[Game "quorum"]\n[Variant "standard"]\n\n1. a1e3\n3. h8h4\n', "line 5: expected turn 2"),
+        ('{"header": {"game": {"name": "Quorum"},\n "players": [}', "Line 2, column"),
+        ('{"header": {"game": {"name": 3}}, "moves": []}', "`header.game.name` must be a string"),
+        ("", "The file is empty"),
+    ],
+)
+def test_a_broken_file_is_refused_with_where_and_what_was_expected(text: str, said: str) -> None:
+    with pytest.raises(RecordError) as refused:
+        replay(read_record(text.encode()))
+    assert said in say(refused.value.text)
+
+
+def test_a_json_move_that_cannot_be_played_names_its_round_and_seat() -> None:
+    export, _ = played("quorum", "standard", 2, 1)
+    data = json.loads(json_record(export))
+    data["moves"][1][1] = "a1a1"
+    with pytest.raises(RecordError) as refused:
+        replay(read_record(json.dumps(data).encode()))
+    assert say(refused.value.text).startswith("Round 2, seat 2: turn `a1a1` cannot be played")
+
+
+def test_a_position_is_a_diagram_or_a_record_that_goes_on() -> None:
+    game = rules.get_game("quorum")
+    start = game.new()
+    assert game.dump(read_position(game, game.format_diagram(start).encode())) == game.dump(start)
+    export, states = played("quorum", "standard", 2, 1)
+    with pytest.raises(RecordError) as refused:
+        read_position(game, text_record(export).encode())
+    assert "already over" in say(refused.value.text)
+    running = Export(**{**export.__dict__, "turns": export.turns[:3], "result": None})
+    assert game.dump(read_position(game, text_record(running).encode())) == game.dump(states[3])
+    with pytest.raises(RecordError) as refused:
+        read_position(rules.get_game("boku"), text_record(running).encode())
+    assert "a game of Quorum, not of Boku" in say(refused.value.text)
+
+
+def test_archives_split_to_stay_under_the_limit() -> None:
+    rng = random.Random(3)
+    files = [(f"f{n}.txt", "".join(rng.choices("abcdef", k=3000))) for n in range(30)]
+    packed = archives(files, 20_000)
+    assert len(packed) > 1 and all(len(p) <= 20_000 for p in packed)
+    names = [n for p in packed for n in zipfile.ZipFile(io.BytesIO(p)).namelist()]
+    assert names == [name for name, _ in files]
+
+
+def test_export_of_a_finished_quorum_match(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(bob, "move", move="h8h4")
+        (running,) = private(await h.command(alice, "export", match=str(match_id)))
+        assert [name for name, _ in running.files] == [f"quorum-{match_id}.txt"]
+        await resign(h, alice)
+        (sent,) = private(await h.command(bob, "export", match=str(match_id)))
+        names = [name for name, _ in sent.files]
+        assert names == [f"quorum-{match_id}.txt", f"quorum-{match_id}.json"]
+        assert all(sent.descriptions)
+        text, data = (content.decode() for _, content in sent.files)
+        record = json.loads(data)
+        VALIDATOR.validate(record)
+        header = record["header"]
+        assert [p["name"] for p in header["players"]] == ["alice", "bob"]
+        assert [p["result"] for p in header["players"]] == [0, 1]
+        assert header["reason"] == "resignation" and header["game"]["name"] == "Quorum"
+        assert [m for row in record["moves"] for m in row if m] == ["a1e3", "h8h4", "resign 1"]
+        assert (
+            '[Seat1 "alice (White)' in text and '[Result "bob (Black) wins (resignation)"]' in text
+        )
+        game = rules.get_game("quorum")
+        parsed = Record.from_text(text)
+        stored = await h.bot.service.cache.get(match_id)
+        assert game.dump(parsed.replay(game)) == game.dump(stored.state)
+        start = game.new(seed=parsed.seed)
+        assert game.format_move(start, game.parse_move(start, parsed.turns[0])) == "a1e3"
+
+    offline(scenario)
+
+
+def test_export_all_sends_every_finished_game_in_archives(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        (none,) = private(await h.command(h.user("alice"), "export", all=True))
+        assert "no finished games" in none.content
+        for _ in range(2):
+            _, (alice, _bob) = await start_match(h)
+            await resign(h, alice)
+        await start_match(h)  # running: not in the archive
+        (sent,) = private(await h.command(alice, "export", all=True))
+        assert "2 finished games" in sent.content and "archive 1 of 1" in sent.content
+        ((name, data),) = sent.files
+        assert name.endswith(".zip")
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+        assert names == ["quorum-1.txt", "quorum-1.json", "quorum-2.txt", "quorum-2.json"]
+
+    offline(scenario)
+
+
+def test_an_admin_exports_every_match_of_the_database(tmp_path: Path) -> None:
+    script = (
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n"
+        "alice: /move move:a1e3\nalice: /resign\nalice: click Resign\n"
+        "alice: /challenge game:boku opponent:@bob\nbob: click Accept\n"
+        "alice: /challenge game:razzle opponent:@bob\n"
+    )
+    assert bot_command(tmp_path, "--offline", stdin=script).returncode == 0
+    (tmp_path / "data" / "offline" / "offline.sqlite3").replace(tmp_path / "data" / "bot.sqlite3")
+    result = bot_command(tmp_path, "--export", "records")
+    assert result.returncode == 0, result.stderr
+    assert "Wrote 3 record files into records." in result.stdout
+    written = sorted(p.name for p in (tmp_path / "records").iterdir())
+    assert written == ["boku-2.txt", "quorum-1.json", "quorum-1.txt"]  # not the challenge
+    VALIDATOR.validate(json.loads((tmp_path / "records" / "quorum-1.json").read_text()))
+    assert "Site" in (tmp_path / "records" / "boku-2.txt").read_text()
