@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import ai
+import rules
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import (
@@ -25,6 +26,7 @@ from bot.service import AcceptResult, Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player, tell
+from bot.ui.uploads import read_attached
 from bot.ui.views import (
     AcceptButton,
     DeclineButton,
@@ -89,6 +91,7 @@ class Challenges(commands.Cog):
         rated=described(t("commands.challenge.options.rated")),
         level=described(t("commands.challenge.options.level")),
         players=described(t("commands.challenge.options.players")),
+        position=described(t("records.command.position")),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
@@ -106,6 +109,7 @@ class Challenges(commands.Cog):
         rated: bool = True,
         level: int = DEFAULT_LEVEL,
         players: app_commands.Range[int, 2, 4] | None = None,
+        position: discord.Attachment | None = None,
     ) -> None:
         async with answering(interaction):
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
@@ -124,6 +128,9 @@ class Challenges(commands.Cog):
                 rated=rated,
                 players=players,
             )
+            if position is not None:  # read before the answer, so a bad file is told privately
+                state = await read_attached(rules.get_game(request.game), position)
+                request = self.bot.service.challenges.from_position(request, state)
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)
             async with self.bot.service.cache.lock(match.id):

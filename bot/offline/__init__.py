@@ -23,7 +23,7 @@ knowledge of them stays in this package.
 """
 
 from bot.offline.harness import INTERACTION_TASKS, OfflineDiscord
-from bot.offline.records import OfflineError, Refused, Sent, User
+from bot.offline.records import OfflineError, Refused, Sent, Upload, User
 from bot.offline.session import run_offline
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "OfflineError",
     "Refused",
     "Sent",
+    "Upload",
     "User",
     "run_offline",
 ]

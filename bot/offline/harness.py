@@ -85,6 +85,7 @@ class OfflineDiscord(DiscordState):
 
     async def _log_in(self) -> None:
         self.bot.http.request = functools.partial(rest.request, self)  # type: ignore[method-assign]
+        self.bot.http.get_from_cdn = self.from_cdn  # type: ignore[method-assign]
         await self.bot.login("offline-token")
         self.bot._connection.call_handlers("ready")  # as the gateway's READY: bot.is_ready()
         await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done

@@ -26,6 +26,7 @@ from bot.offline.records import (
     OfflineError,
     Pending,
     Sent,
+    Upload,
     User,
     flat,
     http_error,
@@ -99,7 +100,12 @@ def command_data(
     leaf: dict[str, Any] = {"options": []}
     data: dict[str, Any] = {"id": str(state.next_id()), "type": 1}
     data.update(_nested(name.split(), leaf))
-    resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}, "channels": {}}
+    resolved: dict[str, dict[str, Any]] = {
+        "users": {},
+        "members": {},
+        "channels": {},
+        "attachments": {},
+    }
     for key, value in options.items():
         if key not in kinds:
             known = ", ".join(kinds) or "none"
@@ -119,6 +125,8 @@ def command_data(
                 raise OfflineError(f"/{name} {key} takes a channel, not {value!r}")
             resolved["channels"][str(value)] = {**state.channels[value], "permissions": "0"}
             value = str(value)
+        elif isinstance(value, Upload):
+            value = attached(state, value, resolved["attachments"])
         elif kinds[key] is discord.AppCommandOptionType.boolean and isinstance(value, str):
             value = value.strip().lower() in ("true", "yes", "on")  # typed in a script
         leaf["options"].append({"name": key, "type": kinds[key].value, "value": value})
@@ -126,6 +134,23 @@ def command_data(
     if used:
         data["resolved"] = used
     return data
+
+
+def attached(state: DiscordState, upload: Upload, into: dict[str, Any]) -> str:
+    """An uploaded file as the option's value (its id) and its entry in `resolved`; the
+    bot downloads it from its url."""
+    attachment_id = state.next_id()
+    url = f"https://cdn.discordapp.com/attachments/{state.channel_id}/{attachment_id}/"
+    url += upload.filename
+    state.uploads[url] = upload.data
+    into[str(attachment_id)] = {
+        "id": str(attachment_id),
+        "filename": upload.filename,
+        "size": len(upload.data),
+        "url": url,
+        "proxy_url": url,
+    }
+    return str(attachment_id)
 
 
 def _nested(names: list[str], leaf: dict[str, Any]) -> dict[str, Any]:

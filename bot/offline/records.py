@@ -64,6 +64,14 @@ MEMBER_PERMISSIONS = discord.Permissions(
 
 
 @dataclass(frozen=True)
+class Upload:
+    """A file a member attaches to a command's `attachment` option."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class User:
     id: int
     name: str

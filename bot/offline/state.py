@@ -63,9 +63,16 @@ class DiscordState:
         self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
         self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
         self._posts_fail_until: float | None = None  # `now()` until which posts answer 503
+        self.uploads: dict[str, bytes] = {}  # CDN url -> a file attached to a command
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    async def from_cdn(self, url: str) -> bytes:
+        """`HTTPClient.get_from_cdn`'s stand-in: a file a member attached, by its url."""
+        if url not in self.uploads:
+            raise OfflineError(f"nothing was uploaded at {url}")
+        return self.uploads[url]
 
     def now(self) -> float:
         """The offline Discord's clock (seconds): real time plus every `delay`."""

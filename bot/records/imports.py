@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import rules
+from bot.service.matches import ServiceError
 from bot.texts import Text, t
 from rules import Game, RulesError
 from rules.errors import InvalidRecord
@@ -26,12 +27,12 @@ MAX_TURNS = 2000
 _TURN_LINE = re.compile(r"^\s*\d+\.\s")
 
 
-class RecordError(ValueError):
-    """A file that is not a record (or diagram) we can read: `text` says where and why."""
+class RecordError(ServiceError):
+    """A file that is not a record (or diagram) we can read: `text` says where and why, and
+    the member is told so as of any request that cannot be done."""
 
     def __init__(self, text: Text) -> None:
-        super().__init__(text.key)
-        self.text = text
+        super().__init__(text, t("records.bad.hint"))
 
 
 @dataclass(frozen=True)

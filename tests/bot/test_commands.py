@@ -42,8 +42,10 @@ def test_command_sync_payload(offline: Any) -> None:
         assert list(challenge) == [
             *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level"),
             "players",
+            "position",
         ]
-        assert [o["required"] for o in challenge.values()] == [True, *[False] * 8]
+        assert [o["required"] for o in challenge.values()] == [True, *[False] * 9]
+        assert challenge["position"]["type"] == 11  # an attachment
         assert (challenge["players"]["min_value"], challenge["players"]["max_value"]) == (2, 4)
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]

@@ -10,7 +10,7 @@ from typing import Any
 
 from discord import AppCommandOptionType, app_commands
 
-from bot.offline import OfflineDiscord, Sent
+from bot.offline import OfflineDiscord, Sent, Upload
 from tests.bot.support import private
 
 Kind = AppCommandOptionType
@@ -20,7 +20,7 @@ REFUSAL = re.compile(
 )
 # Free text a member may type into an option with no declared choices.
 ODD_TEXT = ("", " ", "x" * 150, "#99999999999999999999", "999999999999", "🙂", "-1", "'; --")
-FILLABLE = (Kind.string, Kind.integer, Kind.number, Kind.boolean, Kind.user)
+FILLABLE = (Kind.string, Kind.integer, Kind.number, Kind.boolean, Kind.user, Kind.attachment)
 
 
 def slash_commands(h: OfflineDiscord) -> list[app_commands.Command[Any, ..., Any]]:
@@ -35,6 +35,8 @@ def fitting(h: OfflineDiscord, parameter: app_commands.Parameter) -> Any:
         return parameter.choices[0].value
     if parameter.type is Kind.user:
         return h.user("bob")
+    if parameter.type is Kind.attachment:
+        return Upload("file.txt", b"x")
     if parameter.type is Kind.boolean:
         return True
     if parameter.type in (Kind.integer, Kind.number):
@@ -46,7 +48,7 @@ def off_values(parameter: app_commands.Parameter) -> list[Any]:
     """Values off the parameter's declared choices, range or type."""
     numeric = parameter.type in (Kind.integer, Kind.number)
     wrong_type: Any = "seven" if numeric or parameter.type is Kind.boolean else 7
-    values = [wrong_type] if parameter.type is not Kind.user else []
+    values = [wrong_type] if parameter.type not in (Kind.user, Kind.attachment) else []
     if parameter.choices:
         offered = [c.value for c in parameter.choices]
         if numeric:

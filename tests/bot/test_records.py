@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 import rules
-from bot.offline import OfflineDiscord
+from bot.offline import OfflineDiscord, Upload
 from bot.records import (
     Export,
     Player,
@@ -294,3 +294,53 @@ def test_an_admin_exports_every_match_of_the_database(tmp_path: Path) -> None:
     assert written == ["boku-2.txt", "quorum-1.json", "quorum-1.txt"]  # not the challenge
     VALIDATOR.validate(json.loads((tmp_path / "records" / "quorum-1.json").read_text()))
     assert "Site" in (tmp_path / "records" / "boku-2.txt").read_text()
+
+
+def test_a_match_starts_from_a_diagram(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        game = rules.get_game("quorum")
+        _, states = played("quorum", "standard", 2, 1)
+        position = states[5]  # black to move
+        diagram = game.format_diagram(position)
+        alice, bob = h.user("alice"), h.user("bob")
+        upload = Upload("position.txt", diagram.encode())
+        sent = await h.command(alice, "challenge", game="quorum", opponent=bob, position=upload)
+        challenge = h.latest(lambda s: "Accept" in s.buttons)
+        assert "starts from a position given with the challenge, Black to move" in (
+            challenge.content
+        )
+        assert "is unrated" in challenge.content and not private(sent)
+        await h.click(bob, challenge.message_id or 0, "Accept")
+        match_id = max(await h.bot.store.match_ids())
+        match = await h.bot.service.cache.get(match_id)
+        assert not match.row.rated and game.format_diagram(match.state) == diagram
+        move = game.format_move(position, game.legal_moves(position)[0])
+        await h.command(bob, "move", move=move)
+        (exported,) = private(await h.command(alice, "export", match=str(match_id)))
+        ((_, text),) = exported.files
+        record = Record.from_text(text.decode())
+        assert record.position == diagram and record.turns == (move,)
+        replayed = replay(read_record(text))
+        stored = await h.bot.service.cache.get(match_id)
+        assert game.dump(replayed[-1]) == game.dump(stored.state)
+
+    offline(scenario)
+
+
+def test_a_broken_position_is_refused_privately_naming_its_line(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        broken = QUORUM + "\n1. a1e3\n2. h8h4\n3. zz9\n"
+        upload = Upload("game.txt", broken.encode())
+        sent = await h.command(alice, "challenge", game="quorum", opponent=bob, position=upload)
+        (refusal,) = private(sent)
+        assert refusal.content.startswith("Line 8: turn `zz9` cannot be played")
+        assert "/export" in refusal.content  # the hint: what a file should be
+        assert await h.bot.store.match_ids() == []  # nothing stored
+        upload = Upload("boku.txt", b"1: E5\n2:\nto move: 1\n")
+        (refusal,) = private(
+            await h.command(alice, "challenge", game="quorum", opponent=bob, position=upload)
+        )
+        assert "neither a game record nor a Quorum diagram" in refusal.content
+
+    offline(scenario)
