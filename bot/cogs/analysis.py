@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -13,6 +14,7 @@ from bot.posts.match_texts import jump_url
 from bot.service.analysis import Request
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve
+from bot.ui.uploads import Studying
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -33,16 +35,28 @@ def answer(request: Request) -> Text:
 class Analysis(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
+        self.studying = Studying(bot.service.analyses)
 
     @app_commands.command(
         name="analysis", description=described(t("commands.analysis.description"))
     )
-    @app_commands.describe(match=described(t("commands.options.match_own_thread")))
+    @app_commands.describe(
+        match=described(t("commands.options.match_own_thread")),
+        record=described(t("records.command.record")),
+    )
     @app_commands.autocomplete(match=match_choices)
     @app_commands.guild_only()
-    async def analysis(self, interaction: Interaction, match: str | None = None) -> None:
+    async def analysis(
+        self,
+        interaction: Interaction,
+        match: str | None = None,
+        record: discord.Attachment | None = None,
+    ) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
+            if record is not None:
+                await self.studying.study(interaction, record)
+                return
             found = await resolve(interaction, match, recent=True)
             analyses = self.bot.service.analyses
             request = await analyses.request(found, interaction.user.id)

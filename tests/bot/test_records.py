@@ -34,7 +34,7 @@ from bot.texts import say
 from rules import Record
 from rules.outcomes import Outcome, Reason
 from rules.playout import random_turns
-from tests.bot.support import private, resign, start_match
+from tests.bot.support import private, public, resign, start_match
 from tests.bot.test_cli import bot_command
 
 SCHEMA = json.loads((Path(__file__).parent / "apgamerecord.schema.json").read_text())
@@ -344,3 +344,31 @@ def test_a_broken_position_is_refused_privately_naming_its_line(offline: Any) ->
         assert "neither a game record nor a Quorum diagram" in refusal.content
 
     offline(scenario)
+
+
+BOKU = "e3 e7 e4 f7 e5 d6 e6 a2 e2".split()  # tests/bot/test_analysis.py's game: 3 blunders
+
+
+def test_an_uploaded_record_is_analysed_for_its_member_alone(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        header = '[Game "boku"]\n[Variant "standard"]\n[Players "2"]\n[Seed "1"]\n'
+        seats = '[Seat1 "alice"]\n[Seat2 "bob"]\n'
+        turns = "\n".join(f"{n}. {move}" for n, move in enumerate(BOKU, start=1))
+        upload = Upload("boku.txt", (header + seats + "\n" + turns + "\n").encode())
+        carol = h.user("carol")
+        sent = await h.command(carol, "analysis", record=upload)
+        (answer,) = private(sent)
+        assert not public(sent)
+        lines = answer.content.splitlines()
+        assert lines[0].startswith("Computer analysis of the uploaded Boku record (10 positions)")
+        assert "nothing of it is stored" in lines[0]
+        assert lines[1].startswith("**alice**:") and "1 blunder" in lines[1]
+        assert lines[2].startswith("**bob**:") and "2 blunders" in lines[2]
+        assert lines[3] == "Result: alice wins (five)."
+        assert answer.pngs and str(answer.descriptions[0]).startswith("Graph of each player's")
+        assert await h.bot.store.match_ids() == []
+        broken = Upload("boku.json", b'{"header": {"game": {"name": "Boku"}}, "moves": [}')
+        (refusal,) = private(await h.command(carol, "analysis", record=broken))
+        assert refusal.content.startswith("Line 1, column 50: this is not valid JSON")
+
+    offline(scenario, ai_nodes=1000)
