@@ -17,8 +17,7 @@ from bot.posts.match_texts import shown
 from bot.records import Export
 from bot.records.archive import archives
 from bot.records.gather import Exporter, by_id, record_files
-from bot.service import Match
-from bot.store import Status
+from bot.store import MatchRow, Status
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve
 
@@ -35,8 +34,8 @@ class Exports(commands.Cog):
         guild = self.bot.get_guild(guild_id)
         return guild.name if guild is not None else by_id(guild_id)
 
-    async def export_match(self, match: Match) -> Export:
-        return await self.exporter.export(match, self.server_name)
+    async def export_match(self, row: MatchRow) -> Export:
+        return await self.exporter.export(row, self.server_name)
 
     @app_commands.command(name="export", description=described(t("records.command.export")))
     @app_commands.describe(
@@ -53,7 +52,7 @@ class Exports(commands.Cog):
                 await self._everything(interaction)
                 return
             found = await resolve(interaction, match, recent=True)
-            export = await self.export_match(found)
+            export = await self.export_match(found.row)
             files = [
                 discord.File(
                     io.BytesIO(text.encode("utf-8")),
@@ -79,7 +78,7 @@ class Exports(commands.Cog):
             return
         files: list[tuple[str, str]] = []
         for row in sorted(rows, key=lambda r: r.id):
-            export = await self.export_match(self.bot.service.cache.load(row))
+            export = await self.export_match(row)
             files += record_files(export)
         packed = await asyncio.to_thread(archives, files, interaction.filesize_limit)
         for number, data in enumerate(packed, start=1):

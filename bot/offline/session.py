@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from bot.app import create_bot
 from bot.clock import ManualClock, describe_duration, parse_duration
 from bot.offline.harness import OfflineDiscord
-from bot.offline.records import OfflineError, Sent
+from bot.offline.records import OfflineError, Sent, Upload
 from bot.settings import Settings
 
 LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")
@@ -176,7 +176,12 @@ class Session:
 
     def value(self, text: str) -> Any:
         """An option's value: `@name` is that user (`@bot` the bot itself), `#name` that
-        text channel, else the text."""
+        text channel, `file:PATH` that file attached, else the text."""
+        if text.startswith("file:"):
+            path = Path(text.removeprefix("file:"))
+            if not path.is_file():
+                raise OfflineError(f"no file {str(path)!r} to attach")
+            return Upload(path.name, path.read_bytes())
         if text.startswith("#") and len(text) > 1:
             return self.harness.server_channel(self.harness.server, text[1:])
         if not text.startswith("@"):

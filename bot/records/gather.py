@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import rules
 from bot.clock import Clock
 from bot.records.export import Export, Player, json_record, text_record
 from bot.service.cache import MatchCache
-from bot.service.matches import Match, ServiceError
 from bot.service.rating_model import shown
 from bot.service.tournaments import Tournament
-from bot.store import Status
+from bot.store import CorruptMatch, MatchRow, Status
 from bot.texts import say, t
+from rules import RulesError
 from rules.outcomes import outcome_from_json
 
 ServerName = Callable[[int], str]
@@ -35,28 +36,30 @@ class Exporter:
         self.cache = cache
         self.clock = clock
 
-    async def export(self, match: Match, server: ServerName) -> Export:
+    async def export(self, row: MatchRow, server: ServerName) -> Export:
+        """From the match's row alone (its position is not loaded: an archive of many
+        matches costs the event loop no parsing)."""
         store = self.cache.store
-        row = match.row
-        moves = await store.moves(match.id)
+        game = rules.get_game(row.game)
+        moves = await store.moves(row.id)
         players = []
-        for seat in match.seats:
+        for seat in row.seats:
             rating = None
             if row.guild_id is not None and seat.engine is None:
-                ranked = await store.rank_of(row.guild_id, match.game.name, seat.user_id)
+                ranked = await store.rank_of(row.guild_id, game.name, seat.user_id)
                 rating = None if ranked is None else shown(ranked[1])
-            colour = match.game.seat_phrase(seat.seat)
+            colour = game.seat_phrase(seat.seat)
             players.append(Player(seat.name, seat.user_id, colour, seat.engine is not None, rating))
         event = number = None
-        board = await store.board_of_match(match.id)
+        board = await store.board_of_match(row.id)
         if board is not None:
             tournament = await store.get_tournament(board[0])
             if tournament is not None:
                 event, number = Tournament(tournament, (), ()).title, board[1].round
         finished = row.status is Status.FINISHED
         return Export(
-            match_id=match.id,
-            game=match.game,
+            match_id=row.id,
+            game=game,
             variant=row.variant,
             seed=row.seed,
             players=tuple(players),
@@ -92,13 +95,14 @@ async def write_all(cache: MatchCache, clock: Clock, folder: Path) -> Written:
     files, broken = 0, []
     for match_id in await cache.store.match_ids():
         try:
-            match = await cache.get(match_id)
-        except ServiceError:
+            row = await cache.store.get_match(match_id)
+            if row is None or row.status not in (Status.ACTIVE, Status.FINISHED):
+                continue
+            rules.get_game(row.game)
+        except (CorruptMatch, RulesError):
             broken.append(match_id)
             continue
-        if match.status not in (Status.ACTIVE, Status.FINISHED):
-            continue
-        export = await exporter.export(match, by_id)
+        export = await exporter.export(row, by_id)
         for name, text in record_files(export):
             (folder / name).write_text(text, encoding="utf-8")
             files += 1

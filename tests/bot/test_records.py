@@ -36,6 +36,7 @@ from rules.outcomes import Outcome, Reason
 from rules.playout import random_turns
 from tests.bot.support import private, public, resign, start_match
 from tests.bot.test_cli import bot_command
+from tests.bot.test_tournaments import entered, play_round
 
 SCHEMA = json.loads((Path(__file__).parent / "apgamerecord.schema.json").read_text())
 QUORUM = '[Game "quorum"]\n[Variant "standard"]\n[Players "2"]\n[Seed "1"]\n'
@@ -372,3 +373,21 @@ def test_an_uploaded_record_is_analysed_for_its_member_alone(offline: Any) -> No
         assert refusal.content.startswith("Line 1, column 50: this is not valid JSON")
 
     offline(scenario, ai_nodes=1000)
+
+
+def test_a_tournament_game_names_its_event_and_round(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        users, _ = await entered(h, 3, format="round-robin")
+        await h.command(users[0], "tournament start")
+        await play_round(h, 1, users)
+        board = next(b for b in await h.bot.store.boards(1) if b.match_id is not None)
+        match = await h.bot.service.cache.get(board.match_id or 0)
+        player = next(u for u in users if u.id == match.at(1).user_id)
+        (sent,) = private(await h.command(player, "export", match=str(match.id)))
+        text, data = (content.decode() for _, content in sent.files)
+        assert '[Event "Tournament #1' in text and '[Round "1"]' in text
+        header = json.loads(data)["header"]
+        assert header["event"].startswith("Tournament #1") and header["round"] == "1"
+        VALIDATOR.validate(json.loads(data))
+
+    offline(scenario)
