@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import rules
+from bot.posts import limits
 from bot.service.matches import ServiceError
 from bot.texts import Text, t
 from rules import Game, RulesError
@@ -24,6 +25,8 @@ MAX_BYTES = 512 * 1024
 """The largest file read: a 1,000-turn record in either format is under 100 KB."""
 MAX_TURNS = 2000
 """More turns than any game here lasts (Boost's move limit is the longest)."""
+SHOWN = 40
+"""Characters of a file's text quoted back in a refusal."""
 _TURN_LINE = re.compile(r"^\s*\d+\.\s")
 
 
@@ -175,7 +178,8 @@ def replay(study: Study) -> tuple[Any, ...]:
             raise RecordError(t("records.bad.record", error=error)) from error
         place = study.places[number - 1]
         turn, why = error.values["turn"], error.values["error"]
-        raise RecordError(t("records.bad.turn", place=place, turn=turn, error=why)) from error
+        shown = limits.clip(str(turn), SHOWN)
+        raise RecordError(t("records.bad.turn", place=place, turn=shown, error=why)) from error
     except RulesError as error:
         raise RecordError(t("records.bad.record", error=error)) from error
 
@@ -205,7 +209,7 @@ def _known(name: str) -> Game[Any, Any]:
         if name.strip().lower() in (game.name, game.title.lower()):
             return game
     games = ", ".join(game.title for game in rules.GAMES.values())
-    raise RecordError(t("records.bad.game", game=name, games=games))
+    raise RecordError(t("records.bad.game", game=limits.clip(name, SHOWN), games=games))
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:

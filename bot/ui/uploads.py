@@ -12,6 +12,7 @@ import discord
 
 from bot.posts import limits
 from bot.posts.analyst import dots, summary_line
+from bot.posts.match_texts import shown
 from bot.records.imports import MAX_BYTES, RecordError, Study, read_position, read_record
 from bot.records.study import Studied, analyse
 from bot.service.analysis import Analyses
@@ -73,7 +74,8 @@ class Studying:
 
 def studied_text(studied: Studied) -> str:
     """The answer: what was analysed, each player's summary, and the result."""
-    game, names = studied.study.game, studied.study.names
+    game = studied.study.game
+    names = [shown(name) for name in studied.study.names]
     lines = [t("records.study.title", game=game.title, count=len(studied.judged))]
     lines += [
         t("records.study.player", player=names[s.seat - 1], summary=summary_line(s))
