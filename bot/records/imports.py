@@ -28,6 +28,8 @@ MAX_TURNS = 2000
 SHOWN = 40
 """Characters of a file's text quoted back in a refusal."""
 _TURN_LINE = re.compile(r"^\s*\d+\.\s")
+_SEATED = re.compile(r"^(.+) \([^()]+\)(?:, [^()]*)?$")
+"""A Seat header as export.text_record writes it, `alice (White), rated 3.5`: the name."""
 
 
 class RecordError(ServiceError):
@@ -92,9 +94,8 @@ def read_text(text: str) -> Study:
     record = replace(record, game=_known(record.game).name)
     lines = [n for n, line in enumerate(text.splitlines(), start=1) if _TURN_LINE.match(line)]
     places = tuple(t("records.place.line", line=n) for n in lines)
-    names = tuple(
-        record.tags.get(f"Seat{seat}", str(seat)) for seat in range(1, record.players + 1)
-    )
+    seated = (record.tags.get(f"Seat{seat}", str(seat)) for seat in range(1, record.players + 1))
+    names = tuple(found[1] if (found := _SEATED.match(s)) else s for s in seated)
     return Study(record, names, places)
 
 

@@ -116,6 +116,7 @@ def test_every_game_and_variant_round_trips_turn_by_turn(
         VALIDATOR.validate(json.loads(data))
         for written in (text, data):
             study = read_record(written.encode())
+            assert study.names == tuple(p.name for p in export.players)
             again = replay(study)
             assert [game.dump(s) for s in again] == [game.dump(s) for s in states]
         for before, line in zip(states, text.split("\n\n", 1)[1].splitlines(), strict=False):
