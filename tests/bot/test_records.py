@@ -298,6 +298,7 @@ def test_an_admin_exports_every_match_of_the_database(tmp_path: Path) -> None:
     assert "Site" in (tmp_path / "records" / "boku-2.txt").read_text()
 
 
+@pytest.mark.both_backends
 def test_a_match_starts_from_a_diagram(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         game = rules.get_game("quorum")
