@@ -39,7 +39,6 @@ class Analysis(commands.Cog):
     )
     @app_commands.describe(match=described(t("commands.options.match_own_thread")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def analysis(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -111,7 +111,6 @@ class Matches(commands.Cog):
     @app_commands.command(name="record", description=described(t("commands.record.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

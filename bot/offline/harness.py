@@ -195,6 +195,11 @@ class OfflineDiscord(DiscordState):
     def _command_interaction(
         self, kind: int, user: User, name: str, channel_id: int | None, options: dict[str, Any]
     ) -> tuple[dict[str, Any], app_commands.Command[Any, ..., Any]]:
+        if channel_id is not None and self.private(channel_id) and user.id not in self.installed:
+            raise OfflineError(
+                f"{user.name} has not added the app to their account, so Discord offers them "
+                f"no /{name} here: install {user.name} first (buttons work without)"
+            )
         payload = interactions.interaction(self, kind, user, channel_id)
         command = interactions.slash_command(self.bot.tree, name)
         payload["data"] = interactions.command_data(self, command, options)

@@ -1,0 +1,189 @@
+"""Where commands work (installs and contexts), and matches in DMs and group DMs, where the app
+is installed on a person's account and may only answer interactions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from bot.clock import DAY
+from bot.offline import OfflineDiscord, interactions
+from bot.offline.records import OfflineError, Pending
+from bot.texts import say, t
+from rules import get_game
+from tests.bot.spec import check_request
+from tests.bot.support import new_bot, private, public
+from tests.bot.test_commands import COMMANDS
+from tests.bot.test_full_games import greedy_capture
+
+GLOBAL = "/applications/{application_id}/commands"
+SERVER_ONLY = {"tournament", "server", "leaderboard", "follow", "unfollow"}
+
+
+def test_every_command_says_where_it_works(database: str) -> None:
+    async def main() -> list[dict[str, Any]]:
+        bot = new_bot(database)
+        bot.sync_only = True
+        async with OfflineDiscord(bot, check_request=check_request) as h:
+            assert not h.violations
+            ((_, _, body),) = [r for r in h.requests if r[:2] == ("PUT", GLOBAL)]
+            return list(body)
+
+    body = asyncio.run(main())
+    assert check_request("PUT", GLOBAL, body) == []  # Discord's own document accepts it
+    where = {c["name"]: (c["contexts"], c["integration_types"]) for c in body}
+    assert set(where) == COMMANDS
+    for name, (contexts, installs) in where.items():
+        if name in SERVER_ONLY:  # servers that added the app, only
+            assert (contexts, installs) == ([0], [0]), name
+        else:  # servers, the bot's DM, other DMs and group DMs; either install
+            assert (contexts, installs) == ([0, 1, 2], [0, 1]), name
+
+
+async def _accept(h: OfflineDiscord, user: Any, channel: int) -> None:
+    challenge = h.latest(lambda s: "Accept" in s.buttons and s.channel_id == channel)
+    await h.click(user, challenge.message_id or 0, "Accept")
+
+
+def test_a_quorum_match_in_a_dm_is_played_to_its_end(offline: Any) -> None:
+    quorum = get_game("quorum")
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)  # bob has not added the app: buttons only, for him
+        dm = h.conversation(alice, [bob])
+        assert h.conversation(bob, [alice]) == dm  # the same two people, the same DM
+        (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        assert challenge.channel_id == dm and challenge.buttons[0] == "Accept"
+        assert "add the app to your account" in challenge.content
+        assert "integration_type=1" in challenge.content
+        with pytest.raises(OfflineError, match="install bob"):
+            await h.command(bob, "board", dm)
+        sent = await h.click(bob, challenge.message_id or 0, "Accept")
+        assert not [s for s in sent if s.kind == "thread"], "no thread in a DM"
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert board.channel_id == dm and "begins" in board.content
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(3):
+            state = (await h.bot.service.cache.get(match_id)).state
+            move = quorum.format_move(state, quorum.legal_moves(state)[0])
+            sent = await h.command(alice, "move", dm, move=move)
+            (board,) = [s for s in public(sent) if s.pngs]
+            assert board.channel_id == dm and f"<@{bob.id}>, your move" in board.content
+            # bob plays with the buttons: Move, then each square, then Play
+            (picker,) = private(await h.click(bob, board.message_id or 0, "Move"))
+            state = (await h.bot.service.cache.get(match_id)).state
+            first = quorum.legal_moves(state)[0]
+            for token in quorum.move_tokens(state, first):
+                await h.choose(bob, picker.message_id or 0, token)
+            notation = quorum.format_move(state, first)
+            shown = picker.message_id
+            play = h.latest(lambda s, shown=shown: s.message_id == shown).buttons
+            label = next(label for label in play if notation in label)
+            sent = await h.click(bob, picker.message_id or 0, label)
+            assert [s.channel_id for s in public(sent) if s.pngs] == [dm]
+        # alice lets her clock run out: Discord would refuse a post now, so the result
+        # reaches both by the bot's DM and shows in the DM at the next interaction there
+        timed_out = await h.advance(4 * DAY)
+        assert not [s for s in timed_out if s.channel_id == dm]
+        told = [s for s in timed_out if s.channel_id in (h.dm_channel(alice), h.dm_channel(bob))]
+        over = [s for s in told if "Game over" in s.content]
+        assert len(over) == 2 and all(s.pngs for s in over)
+        assert any("shows in your DM with bob" in s.content for s in over)
+        assert any("shows in your DM with alice" in s.content for s in over)
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "finished" and match.outcome is not None
+        sent = await h.command(alice, "board", dm)
+        (result,) = [s for s in public(sent) if "Game over" in s.content]
+        assert result.channel_id == dm and result.pngs
+        assert await h.bot.service.audit.check() == []
+
+    offline(scenario)
+
+
+def test_a_boost_match_in_a_group_dm_of_three_is_played_to_its_end(offline: Any) -> None:
+    boost = get_game("boost")
+    rng = random.Random(2)
+
+    async def scenario(h: OfflineDiscord) -> None:
+        users = [h.user(name) for name in ("alice", "bob", "carol")]
+        for user in users:
+            h.install(user)
+        group = h.conversation(users[0], users[1:])
+        assert h.conversation(users[2], users[:2]) == group
+        await h.command(
+            users[0], "challenge", group, game="boost", opponent=users[1], opponent2=users[2]
+        )
+        for user in users[1:]:
+            await _accept(h, user, group)
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(1500):
+            match = await h.bot.service.cache.get(match_id)
+            if match.outcome is not None:
+                break
+            mover = users[boost.to_move(match.state) - 1]
+            text = boost.format_move(match.state, greedy_capture(boost, match.state, rng))
+            sent = await h.command(mover, "move", group, move=text)
+            assert [s.channel_id for s in public(sent) if s.pngs] == [group]
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "finished"
+        assert any("Game over" in s.content and s.channel_id == group for s in public(h.sent))
+        assert not [s for s in h.sent if s.kind in ("thread", "typing")]
+        assert await h.bot.service.audit.check() == []
+
+    offline(scenario)
+
+
+def test_discord_refuses_the_bot_token_in_a_dm_it_is_not_in(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        channel = h.bot.get_partial_messageable(dm)
+        with pytest.raises(Exception, match="Missing Access"):
+            await channel.send("hello")
+        with pytest.raises(Exception, match="Missing Access"):
+            await channel.typing()
+        h.violations.clear()
+
+    offline(scenario)
+
+
+def test_a_conversation_takes_five_follow_ups_per_interaction_and_own_edits(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        ids = {"webhook_id": str(h.application_id), "webhook_token": "token-x"}
+        h.interactions["token-x"] = Pending(h.next_id(), "token-x", alice, dm, None, h.now())
+        interactions.callback(h, ids, {"type": 5, "data": {}}, [])
+        interactions.followup(h, ids, {"content": "fills the thinking"}, [])
+        made = [interactions.followup(h, ids, {"content": f"{n}"}, []) for n in range(5)]
+        with pytest.raises(Exception, match="Maximum follow-up"):
+            interactions.followup(h, ids, {"content": "one too many"}, [])
+        interactions.edit_message(h, {**ids, "message_id": made[0]["id"]}, {"content": "ok"}, [])
+        someone_elses = h.message(dm, {"content": "another interaction's"}, [], 0)
+        with pytest.raises(Exception, match="its own interaction"):
+            interactions.edit_message(
+                h, {**ids, "message_id": someone_elses["id"]}, {"content": "x"}, []
+            )
+        h.violations.clear()
+
+    offline(scenario)
+
+
+def test_a_challenge_in_a_server_without_the_app_is_refused(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        payload = h.command_payload(alice, "challenge", None, game="quorum", opponent=bob)
+        payload["authorizing_integration_owners"] = {"1": str(alice.id)}  # her install only
+        (answer,) = private(await h.run(payload, alice))
+        assert say(t("places.not_in_server")) in answer.content
+        assert await h.bot.store.match_ids() == []
+
+    offline(scenario)
