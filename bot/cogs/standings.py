@@ -140,12 +140,19 @@ class Standings(commands.Cog):
             fields.append((say(t("answers.standings.current_matches")), worded(current) or none))
             recent = [history_line(row, who.id) for row in found.recent]
             fields.append((say(t("answers.standings.last_results")), "\n".join(recent) or none_yet))
-            summary = t(
-                "answers.standings.profile_summary"
-                if found.standings
-                else "answers.standings.profile_summary_unrated",
-                player=mention(who.id),
-            )
+            player = mention(who.id)
+            if interaction.guild_id is None:  # the Direct messages pool
+                summary = (
+                    t("places.profile_summary", player=player)
+                    if found.standings
+                    else t("places.profile_summary_unrated", player=player)
+                )
+            else:
+                summary = (
+                    t("answers.standings.profile_summary", player=player)
+                    if found.standings
+                    else t("answers.standings.profile_summary_unrated", player=player)
+                )
             title = t("answers.standings.profile_title", player=shown(who.display_name))
             embed = limits.embed(say(title), worded([summary, RATING_NOTE]), fields)
             await interaction.followup.send(embed=embed, ephemeral=True)

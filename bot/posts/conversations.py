@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from bot.posts import limits
 from bot.service import Match
 from bot.texts import ENGLISH, Text, say, t
 
-log = logging.getLogger(__name__)
+CAUGHT_UP = t("places.caught_up")  # under a board posted at the first interaction since
 
 FOLLOW_UPS = 5  # Discord's follow-ups per interaction where the app is not in the server
 OWN_FOLLOW_UPS = FOLLOW_UPS - 1  # one is left for the command's own answer
@@ -50,7 +49,7 @@ HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
 
 SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
 """A DM to a member, False if Discord refused it (it raises nothing)."""
-PostMissing = Callable[[int], Awaitable[bool]]
+PostMissing = Callable[[int, Text], Awaitable[bool]]
 
 
 def private(match: Match) -> bool:
@@ -60,9 +59,15 @@ def private(match: Match) -> bool:
 
 def place_of(match: Match, viewer: int) -> Text:
     """Where a private match is, as `viewer` calls it: "your DM with bob"."""
-    others = [seat.name for seat in match.seats if seat.user_id != viewer]
-    key = "places.dm_with" if len(others) == 1 else "places.group_with"
-    return t(key, names=", ".join(others))
+    others = ", ".join(seat.name for seat in match.seats if seat.user_id != viewer)
+    if len(match.seats) == 2:
+        return t("places.dm_with", names=others)
+    return t("places.group_with", names=others)
+
+
+def located(match: Match, viewer: int, link: str) -> Text | str:
+    """A link to a match's post, said to be in a private conversation where it is."""
+    return t("places.at", place=place_of(match, viewer), link=link) if private(match) else link
 
 
 class OutOfReach(Exception):
@@ -185,4 +190,4 @@ class Conversations:
         if not interaction.response.is_done() or not self._waiting.get(channel_id):
             return
         for match_id in sorted(self._waiting.pop(channel_id)):
-            await self.post_missing(match_id)
+            await self.post_missing(match_id, CAUGHT_UP)

@@ -420,7 +420,7 @@ class Announcer:
             raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
         return True
 
-    async def post_missing_board(self, match_id: int) -> bool:
+    async def post_missing_board(self, match_id: int, late: Line = POSTED_LATE) -> bool:
         """Post the board of turns that were saved but never shown (the process stopped
         between the two), mentioning whoever is to move; False if it could not be posted
         (or was posted meanwhile)."""
@@ -432,7 +432,7 @@ class Announcer:
                 shown_up_to = match.row.board_ply or 0
                 moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
                 turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
-                await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
+                await self.post_board(match, [*describe_turns(match, turns), late])
             except (ServiceError, Undelivered, OutOfReach, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
                 return False

@@ -99,6 +99,7 @@ def test_a_quorum_match_in_a_dm_is_played_to_its_end(offline: Any) -> None:
         sent = await h.command(alice, "board", dm)
         (result,) = [s for s in public(sent) if "Game over" in s.content]
         assert result.channel_id == dm and result.pngs
+        assert say(t("places.caught_up")) in result.content
         assert await h.bot.service.audit.check() == []
 
     offline(scenario)
@@ -134,7 +135,7 @@ def test_a_boost_match_in_a_group_dm_of_three_is_played_to_its_end(offline: Any)
         assert not [s for s in h.sent if s.kind in ("thread", "typing")]
         assert await h.bot.service.audit.check() == []
 
-    offline(scenario)
+    offline(scenario, seeds=lambda: 2)  # with these greedy moves: a short game
 
 
 def test_discord_refuses_the_bot_token_in_a_dm_it_is_not_in(offline: Any) -> None:
@@ -185,5 +186,62 @@ def test_a_challenge_in_a_server_without_the_app_is_refused(offline: Any) -> Non
         (answer,) = private(await h.run(payload, alice))
         assert say(t("places.not_in_server")) in answer.content
         assert await h.bot.store.match_ids() == []
+
+    offline(scenario)
+
+
+def test_the_computer_answers_in_a_dm_within_the_same_interaction(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        sent = await h.command(alice, "challenge", dm, game="razzle", opponent=h.bot_user, level=1)
+        assert "add the app" not in " ".join(s.content for s in sent)  # nobody else to add it
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(3):
+            match = await h.bot.service.cache.get(match_id)
+            game, state = match.game, match.state
+            text = game.format_move(state, game.legal_moves(state)[0])
+            sent = await h.command(alice, "move", dm, move=text)
+            (board,) = [s for s in public(sent) if s.pngs]
+            assert board.channel_id == dm and "Computer (Black) replied" in board.content
+            assert not [s for s in sent if s.kind == "typing"], "the app is no member here"
+
+    offline(scenario, ai_nodes=40)
+
+
+@pytest.mark.both_backends
+def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, carol, dave = (h.user(n) for n in ("alice", "bob", "carol", "dave"))
+        for user in (alice, carol):
+            h.install(user)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        await _accept(h, bob, dm)
+        match_id = max(await h.bot.store.match_ids())
+        (listed,) = private(await h.command(alice, "next"))  # in the server's channel
+        assert "Quorum #1" in listed.content and "in your DM with bob" in listed.content
+        (listed,) = private(await h.command(alice, "matches"))
+        assert "in your DM with bob" in listed.content
+        # a stranger, elsewhere, reads none of it
+        elsewhere = h.conversation(carol, [dave])
+        for command in ("board", "record", "replay", "analysis"):
+            (answer,) = private(await h.command(carol, command, elsewhere, match=str(match_id)))
+            assert "no match #1" in answer.content.lower(), (command, answer.content)
+        (answer,) = private(await h.command(alice, "resign", dm))
+        await h.click(alice, answer.message_id or 0, "Resign")
+        (history,) = private(await h.command(carol, "history", elsewhere, user=alice))
+        assert "Quorum #1" not in str(history.embeds) + history.content
+        (history,) = private(await h.command(alice, "history", dm))
+        assert "Quorum #1" in str(history.embeds) + history.content
+        (profile,) = private(await h.command(alice, "profile", dm))
+        (embed,) = profile.embeds
+        assert "Direct messages" in embed["description"]
+        assert embed["fields"][0]["name"] == "Quorum", "rated in the Direct messages pool"
+        (profile,) = private(await h.command(alice, "profile"))  # the server's own pool
+        assert "Direct messages" not in str(profile.embeds)
+        (record,) = private(await h.command(alice, "record", dm, match=str(match_id)))
+        assert record.files
 
     offline(scenario)
