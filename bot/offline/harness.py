@@ -209,7 +209,10 @@ class OfflineDiscord(DiscordState):
         self, user: User, message_id: int, custom_id: str, values: list[str] | None = None
     ) -> dict[str, Any]:
         message = self.messages[message_id]
-        payload = interactions.interaction(self, COMPONENT, user, int(message["channel_id"]))
+        channel_id = int(message["channel_id"])
+        if self.private(channel_id) and user not in self.members[channel_id]:
+            raise OfflineError(f"{user.name} is not in that conversation, so sees none of it")
+        payload = interactions.interaction(self, COMPONENT, user, channel_id)
         kind = 2 if values is None else 3
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:

@@ -205,6 +205,9 @@ class Session:
                 continue
             if sent.ephemeral and sent.for_user not in (None, user_id):
                 continue
+            members = self.harness.members.get(sent.channel_id, ())
+            if members and user_id not in {u.id for u in members}:
+                continue  # a DM or group DM of other people
             live = Sent(
                 sent.kind, sent.channel_id, sent.message_id, components=current["components"]
             )

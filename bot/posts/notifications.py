@@ -485,8 +485,10 @@ class Announcer:
         async with self._delivering(
             t("posts.undelivered.post_challenge"), (match.row.channel_id,), ("send_messages",)
         ):
-            if match.row.challenge_message_id is None:
-                return await channel.send(
+            if match.row.challenge_message_id is None or private(match):
+                # a conversation takes answers only, and edits none but its own: a new post
+                place = self._channel(match) if private(match) else channel
+                return await place.send(
                     limits.content(text),
                     view=view or MISSING,
                     allowed_mentions=pinging(*match.people),

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
-from bot.clock import DAY
+from bot.clock import DAY, ManualClock
 from bot.offline import OfflineDiscord, interactions
 from bot.offline.records import OfflineError, Pending
+from bot.posts.conversations import HEARD, Heard
 from bot.texts import say, t
 from rules import get_game
 from tests.bot.spec import check_request
 from tests.bot.support import new_bot, private, public
 from tests.bot.test_commands import COMMANDS
 from tests.bot.test_full_games import greedy_capture
+from tests.bot.test_offline_lines import session
 
 GLOBAL = "/applications/{application_id}/commands"
 SERVER_ONLY = {"tournament", "server", "leaderboard", "follow", "unfollow"}
@@ -243,5 +247,86 @@ def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any
         assert "Direct messages" not in str(profile.embeds)
         (record,) = private(await h.command(alice, "record", dm, match=str(match_id)))
         assert record.files
+
+    offline(scenario)
+
+
+def test_a_rematch_in_a_dm_is_a_new_answer_there(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="boku", opponent=bob)
+        await _accept(h, bob, dm)
+        (question,) = private(await h.command(alice, "resign", dm))
+        sent = await h.click(alice, question.message_id or 0, "Resign")
+        (result,) = [s for s in public(sent) if "Rematch" in s.buttons]
+        sent = await h.click(bob, result.message_id or 0, "Rematch")  # bob, without the app
+        (challenge,) = [s for s in public(sent) if "Accept" in s.buttons]
+        assert challenge.channel_id == dm and "A rematch of match #1" in challenge.content
+        sent = await h.click(alice, challenge.message_id or 0, "Accept")
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert board.channel_id == dm and "Boku #2" in board.content
+
+    offline(scenario)
+
+
+def test_a_conversation_is_posted_to_only_by_a_fresh_interaction_of_its_own(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        match = await h.bot.service.cache.get(max(await h.bot.store.match_ids()))
+        conversations = h.bot.announcer.conversations
+        clock = h.bot.clock
+        assert conversations.reachable(match) is None  # no interaction under way
+        here = Heard(cast(Any, SimpleNamespace(channel_id=dm)), clock.now())
+        elsewhere = Heard(cast(Any, SimpleNamespace(channel_id=h.channel_id)), clock.now())
+        for heard, reachable in ((here, True), (elsewhere, False)):
+            token = HEARD.set(heard)
+            assert (conversations.reachable(match) is heard) == reachable
+            HEARD.reset(token)
+        token = HEARD.set(here)
+        here.follow_ups = 4  # one is left for the command's own answer
+        assert conversations.reachable(match) is None
+        here.follow_ups = 0
+        assert isinstance(clock, ManualClock)
+        clock.advance(14.5 * 60)  # the token would run out before a board got there
+        assert conversations.reachable(match) is None
+        HEARD.reset(token)
+
+    offline(scenario)
+
+
+def test_an_offline_session_plays_in_a_dm_and_a_group_dm(tmp_path: Path) -> None:
+    out = session(
+        tmp_path,
+        "install alice\n"
+        "alice in dm bob: /challenge game:quorum opponent:@bob\n"
+        "bob in dm alice: /board\n"
+        "bob in dm alice: click Accept\n"
+        "alice in group bob carol: /rules game:boost\n"
+        "carol in group alice bob: click Accept\n"
+        "alice in dm: /board\n",
+    )
+    assert "install alice\n   ~ alice added the app to their account\n" in out
+    assert "   [DM alice, bob] bot: @alice challenges @bob to Quorum" in out
+    assert "?? bob has not added the app to their account" in out
+    assert "   [DM alice, bob] bot: Quorum #1 (standard) begins" in out
+    assert "[group alice, bob, carol] bot (only alice sees this)" in out
+    assert "?? no message you can see has that" in out  # no challenge in the group
+    assert "?? no place called 'dm'" in out
+    assert "Traceback" not in out and "went wrong" not in out
+
+
+def test_nobody_clicks_in_a_conversation_they_are_not_in(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, mallory = h.user("alice"), h.user("bob"), h.user("mallory")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        with pytest.raises(OfflineError, match="not in that conversation"):
+            await h.click(mallory, challenge.message_id or 0, "Accept")
 
     offline(scenario)
