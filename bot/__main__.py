@@ -22,6 +22,7 @@ from bot.settings import Settings, SettingsError, load_settings
 from bot.store import Store, StoreError, open_store, parse_url
 from bot.store.copy import copy_database, differences
 from bot.texts import Text, say, t
+from bot.ui.commands_sync import install_url
 from bot.ui.permissions import application_id_from_token, invite_url
 
 log = logging.getLogger("bot")
@@ -96,7 +97,8 @@ def invite(settings: Settings) -> int:
         else:
             print(say(t("settings.invite_help")), file=sys.stderr)
         return 2
-    print(invite_url(application_id))
+    print(say(t("places.invite_server", link=invite_url(application_id))))
+    print(say(t("places.invite_user", link=install_url(application_id))))
     return 0
 
 

@@ -32,7 +32,7 @@ from bot.service import MatchService
 from bot.settings import Settings
 from bot.store import Store
 from bot.texts import say, t
-from bot.ui.commands_sync import register_commands
+from bot.ui.commands_sync import BOTH_INSTALLS, EVERYWHERE, register_commands
 from bot.ui.interface import apologise, options_offered, tell
 from bot.ui.permissions import PermissionWatch
 from bot.ui.persistent import Clicks
@@ -124,6 +124,8 @@ class BoardBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             tree_cls=BoardTree,
+            allowed_contexts=EVERYWHERE,
+            allowed_installs=BOTH_INSTALLS,
             intents=intents,
             help_command=None,
             # Nobody is pinged unless a message names whom (bot.posts.notifications.pinging).

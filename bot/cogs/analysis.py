@@ -45,7 +45,6 @@ class Analysis(commands.Cog):
         record=described(t("records.command.record")),
     )
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def analysis(
         self,
         interaction: Interaction,

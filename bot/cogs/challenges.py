@@ -18,13 +18,16 @@ from bot.posts.match_texts import (
     challenge_declined,
     challenge_text,
     challenge_withdrawn,
+    mention,
     pace,
     shown,
+    worded,
 )
 from bot.posts.notifications import pinging
-from bot.service import AcceptResult, Match, Player
+from bot.service import AcceptResult, Match, Player, ServiceError
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.texts import say, t
+from bot.ui.commands_sync import install_url
 from bot.ui.interface import Interaction, answering, player, tell
 from bot.ui.uploads import read_attached
 from bot.ui.views import (
@@ -96,7 +99,6 @@ class Challenges(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
-    @app_commands.guild_only()
     async def challenge(
         self,
         interaction: Interaction,
@@ -112,6 +114,8 @@ class Challenges(commands.Cog):
         position: discord.Attachment | None = None,
     ) -> None:
         async with answering(interaction):
+            if interaction.guild_id is not None and not interaction.is_guild_integration():
+                raise ServiceError(t("places.not_in_server"), t("places.not_in_server_hint"))
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
             opponents = [self._opponent(u, level) for u in named]
             days = await self.bot.service.settings.check_challenge(
@@ -145,7 +149,7 @@ class Challenges(commands.Cog):
                     message: discord.Message = await interaction.original_response()
                 else:
                     message = await interaction.followup.send(
-                        challenge_text(match),
+                        _with_install_link(match, interaction),
                         view=_answers(match),
                         allowed_mentions=pinging(*match.people),
                         wait=True,
@@ -239,6 +243,18 @@ class Challenges(commands.Cog):
             await interaction.edit_original_response(
                 content=challenge_withdrawn(match, me), view=None
             )
+
+
+def _with_install_link(match: Match, interaction: Interaction) -> str:
+    """The challenge; in a private conversation, where only those who added the app to their
+    account can type its commands, it says so to the others, with the link that adds it."""
+    text = challenge_text(match)
+    others = [s.user_id for s in match.seats if not s.accepted and s.engine is None and not s.free]
+    if interaction.guild_id is not None or not others:
+        return text
+    names = ", ".join(mention(user_id) for user_id in others)
+    line = t("places.install", names=names, link=install_url(interaction.application_id))
+    return limits.content(worded([text, line]))
 
 
 def _answers(match: Match) -> discord.ui.View:

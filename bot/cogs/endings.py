@@ -36,7 +36,6 @@ class Endings(commands.Cog):
     @app_commands.command(name="resign", description=described(t("commands.resign.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def resign(self, interaction: Interaction, match: str | None = None) -> None:
         """Asks first, privately: a stray /resign must not end a game."""
         async with answering(interaction):
@@ -62,7 +61,6 @@ class Endings(commands.Cog):
     @app_commands.command(name="draw", description=described(t("commands.draw.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def draw(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

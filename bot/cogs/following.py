@@ -11,6 +11,7 @@ from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import shown
 from bot.texts import say, t
+from bot.ui.commands_sync import server_only
 from bot.ui.interface import Interaction, answering, resolve, service_of, tell, viewer
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class Following(commands.Cog):
     @app_commands.command(name="follow", description=described(t("commands.follow.description")))
     @app_commands.describe(match=described(t("commands.options.match_by_number")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
+    @server_only
     async def follow(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -46,7 +47,7 @@ class Following(commands.Cog):
     )
     @app_commands.describe(match=described(t("commands.options.match_by_number")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
+    @server_only
     async def unfollow(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.cogs.described import described
 from bot.posts import limits
+from bot.posts.conversations import located
 from bot.posts.match_texts import jump_url, shown
 from bot.service import Match, Waiting
 from bot.texts import Text, say, t
@@ -43,10 +44,11 @@ def listing_line(match: Match, user_id: int) -> Text:
             state = t("answers.matches.your_move")
         else:
             state = t("answers.matches.to_move", player=shown(mover.name))
-    return t("answers.matches.line", match=shown(match.describe()), state=state, link=link)
+    where = located(match, user_id, link)
+    return t("answers.matches.line", match=shown(match.describe()), state=state, link=where)
 
 
-def needing_line(waiting: Waiting) -> Text:
+def needing_line(waiting: Waiting, user_id: int) -> Text:
     """`• Quorum #3: alice vs bob · your move, due <t:..:R> · link`."""
     match = waiting.match
     if match.status == "pending":
@@ -61,7 +63,8 @@ def needing_line(waiting: Waiting) -> Text:
         else t("posts.no_time_limit")
     )
     described_match = shown(match.describe())
-    return t("answers.next.line", match=described_match, what=what, due=due, link=link)
+    where = located(match, user_id, link)
+    return t("answers.next.line", match=described_match, what=what, due=due, link=where)
 
 
 class Matches(commands.Cog):
@@ -74,10 +77,13 @@ class Matches(commands.Cog):
     async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            listing = await self.bot.service.queries.listing(
-                interaction.user.id, interaction.guild_id
-            )
-            every = [say(listing_line(m, interaction.user.id)) for m in listing.matches]
+            listing = await self.bot.service.queries.listing(interaction.user.id)
+            here = (interaction.guild_id, None)  # a server's matches, and those in DMs
+            every = [
+                say(listing_line(m, interaction.user.id))
+                for m in listing.matches
+                if interaction.guild_id is None or m.row.guild_id in here
+            ]
             pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
             page = min(page, len(pages))
             lines = pages[page - 1]
@@ -98,7 +104,7 @@ class Matches(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             waiting = await self.bot.service.queries.needing(interaction.user.id)
-            lines = [say(needing_line(w)) for w in waiting]
+            lines = [say(needing_line(w, interaction.user.id)) for w in waiting]
             if not lines:
                 lines = [say(t("answers.next.nothing"))]
             page = limits.pages(lines, limits.CONTENT - FOOTER_ROOM)[0]
@@ -111,7 +117,6 @@ class Matches(commands.Cog):
     @app_commands.command(name="record", description=described(t("commands.record.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def record(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -56,7 +56,6 @@ class Moves(commands.Cog):
         match=described(t("commands.options.match")),
     )
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def move(self, interaction: Interaction, move: str, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -82,7 +81,6 @@ class Moves(commands.Cog):
     @app_commands.command(name="board", description=described(t("commands.board.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def board(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

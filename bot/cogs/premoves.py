@@ -29,7 +29,6 @@ class Premoves(commands.Cog):
         match=described(t("commands.options.match")),
     )
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def premove(
         self,
         interaction: Interaction,

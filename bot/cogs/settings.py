@@ -16,6 +16,7 @@ from bot.posts.notifications import pinging
 from bot.service.settings import ORIENTATIONS, describe_server
 from bot.store import PreferenceRow
 from bot.texts import Text, t
+from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, tell
 from renderers import THEMES
 
@@ -126,6 +127,8 @@ class Settings(commands.Cog):
         name="server",
         description=described(t("commands.server.description")),
         guild_only=True,
+        allowed_contexts=SERVERS,
+        allowed_installs=SERVER_INSTALL,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

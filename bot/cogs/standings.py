@@ -18,6 +18,7 @@ from bot.service import rating_model as ratings
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
 from bot.texts import ENGLISH, Text, say, t
+from bot.ui.commands_sync import server_only
 from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
 from bot.ui.views import HistoryButton, ReplayButton, history_view, replay_view
 from rules import get_game
@@ -97,7 +98,7 @@ class Standings(commands.Cog):
     )
     @app_commands.describe(game=described(t("commands.leaderboard.options.game")))
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @server_only
     async def leaderboard(self, interaction: Interaction, game: str) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -109,7 +110,6 @@ class Standings(commands.Cog):
 
     @app_commands.command(name="profile", description=described(t("commands.profile.description")))
     @app_commands.describe(user=described(t("commands.profile.options.user")))
-    @app_commands.guild_only()
     async def profile(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -140,12 +140,19 @@ class Standings(commands.Cog):
             fields.append((say(t("answers.standings.current_matches")), worded(current) or none))
             recent = [history_line(row, who.id) for row in found.recent]
             fields.append((say(t("answers.standings.last_results")), "\n".join(recent) or none_yet))
-            summary = t(
-                "answers.standings.profile_summary"
-                if found.standings
-                else "answers.standings.profile_summary_unrated",
-                player=mention(who.id),
-            )
+            player = mention(who.id)
+            if interaction.guild_id is None:  # the Direct messages pool
+                summary = (
+                    t("places.profile_summary", player=player)
+                    if found.standings
+                    else t("places.profile_summary_unrated", player=player)
+                )
+            else:
+                summary = (
+                    t("answers.standings.profile_summary", player=player)
+                    if found.standings
+                    else t("answers.standings.profile_summary_unrated", player=player)
+                )
             title = t("answers.standings.profile_title", player=shown(who.display_name))
             embed = limits.embed(say(title), worded([summary, RATING_NOTE]), fields)
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -156,7 +163,6 @@ class Standings(commands.Cog):
         game=described(t("commands.history.options.game")),
     )
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
     async def history(
         self,
         interaction: Interaction,
@@ -200,7 +206,6 @@ class Standings(commands.Cog):
     @app_commands.command(name="replay", description=described(t("commands.replay.description")))
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def replay(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

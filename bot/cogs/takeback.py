@@ -41,7 +41,6 @@ class Takebacks(commands.Cog):
     )
     @app_commands.describe(match=described(t("commands.options.match")))
     @app_commands.autocomplete(match=match_choices)
-    @app_commands.guild_only()
     async def takeback(self, interaction: Interaction, match: str | None = None) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)

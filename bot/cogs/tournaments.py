@@ -29,6 +29,7 @@ from bot.service.tournaments import (
 )
 from bot.store import Stage
 from bot.texts import say, t
+from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, player
 from bot.ui.views import JoinButton, LeaveButton, entry_view
 
@@ -54,6 +55,8 @@ class Tournaments(commands.Cog):
         name="tournament",
         description=described(t("commands.tournament.description")),
         guild_only=True,
+        allowed_contexts=SERVERS,
+        allowed_installs=SERVER_INSTALL,
     )
 
     def __init__(self, bot: BoardBot) -> None:

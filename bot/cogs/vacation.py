@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.described import described
+from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import days_left, vacation_began, vacation_ended
 from bot.posts.notifications import Undelivered
 from bot.service.vacations import MAX_DAYS
@@ -50,7 +51,7 @@ class Vacation(commands.Cog):
                 )
                 try:
                     await self.bot.announcer.say(match, text)
-                except Undelivered as problem:  # the vacation stands; the post is a courtesy
+                except (Undelivered, OutOfReach) as problem:  # the vacation stands anyway
                     log.info("match #%s: %s", match.id, problem)
 
 

@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from bot.posts.conversations import OutOfReach
 from bot.posts.notifications import Announcer
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
@@ -99,6 +100,9 @@ class Computer:
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match.id, error.message)
             return
+        except OutOfReach as error:  # its players were told by DM; the board waits
+            log.info("%s", error)
+            return
         except Exception:
             log.exception("the computer failed to reply in match #%s", match.id)
             return
@@ -129,6 +133,8 @@ class Computer:
                 await self._play_one(match, mover.engine)
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match_id, error.message)
+        except OutOfReach as error:  # its players were told by DM; the board waits
+            log.info("%s", error)
         except Exception:
             log.exception("the computer failed to play in match #%s", match_id)
         finally:

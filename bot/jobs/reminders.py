@@ -9,9 +9,14 @@ posted, and in which words, is the announcer's.
 
 from __future__ import annotations
 
+import logging
+
+from bot.posts.conversations import OutOfReach
 from bot.posts.notifications import Announcer
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
+
+log = logging.getLogger(__name__)
 
 
 class JobHandler:
@@ -20,6 +25,12 @@ class JobHandler:
         self.announcer = announcer
 
     async def __call__(self, job: JobRow) -> None:
+        try:
+            await self._act(job)
+        except OutOfReach as error:  # a private match's players were told by DM instead
+            log.info("%s", error)
+
+    async def _act(self, job: JobRow) -> None:
         deadlines = self.service.deadlines
         if job.kind == JobKind.REPLAY:  # a finished match: no write to guard, seconds of work
             await self.announcer.post_replay(job.match_id)

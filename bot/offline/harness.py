@@ -196,6 +196,11 @@ class OfflineDiscord(DiscordState):
     def _command_interaction(
         self, kind: int, user: User, name: str, channel_id: int | None, options: dict[str, Any]
     ) -> tuple[dict[str, Any], app_commands.Command[Any, ..., Any]]:
+        if channel_id is not None and self.private(channel_id) and user.id not in self.installed:
+            raise OfflineError(
+                f"{user.name} has not added the app to their account, so Discord offers them "
+                f"no /{name} here: install {user.name} first (buttons work without)"
+            )
         payload = interactions.interaction(self, kind, user, channel_id)
         command = interactions.slash_command(self.bot.tree, name)
         payload["data"] = interactions.command_data(self, command, options)
@@ -205,7 +210,10 @@ class OfflineDiscord(DiscordState):
         self, user: User, message_id: int, custom_id: str, values: list[str] | None = None
     ) -> dict[str, Any]:
         message = self.messages[message_id]
-        payload = interactions.interaction(self, COMPONENT, user, int(message["channel_id"]))
+        channel_id = int(message["channel_id"])
+        if self.private(channel_id) and user not in self.members[channel_id]:
+            raise OfflineError(f"{user.name} is not in that conversation, so sees none of it")
+        payload = interactions.interaction(self, COMPONENT, user, channel_id)
         kind = 2 if values is None else 3
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:

@@ -19,8 +19,10 @@ from bot.offline.checks import choice_problems
 from bot.offline.records import (
     ALREADY_ACKNOWLEDGED,
     EPHEMERAL,
+    FOLLOW_UPS,
     INVALID_FORM_BODY,
     INVALID_WEBHOOK_TOKEN,
+    LOADING,
     UNKNOWN_INTERACTION,
     UNKNOWN_WEBHOOK,
     OfflineError,
@@ -63,7 +65,12 @@ def interaction(
         "entitlements": [],
     }
     guild_id = state.guild_of(where)
-    if guild_id is None:
+    if state.private(where):
+        payload["user"] = user.payload()
+        payload["context"] = 2  # people's DM or group DM
+        payload["authorizing_integration_owners"] = {"1": str(_installer(state, user, where).id)}
+        payload["app_permissions"] = str(discord.Permissions.none().value)
+    elif guild_id is None:
         payload["user"] = user.payload()
         payload["context"] = 1  # the bot's DM
         payload["authorizing_integration_owners"] = {"0": "0"}
@@ -75,6 +82,17 @@ def interaction(
         payload["context"] = 0  # a server
         payload["authorizing_integration_owners"] = {"0": str(guild_id)}
     return payload
+
+
+def _installer(state: DiscordState, user: User, channel_id: int) -> User:
+    """Whose install of the app an interaction in people's conversation goes through: the
+    user's own, else (a button on the app's message) a member's who added it."""
+    if user.id in state.installed:
+        return user
+    for member in state.members[channel_id]:
+        if member.id in state.installed:
+            return member
+    raise OfflineError(f"nobody here added the app to their account: install {user.name} first")
 
 
 def slash_command(
@@ -221,11 +239,13 @@ def callback(state: DiscordState, ids: dict[str, str], body: Any, files: Files) 
         info.ephemeral = ephemeral
         info.deferred = kind == 5
         flags = EPHEMERAL if ephemeral else 0
-        message = state.message(info.channel_id, data, files, flags, loading=kind == 5)
+        loading = LOADING if kind == 5 else 0
+        message = state.message(info.channel_id, data, files, flags | loading, loading=kind == 5)
         info.original = message_id = int(message["id"])
         if kind == 4:
             state.record("message", message, files, info.user.id)
         else:
+            state.owned(message_id, info.user.id if ephemeral else None)
             state.sent.append(
                 Sent("defer", info.channel_id, message_id, "", ephemeral, for_user=info.user.id)
             )
@@ -262,8 +282,12 @@ def followup(state: DiscordState, ids: dict[str, str], body: Any, files: Files) 
         message["flags"] = EPHEMERAL if info.ephemeral else 0
         state.record("message", message, files, info.user.id)
         return message
+    if state.private(info.channel_id) and info.follow_ups >= FOLLOW_UPS:
+        raise state.refuse(400, 0, f"Maximum follow-up messages reached ({FOLLOW_UPS})")
+    info.follow_ups += 1
     flags = (body.get("flags") or 0) & EPHEMERAL
     message = state.message(info.channel_id, body, files, flags)
+    info.made.add(int(message["id"]))
     state.record("message", message, files, info.user.id)
     return message
 
@@ -275,8 +299,12 @@ def get_message(state: DiscordState, ids: dict[str, str], body: Any, files: File
 def edit_message(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
     message_id = _target(state, ids)
     info = state.interactions[ids["webhook_token"]]
+    own = {info.original, info.message_id, *info.made}
+    if state.private(info.channel_id) and message_id not in own:
+        raise state.refuse(400, 0, "A token edits only the messages of its own interaction")
     if info.deferred and message_id == info.original:
         info.deferred = False
+    state.messages[message_id]["flags"] &= ~LOADING
     return state.apply_edit(message_id, body, files)
 
 

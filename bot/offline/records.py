@@ -14,11 +14,13 @@ import discord
 
 EPHEMERAL = 64
 FIRST_ID = 1_300_000_000_000_000_000  # 19-digit snowflakes, like Discord's
-GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+GUILD_TEXT, DM, GROUP_DM, PUBLIC_THREAD = 0, 1, 3, 11
+LOADING = 128  # a message flag: a deferred reply's "thinking…"
 # Discord's error codes for what the offline Discord refuses
 UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, EMPTY_MESSAGE = 10015, 10062, 50006
 INVALID_WEBHOOK_TOKEN, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50027, 50035, 40060
-MISSING_PERMISSIONS = 50013
+MISSING_PERMISSIONS, MISSING_ACCESS = 50013, 50001
+FOLLOW_UPS = 5  # follow-ups per interaction where the app is not in the server (no error code)
 # The permissions a test can withhold (discord.Permissions names, as the bot reads them)
 WITHHOLDABLE = (
     "send_messages",
@@ -124,6 +126,8 @@ class Pending:
     responded: bool = False
     deferred: bool = False  # a deferred reply whose first follow-up fills it
     ephemeral: bool = False
+    follow_ups: int = 0
+    made: set[int] = field(default_factory=set)  # the messages its token sent
 
 
 class OfflineError(RuntimeError):

@@ -57,6 +57,7 @@ def post(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> A
     channel = state.channels.get(channel_id)
     if channel is None:
         raise http_error(404, "Unknown Channel")
+    state.keep_out(channel_id)
     if state.posts_failing():
         raise http_error(503, "Service Unavailable")
     in_thread = channel["type"] == PUBLIC_THREAD
@@ -75,6 +76,7 @@ def post(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> A
 
 def edit(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
     message_id = int(ids["message_id"])
+    state.keep_out(int(ids["channel_id"]))
     if message_id not in state.messages:
         raise http_error(404, "Unknown Message")
     return state.apply_edit(message_id, body, files)
@@ -82,6 +84,7 @@ def edit(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> A
 
 def thread(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -> Any:
     parent = int(ids["channel_id"])
+    state.keep_out(parent)
     state.require(parent, "create_public_threads", "read_message_history")
     if state.channels[parent]["type"] != GUILD_TEXT:
         raise http_error(400, "Cannot create a thread here")
@@ -110,6 +113,7 @@ def channel(state: DiscordState, ids: dict[str, str], body: Any, files: Files) -
     found = state.channels.get(int(ids["channel_id"]))
     if found is None:
         raise http_error(404, "Unknown Channel")
+    state.keep_out(int(ids["channel_id"]))
     return found
 
 
@@ -137,6 +141,7 @@ def typing(state: DiscordState, ids: dict[str, str], body: Any, files: Files) ->
     channel_id = int(ids["channel_id"])
     if channel_id not in state.channels:
         raise http_error(404, "Unknown Channel")
+    state.keep_out(channel_id)
     state.sent.append(Sent("typing", channel_id))
     return None
 

@@ -7,9 +7,13 @@ latest message that has it), `pick VALUE` (an option of the latest menu offering
 `@bot` is the bot itself.
 PLACE is `#games` (the default), `thread` (the newest thread) or `thread N` (match N's), in
 the first server; `#games@other`, `thread@other` or `thread N@other` are places in another
-server (`other`), to see what one server may not of another's. Users, servers and channels
-exist from their first line. Replies print as text; images are saved to files, the
-previous session's cleared first, and a second image of the same name gets a `-v2` suffix.
+server (`other`), to see what one server may not of another's; `dm NAME` is the speaker's DM
+with NAME and `group NAME NAME ...` their group DM with those people (the same people name the
+same conversation), where the app is no member and only answers. A line `install NAME` adds the
+app to NAME's account: only then does Discord offer NAME its commands in DMs and group DMs
+(buttons there work for everyone). Users, servers and channels exist from their first line.
+Replies print as text; images are saved to files, the previous session's cleared first, and
+a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
 A line `fail posts DURATION` makes every message the bot posts to a channel fail with 503
@@ -33,7 +37,7 @@ from typing import Any, TextIO
 from bot.app import create_bot
 from bot.clock import ManualClock, describe_duration, parse_duration
 from bot.offline.harness import OfflineDiscord
-from bot.offline.records import OfflineError, Sent, Upload
+from bot.offline.records import OfflineError, Sent, Upload, User
 from bot.settings import Settings
 
 LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")
@@ -71,6 +75,11 @@ class Session:
         verb, _, duration = text.strip().partition(" ")
         if verb.lower() == "advance":
             await self.advance(duration)
+            return
+        if verb.lower() == "install" and duration.strip():
+            user = self.harness.user(duration.strip())
+            self.harness.install(user)
+            self.say(f"install {user.name}\n   ~ {user.name} added the app to their account")
             return
         words = text.split()
         if [w.lower() for w in words[:2]] == ["fail", "posts"]:
@@ -122,7 +131,7 @@ class Session:
                 self.shown[item.message_id] = item.content
 
     async def act(self, user: Any, place: str | None, action: str) -> list[Sent]:
-        channel = self.place(place)
+        channel = self.place(place, user)
         if action.startswith("/"):
             name, options = self.command(action)
             return await self.harness.command(user, name, channel, **options)
@@ -155,15 +164,18 @@ class Session:
             k: self.value(v.strip()) for k, v in OPTION.findall(rest)
         }
 
-    def place(self, place: str | None) -> int | None:
+    def place(self, place: str | None, speaker: User) -> int | None:
         """The channel a line runs in (None: the first server's first channel)."""
         if place is None:
             return None
+        kind, *names = place.split()
+        if kind in ("dm", "group") and names and (kind == "group" or len(names) == 1):
+            return self.harness.conversation(speaker, [self.harness.user(n) for n in names])
         found = PLACE.match(place.strip())
         if not found:
             raise OfflineError(
-                f"no place called {place!r}: use #games, thread or thread N, "
-                "and add @SERVER for another server (#games@other)"
+                f"no place called {place!r}: use #games, thread or thread N (add @SERVER for "
+                "another server: #games@other), dm NAME or group NAME NAME ..."
             )
         server = found["server"] or self.harness.server
         if found["channel"]:
@@ -198,6 +210,9 @@ class Session:
                 continue
             if sent.ephemeral and sent.for_user not in (None, user_id):
                 continue
+            members = self.harness.members.get(sent.channel_id, ())
+            if members and user_id not in {u.id for u in members}:
+                continue  # a DM or group DM of other people
             live = Sent(
                 sent.kind, sent.channel_id, sent.message_id, components=current["components"]
             )
@@ -258,6 +273,10 @@ class Session:
         channel = self.harness.channels.get(channel_id)
         if channel is None:
             return str(channel_id)
+        members = self.harness.members.get(channel_id)
+        if members is not None:
+            kind = "DM" if len(members) == 2 else "group"
+            return f"{kind} {', '.join(u.name for u in members)}"
         if channel["type"] == 1:
             return f"DM to {channel['recipients'][0]['username']}"
         name = ("#" if channel["type"] == 0 else "thread ") + str(channel["name"])

@@ -20,8 +20,10 @@ from bot.offline.records import (
     EMPTY_MESSAGE,
     EPHEMERAL,
     FIRST_ID,
+    GROUP_DM,
     GUILD_TEXT,
     INVALID_FORM_BODY,
+    MISSING_ACCESS,
     MISSING_PERMISSIONS,
     PUBLIC_THREAD,
     WITHHOLDABLE,
@@ -59,6 +61,8 @@ class DiscordState:
         self.autocompleted: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[str, Pending] = {}  # by token
         self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
+        self.installed: set[int] = set()  # users who added the app to their account
+        self.members: dict[int, tuple[User, ...]] = {}  # people's DMs and group DMs
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
         self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
         self._rate_limited: dict[tuple[str, str], list[float]] = {}  # route -> retry-afters
@@ -153,10 +157,50 @@ class DiscordState:
 
     def dm_channel(self, user: User) -> int | None:
         """The id of the DM channel with this user, if one was opened (`dm` opens one)."""
-        for channel in self.channels.values():
+        for channel_id, channel in self.channels.items():
+            if channel_id in self.members:
+                continue
             if channel["type"] == DM and channel["recipients"][0]["id"] == str(user.id):
-                return int(channel["id"])
+                return channel_id
         return None
+
+    def install(self, user: User) -> None:
+        """Add the app to this user's account (a user install): its commands then work in
+        their DMs and group DMs, where the bot is no member."""
+        self.installed.add(user.id)
+
+    def conversation(self, speaker: User, others: list[User]) -> int:
+        """The id of the private conversation among these people: a DM for two, a group DM
+        for more; the same people name the same conversation, whoever speaks."""
+        people = tuple(sorted({speaker, *others}, key=lambda u: u.id))
+        if len(people) < 2:
+            raise OfflineError("a conversation needs someone else: dm NAME, group NAME NAME")
+        for channel_id, members in self.members.items():
+            if members == people:
+                return channel_id
+        channel_id = self.next_id()
+        self.members[channel_id] = people
+        kind = DM if len(people) == 2 else GROUP_DM
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": kind,
+            "last_message_id": None,
+            "recipients": [u.payload() for u in people if u != speaker],
+            "flags": 0,
+        }
+        if kind == GROUP_DM:
+            self.channels[channel_id] |= {"name": None, "icon": None, "owner_id": str(speaker.id)}
+        return channel_id
+
+    def private(self, channel_id: int) -> bool:
+        """Whether a channel is people's DM or group DM, where the app may only answer."""
+        return channel_id in self.members
+
+    def keep_out(self, channel_id: int) -> None:
+        """Refuse (403, 50001) a bot-token request about people's DM or group DM: the app is
+        no member there, and can only answer interactions."""
+        if self.private(channel_id):
+            raise self.refuse(403, MISSING_ACCESS, "Missing Access (a DM the bot is not in)")
 
     # -- permissions and rate limits ----------------------------------------------------------
 
@@ -311,6 +355,11 @@ class DiscordState:
                 descriptions=[a["description"] for a in message["attachments"]] if files else [],
             )
         )
+
+    def owned(self, message_id: int, user_id: int | None) -> None:
+        """An ephemeral message (a private "thinking…") is seen by this user alone."""
+        if user_id is not None:
+            self._owners[message_id] = user_id
 
     def latest(self, test: Any = None) -> Sent:
         """The most recent message (not a defer) the bot sent that passes `test`."""

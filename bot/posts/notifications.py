@@ -18,6 +18,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.posts import limits
+from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
 from bot.posts.match_texts import (
     POSTED_LATE,
     Line,
@@ -152,6 +153,9 @@ class Announcer:
         self.watchers: list[Callable[[Match], None]] = []
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
+        self.conversations = Conversations(
+            service.deadlines.clock, self._dm_anyway, self.post_missing_board
+        )
 
     async def board_file(
         self, match: Match, view: View, ply: int | None = None, state: Any = None
@@ -198,10 +202,13 @@ class Announcer:
                     allowed_mentions=pinging(),
                 )
             await self.archive(match)
-        except Undelivered as error:  # nobody is waiting for an answer: the log says it
+        except (Undelivered, OutOfReach) as error:  # nobody waits for an answer: the log says it
             log.info("match #%s: %s", match_id, error)
 
-    def _channel(self, match: Match) -> discord.PartialMessageable:
+    def _channel(self, match: Match) -> discord.PartialMessageable | Conversation:
+        """Where a match's posts go: its thread or channel, or its private conversation."""
+        if private(match):
+            return Conversation(match, self.conversations)
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
 
     @staticmethod
@@ -239,7 +246,7 @@ class Announcer:
     ) -> Match:
         """Open the match thread from the challenge message (or stay in the channel)."""
         no_thread: Undelivered | None = None
-        if challenge is not None:
+        if challenge is not None and not private(match):
             name = limits.thread_name(match.describe())
             try:
                 async with self._delivering(
@@ -330,8 +337,8 @@ class Announcer:
         await self.service.cache.set_messages(
             match, board_message_id=message.id, board_ply=match.row.ply
         )
-        if previous:
-            await self._strip_buttons(channel, previous)
+        if previous and isinstance(channel, discord.PartialMessageable):  # a conversation's
+            await self._strip_buttons(channel, previous)  # token edits only its own messages
         if not active:
             await self.archive(match)
         if match.outcome is not None:
@@ -392,6 +399,14 @@ class Announcer:
 
         await asyncio.gather(*(send(user_id) for user_id in followers))
 
+    async def _dm_anyway(self, user_id: int, text: str, picture: discord.File) -> bool:
+        """A DM whatever `/settings dm` says: a private match's players have no other way to
+        hear what happened between interactions. False if Discord refused it."""
+        try:
+            return await self._send_dm(user_id, text, picture)
+        except DmsClosed:
+            return False
+
     async def _send_dm(self, user_id: int, text: str, picture: discord.File) -> bool:
         """A direct message; False if Discord refused it, DmsClosed if because the member
         closed their DMs (which the store then remembers)."""
@@ -405,7 +420,7 @@ class Announcer:
             raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
         return True
 
-    async def post_missing_board(self, match_id: int) -> bool:
+    async def post_missing_board(self, match_id: int, late: Line = POSTED_LATE) -> bool:
         """Post the board of turns that were saved but never shown (the process stopped
         between the two), mentioning whoever is to move; False if it could not be posted
         (or was posted meanwhile)."""
@@ -417,8 +432,8 @@ class Announcer:
                 shown_up_to = match.row.board_ply or 0
                 moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
                 turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
-                await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
-            except (ServiceError, Undelivered, discord.HTTPException) as error:
+                await self.post_board(match, [*describe_turns(match, turns), late])
+            except (ServiceError, Undelivered, OutOfReach, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
                 return False
         return True
@@ -426,11 +441,21 @@ class Announcer:
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""
         match, user_id = reminder.match, reminder.seat.user_id
-        if not await self.direct(match, user_id, reminder_direct(reminder)):
-            await self.say(match, reminder_in_place(reminder), ping=[user_id])
+        if await self.direct(match, user_id, reminder_direct(reminder)):
+            return
+        if private(match):  # nowhere to mention them: a DM whatever their setting
+            board = await self.private_board(match, user_id)
+            await self._dm_anyway(user_id, say(reminder_direct(reminder)), board)
+            return
+        await self.say(match, reminder_in_place(reminder), ping=[user_id])
 
     async def challenge_expired(self, match: Match) -> None:
-        """The challenge loses its buttons and says why; the challenger is told."""
+        """The challenge loses its buttons and says why; the challenger is told (by DM only,
+        for a challenge in a private conversation, which only an interaction can edit)."""
+        if private(match):
+            unanswered = say(challenge_unanswered(match))
+            await self._dm_anyway(match.challenger.user_id, unanswered, MISSING)
+            return
         channel = self.client.get_partial_messageable(
             match.row.channel_id, guild_id=match.row.guild_id
         )
@@ -460,8 +485,10 @@ class Announcer:
         async with self._delivering(
             t("posts.undelivered.post_challenge"), (match.row.channel_id,), ("send_messages",)
         ):
-            if match.row.challenge_message_id is None:
-                return await channel.send(
+            if match.row.challenge_message_id is None or private(match):
+                # a conversation takes answers only, and edits none but its own: a new post
+                place = self._channel(match) if private(match) else channel
+                return await place.send(
                     limits.content(text),
                     view=view or MISSING,
                     allowed_mentions=pinging(*match.people),

@@ -59,6 +59,9 @@ class Profile:
     recent: tuple[MatchRow, ...]
 
 
+DIRECT_MESSAGES = 0  # the rating pool of the matches played outside servers (no server's id)
+
+
 class Ratings:
     """Counts each finished, rated match in its players' standings exactly once: the store
     records the match id in the same transaction as the new standings, so a second call (a
@@ -71,13 +74,12 @@ class Ratings:
     async def rate(self, match: Match) -> bool:
         """Count a finished match; False when it is unrated, unfinished or counted already."""
         outcome = match.outcome
-        guild_id = match.row.guild_id
-        if outcome is None or not match.row.rated or guild_id is None:
+        if outcome is None or not match.row.rated:
             return False
         user_ids = [seat.user_id for seat in match.seats]
         update = partial(ratings.after_match, match.game.name, user_ids, outcome)
         return await self.cache.store.rate_match(
-            match.id, guild_id, match.game.name, user_ids, update
+            match.id, pool_of(match.row.guild_id), match.game.name, user_ids, update
         )
 
     async def rate_quietly(self, match: Match) -> None:
@@ -105,11 +107,9 @@ class Ratings:
         return Leaderboard(name, tuple(top), mine)
 
     async def profile(self, viewer: Viewer, user_id: int) -> Profile:
-        """A player's standings in the viewer's server (none in direct messages), and the
-        matches of theirs the viewer may reach."""
-        standings = []
-        if viewer.guild_id is not None:
-            standings = await self.cache.store.ratings_of(viewer.guild_id, user_id)
+        """A player's standings in the viewer's server (outside servers, in the Direct
+        messages pool), and the matches of theirs the viewer may reach."""
+        standings = await self.cache.store.ratings_of(pool_of(viewer.guild_id), user_id)
         listing = await self.queries.listing(user_id, viewer.guild_id)
         current = tuple(m for m in listing.matches if viewer.reaches(m.row))
         recent = await self.history(viewer, user_id, per_page=RECENT_RESULTS)
@@ -152,6 +152,11 @@ class Ratings:
         # Replaying a long log (Kyo's move generation above all) is CPU work: off the loop.
         states = await asyncio.to_thread(lambda: tuple(record.positions(match.game)))
         return Replay(match, record.turns, states)
+
+
+def pool_of(guild_id: int | None) -> int:
+    """The rating pool of a place: its server's, or Direct messages outside servers."""
+    return DIRECT_MESSAGES if guild_id is None else guild_id
 
 
 def result_for(row: MatchRow, user_id: int) -> str:

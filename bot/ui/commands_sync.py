@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -19,6 +19,26 @@ from discord import app_commands
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Where a command can be used (Discord's "interaction contexts": a server, the bot's own DM,
+# other DMs and group DMs) and through which installs (added to a server, or to a person's
+# account). The tree's default is everywhere through both; the commands that only make sense
+# among a server's members say `server_only`.
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+BOTH_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+SERVERS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+USER_INSTALL = 1  # Discord's integration type of an app added to a person's account
+
+
+def server_only(command: T) -> T:
+    """Offered only in servers that added the app (tournaments, server settings, the
+    leaderboard, following members' matches): a person's install reaches no server's members."""
+    command = app_commands.allowed_installs(guilds=True, users=False)(command)
+    command = app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(command)
+    return app_commands.guild_only(command)
 
 
 def scope_of(application_id: int | None, guild_id: int | None) -> str:
@@ -34,6 +54,13 @@ def payload_hash(tree: app_commands.CommandTree[Any], guild_id: int | None) -> s
     payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def install_url(application_id: int) -> str:
+    """The link that adds the app to a person's account (a user install), so its commands
+    work in their DMs and group DMs."""
+    link = discord.utils.oauth_url(application_id, scopes=("applications.commands",))
+    return f"{link}&integration_type={USER_INSTALL}"
 
 
 async def register_commands(

@@ -12,7 +12,8 @@ from discord import app_commands
 
 from bot.operations.handling import observed
 from bot.posts import limits
-from bot.posts.notifications import Undelivered
+from bot.posts.conversations import Conversations, OutOfReach
+from bot.posts.notifications import Announcer, Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
 from bot.texts import Text, say, t
 from bot.ui.permissions import told
@@ -38,6 +39,7 @@ class ServiceHolder(Protocol):
     needs no import of the application that imports it."""
 
     service: MatchService
+    announcer: Announcer
 
 
 def service_of(interaction: Interaction) -> MatchService:
@@ -77,16 +79,23 @@ async def apologise(interaction: Interaction) -> None:
 @asynccontextmanager
 async def answering(interaction: Interaction) -> AsyncIterator[None]:
     """Answer a ServiceError with its reason and hint; log anything else as the bug it is
-    and apologise, so no user is ever left with a spinner."""
+    and apologise, so no user is ever left with a spinner. In a private conversation, the
+    posts it makes answer this interaction, and boards that waited for one follow it."""
+    conversations: Conversations = cast(ServiceHolder, interaction.client).announcer.conversations
     try:
-        with observed(interaction):
-            yield
+        with observed(interaction), conversations.hearing(interaction):
+            try:
+                yield
+            finally:
+                await conversations.catch_up(interaction)
     except ServiceError as error:
         await tell(interaction, explain(error))
     except Undelivered as problem:
         where = interaction.channel_id
         await tell(interaction, problem.explain(interaction.app_permissions, where))
         told(interaction)
+    except OutOfReach as unreached:
+        await tell(interaction, unreached.explain(interaction.user.id))
     except Exception:
         log.exception("handling %s failed", _describe(interaction))
         await apologise(interaction)

@@ -89,7 +89,8 @@ def test_a_test_server_has_its_own_stored_hash(database: str) -> None:
 def test_the_invite_grants_exactly_the_documented_permissions(tmp_path: Path) -> None:
     result = bot_command(tmp_path, "--invite", DISCORD_TOKEN=TOKEN)
     assert result.returncode == 0, result.stderr
-    url = urlsplit(result.stdout.strip())
+    server, account = (line.rpartition(" ")[2] for line in result.stdout.splitlines())
+    url = urlsplit(server)
     query = parse_qs(url.query)
     assert (url.netloc, query["client_id"], query["scope"]) == (
         "discord.com",
@@ -99,6 +100,13 @@ def test_the_invite_grants_exactly_the_documented_permissions(tmp_path: Path) ->
     flags = [discord.Permissions.VALID_FLAGS[p.name] for p in NEEDED]
     assert int(query["permissions"][0]) == sum(set(flags)) and len(set(flags)) == len(NEEDED)
     assert documented_permissions() == [(say(p.label), say(p.why)) for p in NEEDED]
+    mine = parse_qs(urlsplit(account).query)  # a user install: commands only, no permissions
+    assert (mine["client_id"], mine["scope"], mine["integration_type"]) == (
+        [str(APP_ID)],
+        ["applications.commands"],
+        ["1"],
+    )
+    assert "permissions" not in mine
 
     chosen = bot_command(tmp_path, "--invite", DISCORD_TOKEN=TOKEN, APPLICATION_ID="42")
     assert "client_id=42&" in chosen.stdout

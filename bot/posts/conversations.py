@@ -1,0 +1,193 @@
+"""Posting in a private conversation: a DM or group DM between people, which the app reaches
+through a person's account (a user install) and where it is no member (DESIGN.md §10).
+
+There Discord lets the app only answer: every post is a follow-up to an interaction of that
+conversation (at most FOLLOW_UPS of them, within the token's 15 minutes). So the announcer
+posts a private match's boards through the interaction under way, which `hearing` makes known
+to the task that handles it (and to the computer's reply it starts). What cannot reach the
+conversation then (a timeout, a result, the computer's move after a restart) stays unposted:
+the players get it by the bot's own DM, and the board shows at the next command or button
+used in the conversation (`catch_up`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+from bot.clock import MINUTE, Clock
+from bot.posts import limits
+from bot.service import Match
+from bot.texts import ENGLISH, Text, say, t
+
+CAUGHT_UP = t("places.caught_up")  # under a board posted at the first interaction since
+
+FOLLOW_UPS = 5  # Discord's follow-ups per interaction where the app is not in the server
+OWN_FOLLOW_UPS = FOLLOW_UPS - 1  # one is left for the command's own answer
+TOKEN_LIFETIME = 15 * MINUTE  # an interaction's token works this long
+TOKEN_MARGIN = MINUTE  # a post begun this close to the end might arrive too late
+
+
+@dataclass
+class Heard:
+    """The interaction being handled in a private conversation, and what it has used up."""
+
+    interaction: discord.Interaction[Any]
+    at: float  # on the bot's clock
+    follow_ups: int = 0
+    checked: bool = False  # whether a "thinking…" reply was seen to, before the first post
+
+
+HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
+
+SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
+"""A DM to a member, False if Discord refused it (it raises nothing)."""
+PostMissing = Callable[[int, Text], Awaitable[bool]]
+
+
+def private(match: Match) -> bool:
+    """A match outside servers lives in a private conversation (the bot's DM is one too)."""
+    return match.row.guild_id is None
+
+
+def place_of(match: Match, viewer: int) -> Text:
+    """Where a private match is, as `viewer` calls it: "your DM with bob"."""
+    others = ", ".join(seat.name for seat in match.seats if seat.user_id != viewer)
+    if len(match.seats) == 2:
+        return t("places.dm_with", names=others)
+    return t("places.group_with", names=others)
+
+
+def located(match: Match, viewer: int, link: str) -> Text | str:
+    """A link to a match's post, said to be in a private conversation where it is."""
+    return t("places.at", place=place_of(match, viewer), link=link) if private(match) else link
+
+
+class OutOfReach(Exception):
+    """A private conversation could not be posted to now: no interaction of it is under way
+    (or it has used up its follow-ups or its token). Nothing is lost: the board shows at the
+    next command or button there, and the players were sent it by DM."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(f"match #{match.id}: its conversation cannot be posted to now")
+        self.match = match
+
+    def explain(self, viewer: int, locale: str = ENGLISH) -> str:
+        return say(t("places.out_of_reach", place=place_of(self.match, viewer)), locale)
+
+
+class Conversation:
+    """A private match's place, as the announcer posts there: `send` and `typing`, like a
+    channel, through the interaction under way."""
+
+    def __init__(self, match: Match, conversations: Conversations) -> None:
+        self.match = match
+        self.conversations = conversations
+
+    async def send(
+        self,
+        content: str,
+        *,
+        file: discord.File = MISSING,
+        allowed_mentions: discord.AllowedMentions = MISSING,
+        view: discord.ui.View = MISSING,
+    ) -> discord.Message:
+        """A follow-up to the interaction under way in this conversation; OutOfReach (the
+        players sent it by DM) when there is none that can still post."""
+        heard = self.conversations.reachable(self.match)
+        if heard is None:
+            await self.conversations.missed(self.match, content, file)
+            raise OutOfReach(self.match)
+        interaction = heard.interaction
+        if not heard.checked:
+            heard.checked = True
+            await _leave_thinking(interaction)
+        heard.follow_ups += 1
+        return await interaction.followup.send(
+            content, file=file, allowed_mentions=allowed_mentions, view=view, wait=True
+        )
+
+    def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """No typing indicator: the app is no member of the conversation."""
+        return contextlib.nullcontext()
+
+
+async def _leave_thinking(interaction: discord.Interaction[Any]) -> None:
+    """A command deferred privately shows its member "thinking…", which the first follow-up
+    would fill, privately: fill it with a note first, so the board is everyone's."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    original = await interaction.original_response()
+    if original.flags.loading and original.flags.ephemeral:
+        await interaction.edit_original_response(content=say(t("places.below")))
+
+
+class Conversations:
+    """The private conversations' posts: who may post now, and what waits for the next
+    interaction in each."""
+
+    def __init__(self, clock: Clock, send_dm: SendDm, post_missing: PostMissing) -> None:
+        self.clock = clock
+        self.send_dm = send_dm
+        self.post_missing = post_missing
+        self._waiting: dict[int, set[int]] = {}  # channel id -> matches with a board unposted
+        self._sent: set[tuple[int, int]] = set()  # (match, ply) whose players got the DM
+
+    @contextlib.contextmanager
+    def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:
+        """While an interaction outside servers is handled, its task (and the tasks it
+        starts) may post to its conversation."""
+        if interaction.guild_id is not None:
+            yield
+            return
+        token = HEARD.set(Heard(interaction, self.clock.now()))
+        try:
+            yield
+        finally:
+            HEARD.reset(token)
+
+    def reachable(self, match: Match) -> Heard | None:
+        """The interaction under way that can post to this match's conversation now."""
+        heard = HEARD.get()
+        if heard is None or heard.interaction.channel_id != match.channel_id:
+            return None
+        if self.clock.now() - heard.at > TOKEN_LIFETIME - TOKEN_MARGIN:
+            return None
+        return heard if heard.follow_ups < OWN_FOLLOW_UPS else None
+
+    async def missed(self, match: Match, content: str, file: discord.File) -> None:
+        """A post the conversation could not take: each player gets it by DM now (once per
+        position), where Discord allows; a board waits for the next interaction there."""
+        board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
+        if board_missing:
+            self._waiting.setdefault(match.channel_id, set()).add(match.id)
+        if (match.id, match.row.ply) in self._sent:
+            return
+        self._sent.add((match.id, match.row.ply))
+        picture = b"" if file is MISSING else file.fp.read()
+        for seat in match.seats:
+            if seat.engine is not None:
+                continue
+            note = t("places.missed", place=place_of(match, seat.user_id))
+            text = limits.content(f"{content}\n{say(note)}" if board_missing else content)
+            board = discord.File(
+                io.BytesIO(picture), filename=file.filename, description=file.description
+            )
+            await self.send_dm(seat.user_id, text, board if picture else MISSING)
+
+    async def catch_up(self, interaction: discord.Interaction[Any]) -> None:
+        """At an interaction in a private conversation, post the boards that waited for one."""
+        channel_id = interaction.channel_id
+        if interaction.guild_id is not None or channel_id is None:
+            return
+        if not interaction.response.is_done() or not self._waiting.get(channel_id):
+            return
+        for match_id in sorted(self._waiting.pop(channel_id)):
+            await self.post_missing(match_id, CAUGHT_UP)

@@ -1,0 +1,332 @@
+"""Where commands work (installs and contexts), and matches in DMs and group DMs, where the app
+is installed on a person's account and may only answer interactions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+
+from bot.clock import DAY, ManualClock
+from bot.offline import OfflineDiscord, interactions
+from bot.offline.records import OfflineError, Pending
+from bot.posts.conversations import HEARD, Heard
+from bot.texts import say, t
+from rules import get_game
+from tests.bot.spec import check_request
+from tests.bot.support import new_bot, private, public
+from tests.bot.test_commands import COMMANDS
+from tests.bot.test_full_games import greedy_capture
+from tests.bot.test_offline_lines import session
+
+GLOBAL = "/applications/{application_id}/commands"
+SERVER_ONLY = {"tournament", "server", "leaderboard", "follow", "unfollow"}
+
+
+def test_every_command_says_where_it_works(database: str) -> None:
+    async def main() -> list[dict[str, Any]]:
+        bot = new_bot(database)
+        bot.sync_only = True
+        async with OfflineDiscord(bot, check_request=check_request) as h:
+            assert not h.violations
+            ((_, _, body),) = [r for r in h.requests if r[:2] == ("PUT", GLOBAL)]
+            return list(body)
+
+    body = asyncio.run(main())
+    assert check_request("PUT", GLOBAL, body) == []  # Discord's own document accepts it
+    where = {c["name"]: (c["contexts"], c["integration_types"]) for c in body}
+    assert set(where) == COMMANDS
+    for name, (contexts, installs) in where.items():
+        if name in SERVER_ONLY:  # servers that added the app, only
+            assert (contexts, installs) == ([0], [0]), name
+        else:  # servers, the bot's DM, other DMs and group DMs; either install
+            assert (contexts, installs) == ([0, 1, 2], [0, 1]), name
+
+
+async def _accept(h: OfflineDiscord, user: Any, channel: int) -> None:
+    challenge = h.latest(lambda s: "Accept" in s.buttons and s.channel_id == channel)
+    await h.click(user, challenge.message_id or 0, "Accept")
+
+
+def test_a_quorum_match_in_a_dm_is_played_to_its_end(offline: Any) -> None:
+    quorum = get_game("quorum")
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)  # bob has not added the app: buttons only, for him
+        dm = h.conversation(alice, [bob])
+        assert h.conversation(bob, [alice]) == dm  # the same two people, the same DM
+        (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        assert challenge.channel_id == dm and challenge.buttons[0] == "Accept"
+        assert "add the app to your account" in challenge.content
+        assert "integration_type=1" in challenge.content
+        with pytest.raises(OfflineError, match="install bob"):
+            await h.command(bob, "board", dm)
+        sent = await h.click(bob, challenge.message_id or 0, "Accept")
+        assert not [s for s in sent if s.kind == "thread"], "no thread in a DM"
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert board.channel_id == dm and "begins" in board.content
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(3):
+            state = (await h.bot.service.cache.get(match_id)).state
+            move = quorum.format_move(state, quorum.legal_moves(state)[0])
+            sent = await h.command(alice, "move", dm, move=move)
+            (board,) = [s for s in public(sent) if s.pngs]
+            assert board.channel_id == dm and f"<@{bob.id}>, your move" in board.content
+            # bob plays with the buttons: Move, then each square, then Play
+            (picker,) = private(await h.click(bob, board.message_id or 0, "Move"))
+            state = (await h.bot.service.cache.get(match_id)).state
+            first = quorum.legal_moves(state)[0]
+            for token in quorum.move_tokens(state, first):
+                await h.choose(bob, picker.message_id or 0, token)
+            notation = quorum.format_move(state, first)
+            shown = picker.message_id
+            play = h.latest(lambda s, shown=shown: s.message_id == shown).buttons
+            label = next(label for label in play if notation in label)
+            sent = await h.click(bob, picker.message_id or 0, label)
+            assert [s.channel_id for s in public(sent) if s.pngs] == [dm]
+        # alice lets her clock run out: Discord would refuse a post now, so the result
+        # reaches both by the bot's DM and shows in the DM at the next interaction there
+        timed_out = await h.advance(4 * DAY)
+        assert not [s for s in timed_out if s.channel_id == dm]
+        told = [s for s in timed_out if s.channel_id in (h.dm_channel(alice), h.dm_channel(bob))]
+        over = [s for s in told if "Game over" in s.content]
+        assert len(over) == 2 and all(s.pngs for s in over)
+        assert any("shows in your DM with bob" in s.content for s in over)
+        assert any("shows in your DM with alice" in s.content for s in over)
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "finished" and match.outcome is not None
+        sent = await h.command(alice, "board", dm)
+        (result,) = [s for s in public(sent) if "Game over" in s.content]
+        assert result.channel_id == dm and result.pngs
+        assert say(t("places.caught_up")) in result.content
+        assert await h.bot.service.audit.check() == []
+
+    offline(scenario)
+
+
+def test_a_boost_match_in_a_group_dm_of_three_is_played_to_its_end(offline: Any) -> None:
+    boost = get_game("boost")
+    rng = random.Random(2)
+
+    async def scenario(h: OfflineDiscord) -> None:
+        users = [h.user(name) for name in ("alice", "bob", "carol")]
+        for user in users:
+            h.install(user)
+        group = h.conversation(users[0], users[1:])
+        assert h.conversation(users[2], users[:2]) == group
+        await h.command(
+            users[0], "challenge", group, game="boost", opponent=users[1], opponent2=users[2]
+        )
+        for user in users[1:]:
+            await _accept(h, user, group)
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(1500):
+            match = await h.bot.service.cache.get(match_id)
+            if match.outcome is not None:
+                break
+            mover = users[boost.to_move(match.state) - 1]
+            text = boost.format_move(match.state, greedy_capture(boost, match.state, rng))
+            sent = await h.command(mover, "move", group, move=text)
+            assert [s.channel_id for s in public(sent) if s.pngs] == [group]
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "finished"
+        assert any("Game over" in s.content and s.channel_id == group for s in public(h.sent))
+        assert not [s for s in h.sent if s.kind in ("thread", "typing")]
+        assert await h.bot.service.audit.check() == []
+
+    offline(scenario, seeds=lambda: 2)  # with these greedy moves: a short game
+
+
+def test_discord_refuses_the_bot_token_in_a_dm_it_is_not_in(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        channel = h.bot.get_partial_messageable(dm)
+        with pytest.raises(Exception, match="Missing Access"):
+            await channel.send("hello")
+        with pytest.raises(Exception, match="Missing Access"):
+            await channel.typing()
+        h.violations.clear()
+
+    offline(scenario)
+
+
+def test_a_conversation_takes_five_follow_ups_per_interaction_and_own_edits(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        ids = {"webhook_id": str(h.application_id), "webhook_token": "token-x"}
+        h.interactions["token-x"] = Pending(h.next_id(), "token-x", alice, dm, None, h.now())
+        interactions.callback(h, ids, {"type": 5, "data": {}}, [])
+        interactions.followup(h, ids, {"content": "fills the thinking"}, [])
+        made = [interactions.followup(h, ids, {"content": f"{n}"}, []) for n in range(5)]
+        with pytest.raises(Exception, match="Maximum follow-up"):
+            interactions.followup(h, ids, {"content": "one too many"}, [])
+        interactions.edit_message(h, {**ids, "message_id": made[0]["id"]}, {"content": "ok"}, [])
+        someone_elses = h.message(dm, {"content": "another interaction's"}, [], 0)
+        with pytest.raises(Exception, match="its own interaction"):
+            interactions.edit_message(
+                h, {**ids, "message_id": someone_elses["id"]}, {"content": "x"}, []
+            )
+        h.violations.clear()
+
+    offline(scenario)
+
+
+def test_a_challenge_in_a_server_without_the_app_is_refused(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        payload = h.command_payload(alice, "challenge", None, game="quorum", opponent=bob)
+        payload["authorizing_integration_owners"] = {"1": str(alice.id)}  # her install only
+        (answer,) = private(await h.run(payload, alice))
+        assert say(t("places.not_in_server")) in answer.content
+        assert await h.bot.store.match_ids() == []
+
+    offline(scenario)
+
+
+def test_the_computer_answers_in_a_dm_within_the_same_interaction(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        sent = await h.command(alice, "challenge", dm, game="razzle", opponent=h.bot_user, level=1)
+        assert "add the app" not in " ".join(s.content for s in sent)  # nobody else to add it
+        match_id = max(await h.bot.store.match_ids())
+        for _ in range(3):
+            match = await h.bot.service.cache.get(match_id)
+            game, state = match.game, match.state
+            text = game.format_move(state, game.legal_moves(state)[0])
+            sent = await h.command(alice, "move", dm, move=text)
+            (board,) = [s for s in public(sent) if s.pngs]
+            assert board.channel_id == dm and "Computer (Black) replied" in board.content
+            assert not [s for s in sent if s.kind == "typing"], "the app is no member here"
+
+    offline(scenario, ai_nodes=40)
+
+
+@pytest.mark.both_backends
+def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, carol, dave = (h.user(n) for n in ("alice", "bob", "carol", "dave"))
+        for user in (alice, carol):
+            h.install(user)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        await _accept(h, bob, dm)
+        match_id = max(await h.bot.store.match_ids())
+        (listed,) = private(await h.command(alice, "next"))  # in the server's channel
+        assert "Quorum #1" in listed.content and "in your DM with bob" in listed.content
+        (listed,) = private(await h.command(alice, "matches"))
+        assert "in your DM with bob" in listed.content
+        # a stranger, elsewhere, reads none of it
+        elsewhere = h.conversation(carol, [dave])
+        for command in ("board", "record", "replay", "analysis"):
+            (answer,) = private(await h.command(carol, command, elsewhere, match=str(match_id)))
+            assert "no match #1" in answer.content.lower(), (command, answer.content)
+        (answer,) = private(await h.command(alice, "resign", dm))
+        await h.click(alice, answer.message_id or 0, "Resign")
+        (history,) = private(await h.command(carol, "history", elsewhere, user=alice))
+        assert "Quorum #1" not in str(history.embeds) + history.content
+        (history,) = private(await h.command(alice, "history", dm))
+        assert "Quorum #1" in str(history.embeds) + history.content
+        (profile,) = private(await h.command(alice, "profile", dm))
+        (embed,) = profile.embeds
+        assert "Direct messages" in embed["description"]
+        assert embed["fields"][0]["name"] == "Quorum", "rated in the Direct messages pool"
+        (profile,) = private(await h.command(alice, "profile"))  # the server's own pool
+        assert "Direct messages" not in str(profile.embeds)
+        (record,) = private(await h.command(alice, "record", dm, match=str(match_id)))
+        assert record.files
+
+    offline(scenario)
+
+
+def test_a_rematch_in_a_dm_is_a_new_answer_there(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="boku", opponent=bob)
+        await _accept(h, bob, dm)
+        (question,) = private(await h.command(alice, "resign", dm))
+        sent = await h.click(alice, question.message_id or 0, "Resign")
+        (result,) = [s for s in public(sent) if "Rematch" in s.buttons]
+        sent = await h.click(bob, result.message_id or 0, "Rematch")  # bob, without the app
+        (challenge,) = [s for s in public(sent) if "Accept" in s.buttons]
+        assert challenge.channel_id == dm and "A rematch of match #1" in challenge.content
+        sent = await h.click(alice, challenge.message_id or 0, "Accept")
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert board.channel_id == dm and "Boku #2" in board.content
+
+    offline(scenario)
+
+
+def test_a_conversation_is_posted_to_only_by_a_fresh_interaction_of_its_own(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        match = await h.bot.service.cache.get(max(await h.bot.store.match_ids()))
+        conversations = h.bot.announcer.conversations
+        clock = h.bot.clock
+        assert conversations.reachable(match) is None  # no interaction under way
+        here = Heard(cast(Any, SimpleNamespace(channel_id=dm)), clock.now())
+        elsewhere = Heard(cast(Any, SimpleNamespace(channel_id=h.channel_id)), clock.now())
+        for heard, reachable in ((here, True), (elsewhere, False)):
+            token = HEARD.set(heard)
+            assert (conversations.reachable(match) is heard) == reachable
+            HEARD.reset(token)
+        token = HEARD.set(here)
+        here.follow_ups = 4  # one is left for the command's own answer
+        assert conversations.reachable(match) is None
+        here.follow_ups = 0
+        assert isinstance(clock, ManualClock)
+        clock.advance(14.5 * 60)  # the token would run out before a board got there
+        assert conversations.reachable(match) is None
+        HEARD.reset(token)
+
+    offline(scenario)
+
+
+def test_an_offline_session_plays_in_a_dm_and_a_group_dm(tmp_path: Path) -> None:
+    out = session(
+        tmp_path,
+        "install alice\n"
+        "alice in dm bob: /challenge game:quorum opponent:@bob\n"
+        "bob in dm alice: /board\n"
+        "bob in dm alice: click Accept\n"
+        "alice in group bob carol: /rules game:boost\n"
+        "carol in group alice bob: click Accept\n"
+        "alice in dm: /board\n",
+    )
+    assert "install alice\n   ~ alice added the app to their account\n" in out
+    assert "   [DM alice, bob] bot: @alice challenges @bob to Quorum" in out
+    assert "?? bob has not added the app to their account" in out
+    assert "   [DM alice, bob] bot: Quorum #1 (standard) begins" in out
+    assert "[group alice, bob, carol] bot (only alice sees this)" in out
+    assert "?? no message you can see has that" in out  # no challenge in the group
+    assert "?? no place called 'dm'" in out
+    assert "Traceback" not in out and "went wrong" not in out
+
+
+def test_nobody_clicks_in_a_conversation_they_are_not_in(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, mallory = h.user("alice"), h.user("bob"), h.user("mallory")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        with pytest.raises(OfflineError, match="not in that conversation"):
+            await h.click(mallory, challenge.message_id or 0, "Accept")
+
+    offline(scenario)
