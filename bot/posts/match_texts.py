@@ -18,8 +18,9 @@ import discord
 
 from bot.clock import DAY
 from bot.posts import limits
-from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
+from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState, rating_model
 from bot.service.deadlines import CHALLENGE_LIFETIME
+from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import SeatRow
 from bot.texts import ENGLISH, Text, Wordable, say, t
@@ -338,6 +339,22 @@ def takeback_agreed(request: Takeback) -> Text:
 
 def taken_back(request: Takeback) -> Text:
     return t("posts.takeback.taken_back", move=request.notation)
+
+
+def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = ENGLISH) -> str:
+    """`Ratings: alice 1,523 (+12), bob 1,477 (-12).` under a rated result, or nothing."""
+    if not changes:
+        return ""
+    each = [
+        t(
+            "lifecycle.rating.change",
+            player=shown(match.at(match.seat_of(c.user_id) or 1).name),
+            rating=rating_model.shown(c.after, locale),
+            change=c.change,
+        )
+        for c in changes
+    ]
+    return say(t("lifecycle.rating.after", changes=", ".join(say(c, locale) for c in each)), locale)
 
 
 def replay_post(match: Match) -> Text:

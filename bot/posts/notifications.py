@@ -31,6 +31,7 @@ from bot.posts.match_texts import (
     jump_url,
     match_begins,
     on_vacation,
+    rating_changes,
     reminder_direct,
     reminder_in_place,
     replay_alt,
@@ -311,7 +312,10 @@ class Announcer:
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
-        text = limits.content(worded([*lines, status_line(match), due, *away]).strip())
+        ratings_line = rating_changes(match, await self.service.ratings.changes(match))
+        text = limits.content(
+            worded([*lines, status_line(match), ratings_line, due, *away]).strip()
+        )
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []

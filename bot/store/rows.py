@@ -98,11 +98,18 @@ class RatingRow:
     losses: int = 0
     streak: int = 0
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative rating shown as one number (mu - 3 sigma, openskill's ordinal);
-        the SQL that ranks players computes the same expression."""
-        return self.mu - 3 * self.sigma
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated match did to one player's rating: mu and sigma before (None for a
+    newcomer's first match) and after, and the games counted once it was."""
+
+    user_id: int
+    mu_before: float | None
+    sigma_before: float | None
+    mu: float
+    sigma: float
+    games: int
 
 
 # Given the current standings of a match's players (by user id; newcomers absent), the new ones.
