@@ -9,6 +9,7 @@ posted, and in which words, is the announcer's.
 
 from __future__ import annotations
 
+from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
@@ -30,6 +31,10 @@ class JobHandler:
                 if reminder is not None:
                     await self.announcer.remind(reminder)
             elif job.kind == JobKind.TIMEOUT:
+                aborted = await self.service.aborts.time_out(job.match_id, job.ply)
+                if aborted is not None:
+                    await self.announcer.closed(aborted.match, abort_text(aborted))
+                    return
                 result = await deadlines.time_out(job.match_id, job.ply)
                 if result is not None:
                     await self.announcer.after_turns(result.match, result.turns)

@@ -19,6 +19,7 @@ import discord
 from bot.clock import DAY
 from bot.posts import limits
 from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState, rating_model
+from bot.service.aborts import Aborted
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
@@ -355,6 +356,16 @@ def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = E
         for c in changes
     ]
     return say(t("lifecycle.rating.after", changes=", ".join(say(c, locale) for c in each)), locale)
+
+
+def abort_text(aborted: Aborted) -> Text:
+    """Said where an aborted match is played: who aborted it, or whose first move timed out."""
+    title = aborted.match.title
+    if aborted.timed_out is not None:
+        player = shown(aborted.timed_out.name)
+        return t("lifecycle.abort.timed_out", game=title, player=player)
+    player = shown(aborted.by.name if aborted.by else "")
+    return t("lifecycle.abort.done", game=title, player=player)
 
 
 def replay_post(match: Match) -> Text:

@@ -338,7 +338,7 @@ class Announcer:
             await self._strip_buttons(channel, previous)
         if not active:
             await self.archive(match)
-        if match.outcome is not None:
+        if match.outcome is not None and match.turns_played:  # no replay of a game without turns
             await self.service.deadlines.replay_later(match)
         link = jump_url(match.row.guild_id, match.channel_id, message.id)
         if to_ping:
@@ -472,6 +472,14 @@ class Announcer:
                 )
             message = channel.get_partial_message(match.row.challenge_message_id)
             return await message.edit(content=limits.content(text), view=view)
+
+    async def closed(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
+        """A match ended without a result (aborted): said where it is played, its board's
+        buttons stripped, its thread archived; no replay."""
+        await self.say(match, text, ping)
+        if match.row.board_message_id:
+            await self._strip_buttons(self._channel(match), match.row.board_message_id)
+        await self.archive(match)
 
     async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""

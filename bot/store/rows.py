@@ -11,7 +11,8 @@ from typing import Any
 
 class Status(StrEnum):
     """Where a match is in its life. Declared in lifecycle order: a match only moves forward
-    (pending, then active or declined or withdrawn; active, then finished)."""
+    (pending, then active or declined or withdrawn; active, then finished, or withdrawn when
+    aborted before every player had moved: `MatchRow.aborted_at` tells the two apart)."""
 
     PENDING = "pending"
     ACTIVE = "active"
@@ -81,6 +82,7 @@ class MatchRow:
     board_ply: int | None = None  # the ply whose board was last posted
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
+    aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
 
 
 @dataclass(frozen=True)

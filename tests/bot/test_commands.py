@@ -15,7 +15,7 @@ from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
+COMMANDS |= {"abort", "settings", "takeback", "leaderboard", "profile", "history", "replay"}
 COMMANDS |= {
     "vacation",
     "follow",

@@ -49,3 +49,84 @@ def test_a_rated_result_shows_both_new_ratings_and_changes(offline: Any) -> None
         assert "**1,374?**" in fields["Quorum"]
 
     offline(scenario)
+
+
+def said(sent: list[Any], channel_id: int | None = None) -> list[str]:
+    return [
+        s.content
+        for s in sent
+        if s.kind == "message" and not s.ephemeral and channel_id in (None, s.channel_id)
+    ]
+
+
+@pytest.mark.both_backends
+def test_an_abort_before_the_first_reply_ends_the_match_without_a_result(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        (thread,) = h.threads()
+        where = int(thread["id"])
+        await h.command(alice, "move", move="a1e3")
+        board = h.latest(lambda s: "Move" in s.buttons)
+        sent = await h.command(alice, "abort", where)
+        (answer,) = private(sent)
+        assert answer.content == "Quorum #1 is aborted."
+        (post,) = said(sent, where)
+        assert post.startswith("**Quorum #1 is aborted** by alice before every player had moved")
+        assert "no result, unrated, no replay" in post
+        assert any(s.kind == "edit" and s.message_id == board.message_id for s in sent)
+        assert h.channels[where]["thread_metadata"]["archived"]
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "withdrawn" and match.row.aborted_at is not None
+        assert match.outcome is None
+        (refused,) = private(await h.command(bob, "move", where, move="h8h4"))
+        assert "is over" in refused.content
+        assert said(await h.advance(30 * 86_400)) == []  # no timeout, no replay
+        (board_now,) = private(await h.command(bob, "leaderboard", game="quorum"))
+        assert "No rated Quorum match" in board_now.embeds[0]["description"]
+
+    offline(scenario)
+
+
+def test_abort_is_refused_once_every_player_has_moved(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(bob, "move", move="h8h4")
+        (refused,) = private(await h.command(alice, "abort"))
+        assert refused.content.startswith("Quorum #1 cannot be aborted: every player has moved.")
+        assert "/resign" in refused.content
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_timeout_before_a_first_move_aborts_instead_of_losing(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, days=1)
+        (thread,) = h.threads()
+        where = int(thread["id"])
+        await h.command(alice, "move", move="a1e3")
+        posts = said(await h.advance(2 * 86_400), where)
+        assert [p for p in posts if "aborted" in p] == [
+            "**Quorum #1 is aborted**: bob did not make a first move in time. "
+            "No result, unrated, no replay."
+        ]
+        assert not [p for p in posts if "Game over" in p or "Replay" in p]
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "withdrawn" and match.outcome is None
+        assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3"]
+        assert await h.bot.store.unrated_matches() == []
+
+    offline(scenario)
+
+
+def test_a_game_resigned_before_any_turn_has_no_replay(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        await start_match(h)
+        await resign(h, h.user("alice"))
+        assert h.latest(lambda s: "Game over" in s.content)
+        await h.advance(60)
+        assert not [s for s in h.sent if s.content.startswith("Replay of")]
+
+    offline(scenario)
