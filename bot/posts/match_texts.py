@@ -305,6 +305,13 @@ def draw_offer(match: Match, offering: str, other: SeatRow) -> Text:
     return t("posts.draw.offer_later", player=offering, other=answering)
 
 
+def draw_lapsed(match: Match) -> Text:
+    """What a draw offer's post says once the offer lapsed (its buttons gone)."""
+    if match.to_move is None:
+        return t("lifecycle.draw.lapsed_over", game=match.title)
+    return t("lifecycle.draw.lapsed")
+
+
 def draw_declined(name: str) -> Text:
     return t("posts.draw.declined", player=name)
 

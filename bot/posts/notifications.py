@@ -27,6 +27,7 @@ from bot.posts.match_texts import (
     deadline_line,
     describe_turns,
     dms_closed,
+    draw_lapsed,
     followed,
     jump_url,
     match_begins,
@@ -309,6 +310,7 @@ class Announcer:
         carries a Rematch button, its replay follows as its own message (`post_replay`), and
         its thread is archived. The player to move is pinged (unless it is the computer), and
         those in `ping`; the deadline is shown in each reader's time zone."""
+        match = await self.end_draw_offer(match)
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
@@ -473,10 +475,29 @@ class Announcer:
             message = channel.get_partial_message(match.row.challenge_message_id)
             return await message.edit(content=limits.content(text), view=view)
 
+    async def end_draw_offer(self, match: Match, text: Line | None = None) -> Match:
+        """The post of a draw offer that no longer stands (its receiver moved, the game
+        ended, or `text` says how it was answered) says so and loses its buttons, once."""
+        message_id = match.row.draw_message_id
+        standing = match.row.draw_offer is not None and match.to_move is not None
+        if message_id is None or (standing and text is None):
+            return match
+        content = limits.content(say(text or draw_lapsed(match)))
+        try:
+            await (
+                self._channel(match)
+                .get_partial_message(message_id)
+                .edit(content=content, view=None)
+            )
+        except discord.HTTPException as error:
+            log.info("could not edit the draw offer of match #%s: %s", match.id, error)
+        return await self.service.cache.set_messages(match, draw_message_id=None)
+
     async def closed(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A match ended without a result (aborted): said where it is played, its board's
         buttons stripped, its thread archived; no replay."""
         await self.say(match, text, ping)
+        match = await self.end_draw_offer(match)
         if match.row.board_message_id:
             await self._strip_buttons(self._channel(match), match.row.board_message_id)
         await self.archive(match)

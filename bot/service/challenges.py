@@ -176,6 +176,30 @@ class Challenges:
         )
         return await self.cache.get(match_id)
 
+    async def duplicate_of(self, request: ChallengeRequest) -> Match | None:
+        """A challenge still pending that `request` would only repeat: the same challenger,
+        players, game, variant, pace and rating, in the same server."""
+        challenger = request.players[request.challenger - 1].user_id
+        wanted = (
+            request.game,
+            request.variant,
+            request.days,
+            request.rated,
+            sorted(p.user_id for p in request.players),
+        )
+        rows, _ = await self.cache.store.matches_of(challenger, [Status.PENDING], request.guild_id)
+        for row in rows:
+            same = (
+                row.game,
+                row.variant,
+                row.days_per_move,
+                row.rated,
+                sorted(s.user_id for s in row.seats),
+            )
+            if row.seats[row.challenger - 1].user_id == challenger and same == wanted:
+                return await self.cache.get(row.id)
+        return None
+
     async def accept(self, match_id: int, user_id: int, name: str = "") -> AcceptResult:
         """An invited player's acceptance, or, in an open challenge, a member taking the
         first free seat under `name`."""

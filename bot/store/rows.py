@@ -83,6 +83,7 @@ class MatchRow:
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
     aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
+    draw_message_id: int | None = None  # the post of the draw offer standing (or lapsed)
 
 
 @dataclass(frozen=True)

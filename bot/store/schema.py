@@ -221,4 +221,5 @@ LIFECYCLE = """
     CREATE INDEX ratings_shown ON ratings (guild_id, game, mu);
     ALTER TABLE matches ADD COLUMN aborted_at {big};
     ALTER TABLE tournaments ADD COLUMN cancelled_at {big};
+    ALTER TABLE matches ADD COLUMN draw_message_id {big};
 """

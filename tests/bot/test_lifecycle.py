@@ -130,3 +130,69 @@ def test_a_game_resigned_before_any_turn_has_no_replay(offline: Any) -> None:
         assert not [s for s in h.sent if s.content.startswith("Replay of")]
 
     offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_lapsed_draw_offer_says_so_and_loses_its_buttons(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(alice, "draw")
+        offer = h.latest(lambda s: "Accept draw" in s.buttons)
+        sent = await h.command(bob, "move", move="h8h4")
+        (lapsed,) = [s for s in sent if s.kind == "edit" and s.message_id == offer.message_id]
+        assert lapsed.buttons == []
+        assert lapsed.content == (
+            "A draw was offered here. It lapsed with the next move: no draw offer stands."
+        )
+        match = await h.bot.service.cache.get(match_id)
+        assert match.row.draw_offer is None and match.row.draw_message_id is None
+        await h.command(alice, "move", move="a2a6")  # nothing more to edit
+        edits = [s for s in h.sent if s.kind == "edit" and s.message_id == offer.message_id]
+        assert edits == [lapsed]
+
+    offline(scenario)
+
+
+def test_a_draw_offer_accepted_by_command_says_so(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (alice, bob) = await start_match(h)
+        await h.command(alice, "draw")
+        offer = h.latest(lambda s: "Accept draw" in s.buttons)
+        sent = await h.command(bob, "draw")
+        (edited,) = [s for s in sent if s.kind == "edit" and s.message_id == offer.message_id]
+        assert edited.content == "A draw was offered here, and bob accepted it."
+        assert edited.buttons == []
+        assert h.latest(lambda s: "Game over: draw (agreement)" in s.content)
+
+    offline(scenario)
+
+
+def test_draw_against_the_computer_is_refused_plainly(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(alice, "challenge", game="quorum", opponent=h.bot_user, level=1)
+        match_id = max(await h.bot.store.match_ids())
+        (refused,) = private(await h.command(alice, "draw", match=str(match_id)))
+        assert refused.content.startswith("The computer does not take or offer draws.")
+        assert (await h.bot.service.cache.get(match_id)).row.draw_offer is None
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_second_identical_pending_challenge_is_refused_with_a_link(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        await h.command(alice, "challenge", game="quorum", opponent=bob)
+        first = h.latest(lambda s: "Accept" in s.buttons)
+        (refused,) = private(await h.command(alice, "challenge", game="quorum", opponent=bob))
+        assert refused.content.startswith("You have made this same challenge already")
+        assert f"match #1, https://discord.com/channels/{h.guild_id}/" in refused.content
+        assert f"/{first.message_id}\n" in refused.content
+        assert len(await h.bot.store.match_ids()) == 1
+        await h.command(alice, "challenge", game="quorum", opponent=bob, days=1)  # not the same
+        await h.command(bob, "challenge", game="quorum", opponent=alice)  # nor this
+        assert len(await h.bot.store.match_ids()) == 3
+
+    offline(scenario)
