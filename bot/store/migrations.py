@@ -231,7 +231,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Issue 39: what each rated match did to each player's rating (the result post shows
     # it; mu_before is NULL for a newcomer), players ranked by their shown rating (mu), and
     # when a match was aborted (status 'withdrawn' once started: no result) or a tournament
-    # cancelled (stage 'finished' with no winner), and the message of a standing draw offer
+    # cancelled (stage 'finished', no winner named), and the message of a standing draw offer
     # (edited when the offer lapses).
     Migration.typed(
         "rating changes per match, ranks by shown rating, aborted matches, cancelled tournaments",

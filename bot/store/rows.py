@@ -224,6 +224,7 @@ class TournamentRow:
     round: int  # the round being played; 0 before the start
     entry_message_id: int | None
     created_at: str
+    cancelled_at: str | None = None  # set when its creator or an admin cancelled it
 
 
 @dataclass(frozen=True)

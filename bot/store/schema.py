@@ -220,6 +220,6 @@ LIFECYCLE = """
     DROP INDEX ratings_rank;
     CREATE INDEX ratings_shown ON ratings (guild_id, game, mu);
     ALTER TABLE matches ADD COLUMN aborted_at {big};
-    ALTER TABLE tournaments ADD COLUMN cancelled_at {big};
+    ALTER TABLE tournaments ADD COLUMN cancelled_at TEXT;
     ALTER TABLE matches ADD COLUMN draw_message_id {big};
 """

@@ -57,7 +57,15 @@ def test_command_sync_payload(offline: Any) -> None:
         rules_options = {o["name"]: o for o in commands["rules"]["options"]}
         assert rules_options["topic"]["autocomplete"]
         tournament = {o["name"]: o for o in commands["tournament"]["options"]}
-        assert list(tournament) == ["create", "start", "standings", "leave", "list"]
+        assert list(tournament) == [
+            "create",
+            "start",
+            "cancel",
+            "remove",
+            "standings",
+            "leave",
+            "list",
+        ]
         assert {o["type"] for o in tournament.values()} == {1}  # subcommands
         create = {o["name"]: o for o in tournament["create"]["options"]}
         assert [c["value"] for c in create["format"]["choices"]] == ["round-robin", "swiss"]

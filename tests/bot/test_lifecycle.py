@@ -10,7 +10,7 @@ import pytest
 from bot.offline import OfflineDiscord
 from bot.service import rating_model as ratings
 from rules import Outcome
-from tests.bot.support import private, resign, start_match
+from tests.bot.support import private, public, resign, start_match
 
 
 def test_a_newcomer_shows_1500_and_a_class_is_about_200_points() -> None:
@@ -194,5 +194,73 @@ def test_a_second_identical_pending_challenge_is_refused_with_a_link(offline: An
         await h.command(alice, "challenge", game="quorum", opponent=bob, days=1)  # not the same
         await h.command(bob, "challenge", game="quorum", opponent=alice)  # nor this
         assert len(await h.bot.store.match_ids()) == 3
+
+    offline(scenario)
+
+
+async def tournament_of(h: OfflineDiscord, count: int) -> tuple[list[Any], Any]:
+    """alice creates a Swiss Quorum tournament and the next `count - 1` users join."""
+    users = [
+        h.user(name, manager=False) for name in ("alice", "bob", "carol", "dave", "erin")[:count]
+    ]
+    await h.command(users[0], "tournament create", game="quorum", format="swiss")
+    entry = h.latest(lambda s: "Join" in s.buttons)
+    for user in users[1:]:
+        await h.click(user, entry.message_id or 0, "Join")
+    return users, entry
+
+
+@pytest.mark.both_backends
+def test_a_tournament_cancelled_by_its_creator(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        users, entry = await tournament_of(h, 4)
+        (bob, carol) = users[1:3]
+        (refused,) = private(await h.command(bob, "tournament cancel"))
+        assert refused.content.startswith("Only alice, who created it, or someone with Manage")
+        await h.command(users[0], "tournament start")
+        boards = await h.bot.store.boards(1)
+        first, second = [await h.bot.service.cache.get(b.match_id or 0) for b in boards]
+        by_id = {u.id: u for u in users}
+        await resign(h, by_id[first.at(2).user_id], first.channel_id)  # scored: round 1 goes on
+        sent = await h.command(users[0], "tournament cancel")
+        (said_,) = public(sent)
+        assert said_.content == (
+            "**Tournament #1: Quorum standard, swiss** is cancelled by alice. Games in "
+            "progress play on as ordinary matches and no longer count for it."
+        )
+        table = h.latest(lambda s: s.message_id == entry.message_id)
+        assert "Cancelled. Standings when it stopped:" in table.content
+        await resign(h, by_id[second.at(2).user_id], second.channel_id)  # plays on, not scored
+        assert (await h.bot.service.cache.get(second.id)).status == "finished"
+        boards = await h.bot.store.boards(1)
+        assert [b.points for b in boards] == [1.0, None] and {b.round for b in boards} == {1}
+        assert not [s for s in h.sent if "round 2" in s.content]
+        (listing,) = private(await h.command(carol, "tournament list"))
+        assert listing.content.startswith("No tournament is open or running here.")
+        (again,) = private(await h.command(users[0], "tournament cancel", tournament=1))
+        assert again.content == "Tournament #1 is over."
+
+    offline(scenario)
+
+
+def test_the_creator_removes_entrants_before_the_start_and_between_games(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        users, entry = await tournament_of(h, 5)
+        alice, bob, erin = users[0], users[1], users[4]
+        (done,) = private(await h.command(alice, "tournament remove", player=erin))
+        assert done.content == "erin is removed from tournament #1."
+        assert "Entrants (4)" in h.latest(lambda s: s.message_id == entry.message_id).content
+        (stays,) = private(await h.command(alice, "tournament remove", player=alice))
+        assert stays.content == "The creator's entry stays: cancel the tournament instead."
+        await h.command(alice, "tournament start")
+        (busy,) = private(await h.command(alice, "tournament remove", player=bob))
+        assert busy.content.startswith("bob has a game of round 1 in progress")
+        (board,) = [b for b in await h.bot.store.boards(1) if bob.id in (b.first_id, b.second_id)]
+        match = await h.bot.service.cache.get(board.match_id or 0)
+        await resign(h, bob, match.channel_id)
+        (removed,) = private(await h.command(alice, "tournament remove", player=bob))
+        assert removed.content.startswith("bob is removed from tournament #1 and will not be")
+        entrants = await h.bot.store.entrants(1)
+        assert [e.withdrawn for e in entrants if e.user_id == bob.id] == [True]
 
     offline(scenario)
