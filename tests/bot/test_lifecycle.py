@@ -264,3 +264,46 @@ def test_the_creator_removes_entrants_before_the_start_and_between_games(offline
         assert [e.withdrawn for e in entrants if e.user_id == bob.id] == [True]
 
     offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_long_boost_game_counts_its_turns_alike_on_the_board_and_in_the_record(
+    offline: Any,
+) -> None:
+    """Three-player Boost: carol resigns after six turns and the others play on. Her
+    resignation is no turn: the board, /board's last moves and /record all count ten turns,
+    and the record names her by name and colour, not by seat number."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob, carol) = await start_match(h, "boost", 3)
+        by_id = {u.id: u for u in (alice, bob, carol)}
+
+        async def play(count: int) -> None:
+            for _ in range(count):
+                match = await h.bot.service.cache.get(match_id)
+                mover = match.to_move
+                assert mover is not None
+                state = match.state
+                move = match.game.format_move(state, match.game.legal_moves(state)[0])
+                await h.command(by_id[mover.user_id], "move", move=move)
+
+        await play(6)
+        await resign(h, carol)
+        await play(4)
+        match = await h.bot.service.cache.get(match_id)
+        assert match.turns_played == 10 and match.outcome is None
+        board = h.latest(lambda s: s.kind == "message" and s.pngs != [] and not s.ephemeral)
+        assert "after 10 turns" in board.descriptions[0]
+        (mine,) = private(await h.command(alice, "board"))
+        assert "10 turns played" in mine.content
+        last = mine.content.split("Last moves: `")[1].rstrip("`").split("  ")
+        assert [move.split(". ")[0] for move in last] == [str(n) for n in range(1, 11)]
+        (record,) = private(await h.command(alice, "record"))
+        text = record.files[0][1].decode()
+        numbered = [line for line in text.splitlines() if line[:1].isdigit()]
+        assert [line.split(".")[0] for line in numbered] == [str(n) for n in range(1, 11)]
+        assert "{resigned: carol (Green)}" in text.splitlines()
+        assert "resign 3" not in text
+        assert "10 turns played" in record.content
+
+    offline(scenario)
