@@ -293,7 +293,7 @@ def test_a_long_boost_game_counts_its_turns_alike_on_the_board_and_in_the_record
         match = await h.bot.service.cache.get(match_id)
         assert match.turns_played == 10 and match.outcome is None
         board = h.latest(lambda s: s.kind == "message" and s.pngs != [] and not s.ephemeral)
-        assert "after 10 turns" in board.descriptions[0]
+        assert "after 10 turns" in (board.descriptions[0] or "")
         (mine,) = private(await h.command(alice, "board"))
         assert "10 turns played" in mine.content
         last = mine.content.split("Last moves: `")[1].rstrip("`").split("  ")
