@@ -9,7 +9,8 @@ import pytest
 
 from bot.offline import OfflineDiscord
 from bot.service import rating_model as ratings
-from rules import Outcome
+from bot.texts import say
+from rules import Outcome, Record, get_game
 from tests.bot.support import private, public, resign, start_match
 
 
@@ -307,3 +308,17 @@ def test_a_long_boost_game_counts_its_turns_alike_on_the_board_and_in_the_record
         assert "10 turns played" in record.content
 
     offline(scenario)
+
+
+def test_a_boost_timeout_is_remembered_as_a_timeout_not_a_resignation() -> None:
+    """The board header marks a seat that ran out of time "timed out" (the state says which
+    of the seats out of the game resigned and which timed out), through saves and replays."""
+    game = get_game("boost")
+    state = game.new(players=3, seed=1)
+    out = game.time_out(state, 1)
+    assert out.timed_out == (1,) and out.resigned == (1,)
+    assert game.load(game.dump(out)) == out
+    assert game.resign(state, 1).timed_out == ()
+    record = Record("boost", "standard", 3, 1, ("timeout 1",))
+    assert Record.from_text(record.to_text(say)).replay(game) == out
+    assert "timed_out" not in game.dump(state)["state"], "saves without one are unchanged"
