@@ -13,14 +13,12 @@ RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
 
 # The leaderboard's order: established players (at least `?` games) before provisional ones,
 # each by shown rating (which rises with mu); `rank_of` counts the players this puts above.
-PLACE = "(CASE WHEN games >= ? THEN 0 ELSE 1 END)"
+PLACE = "(CASE WHEN {games} >= ? THEN 0 ELSE 1 END)"
+BETTER, MINE = PLACE.format(games="better.games"), PLACE.format(games="mine.games")
 ABOVE = f"""
     SELECT count(*) FROM ratings better
-    WHERE better.guild_id = mine.guild_id AND better.game = mine.game AND (
-        {PLACE.replace("games", "better.games")} < {PLACE.replace("games", "mine.games")}
-        OR ({PLACE.replace("games", "better.games")} = {PLACE.replace("games", "mine.games")}
-            AND better.mu > mine.mu)
-    )
+    WHERE better.guild_id = mine.guild_id AND better.game = mine.game
+        AND ({BETTER} < {MINE} OR ({BETTER} = {MINE} AND better.mu > mine.mu))
 """
 
 # Finished rated matches not yet counted (index `matches_unrated`; counting sets rated = 2).
@@ -117,7 +115,7 @@ class Ratings(Database):
         games first, each part by rating (mu), highest first."""
         rows = await self._reader().fetch(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
-            f"ORDER BY {PLACE}, mu DESC, games DESC, user_id LIMIT ?",
+            f"ORDER BY {PLACE.format(games='games')}, mu DESC, games DESC, user_id LIMIT ?",
             guild_id,
             game,
             established,

@@ -3,15 +3,17 @@ challenges, tournament admin and one turn count everywhere."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from bot.offline import OfflineDiscord
 from bot.service import rating_model as ratings
+from bot.store import open_store
 from bot.texts import say
 from rules import Outcome, Record, get_game
-from tests.bot.support import private, public, resign, start_match
+from tests.bot.support import execute_raw, private, public, resign, start_match
 
 
 def test_a_newcomer_shows_1500_and_a_class_is_about_200_points() -> None:
@@ -322,3 +324,37 @@ def test_a_boost_timeout_is_remembered_as_a_timeout_not_a_resignation() -> None:
     record = Record("boost", "standard", 3, 1, ("timeout 1",))
     assert Record.from_text(record.to_text(say)).replay(game) == out
     assert "timed_out" not in game.dump(state)["state"], "saves without one are unchanged"
+
+
+def test_the_leaderboard_ranks_established_players_before_provisional_ones(
+    database_url: str,
+) -> None:
+    """A newcomer's lucky first win shows a higher number than a settled player's, but the
+    settled player (5 or more games) ranks first; within each part, the higher rating."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        try:
+            await store.close()
+            rows = [(1, 1600.0, 1), (2, 1550.0, 9), (3, 1500.0, 5), (4, 1700.0, 2)]
+            await execute_raw(
+                database_url,
+                *(
+                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, "
+                    f"draws, losses, streak, updated_at) VALUES (7, 'quorum', {user}, "
+                    f"{ratings.MODEL.mu + (points - 1500) / ratings.SCALE}, 5.0, {games}, "
+                    f"{games}, 0, 0, 0, '2026-01-01')"
+                    for user, points, games in rows
+                ),
+            )
+            store = await open_store(database_url)
+            top = await store.leaderboard(7, "quorum", 10, ratings.PROVISIONAL_GAMES)
+            assert [r.user_id for r in top] == [2, 3, 4, 1]
+            assert [ratings.shown(r) for r in top] == ["1,550", "1,500", "1,700?", "1,600?"]
+            for place, user in enumerate([2, 3, 4, 1], start=1):
+                found = await store.rank_of(7, "quorum", user, ratings.PROVISIONAL_GAMES)
+                assert found is not None and found[0] == place
+        finally:
+            await store.close()
+
+    asyncio.run(main())
