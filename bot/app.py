@@ -46,6 +46,7 @@ COGS = (
     "bot.cogs.challenges",
     "bot.cogs.moves",
     "bot.cogs.endings",
+    "bot.cogs.aborts",
     "bot.cogs.matches",
     "bot.cogs.guide",
     "bot.cogs.settings",

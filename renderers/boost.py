@@ -146,7 +146,13 @@ def render(
 
     defeated = GAME.defeated(state)
     notes = [
-        "resigned" if seat in state.resigned else "defeated" if seat in defeated else ""
+        "timed out"
+        if seat in state.timed_out
+        else "resigned"
+        if seat in state.resigned
+        else "defeated"
+        if seat in defeated
+        else ""
         for seat in range(1, state.players + 1)
     ]
     return render_board(

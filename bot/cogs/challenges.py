@@ -18,13 +18,14 @@ from bot.posts.match_texts import (
     challenge_declined,
     challenge_text,
     challenge_withdrawn,
+    jump_url,
     mention,
     pace,
     shown,
     worded,
 )
 from bot.posts.notifications import pinging
-from bot.service import AcceptResult, Match, Player, ServiceError
+from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.texts import say, t
 from bot.ui.commands_sync import install_url
@@ -135,6 +136,7 @@ class Challenges(commands.Cog):
             if position is not None:  # read before the answer, so a bad file is told privately
                 state = await read_attached(rules.get_game(request.game), position)
                 request = self.bot.service.challenges.from_position(request, state)
+            await self._refuse_duplicate(request)
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)
             async with self.bot.service.cache.lock(match.id):
@@ -155,6 +157,16 @@ class Challenges(commands.Cog):
                         wait=True,
                     )
                 await self._posted(match, message, opening)
+
+    async def _refuse_duplicate(self, request: ChallengeRequest) -> None:
+        """A second identical pending challenge is refused, with a link to the first."""
+        first = await self.bot.service.challenges.duplicate_of(request)
+        if first is not None:
+            where = (first.row.guild_id, first.row.channel_id, first.row.challenge_message_id)
+            raise ServiceError(
+                t("lifecycle.challenge.duplicate", match=first.id, link=jump_url(*where)),
+                t("lifecycle.challenge.duplicate_hint"),
+            )
 
     async def _posted(self, match: Match, message: discord.Message, opening: AcceptResult) -> None:
         """A new challenge is on show: the match starts from it, or it waits to expire."""

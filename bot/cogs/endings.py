@@ -69,17 +69,20 @@ class Endings(commands.Cog):
             async with self.bot.service.cache.lock(found.id):
                 result = await self.bot.service.turns.draw(found.id, interaction.user.id)
                 if result.agreed:
-                    await self.bot.announcer.post_board(result.match, [draw_accepted(me)])
+                    accepted = t("lifecycle.draw.accepted", player=me)
+                    ended = await self.bot.announcer.end_draw_offer(result.match, accepted)
+                    await self.bot.announcer.post_board(ended, [draw_accepted(me)])
                     await tell(interaction, say(t("answers.draw.accepted", match=found.title)))
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
-                await self.bot.announcer.post(
+                posted = await self.bot.announcer.post(
                     result.match,
                     draw_offer(result.match, me, other),
                     view=draw_view(found.id),
                     ping=[other.user_id],
                 )
+                await self.bot.service.cache.set_messages(result.match, draw_message_id=posted.id)
             offered = t("answers.draw.offered", match=found.title, player=shown(other.name))
             await tell(interaction, say(offered))
 
@@ -98,8 +101,11 @@ class Endings(commands.Cog):
                 await interaction.edit_original_response(
                     content=limits.content(f"{content}\n{say(answered)}"), view=None
                 )
+                match = await self.bot.service.cache.set_messages(
+                    result.match, draw_message_id=None
+                )
                 if result.agreed:
-                    await self.bot.announcer.post_board(result.match, [answered])
+                    await self.bot.announcer.post_board(match, [answered])
 
 
 async def setup(bot: BoardBot) -> None:

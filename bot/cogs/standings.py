@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bot.app import BoardBot
 
 HISTORY_PAGE = 10  # matches per /history page
-RATING_NOTE = t("answers.standings.rating_note")
+RATING_NOTE = t("answers.standings.rating_note", least=ratings.PROVISIONAL_GAMES)
 
 
 def history_line(row: MatchRow, user_id: int, locale: str = ENGLISH) -> str:

@@ -1,4 +1,4 @@
-"""/tournament create|start|standings|leave|list, the entry message's Join and Leave
+"""/tournament create|start|cancel|remove|standings|leave|list, the entry message's Join and Leave
 buttons, and the posts a tournament makes as its rounds begin and end."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bot.cogs.challenges import DAYS_CHOICES, GAME_CHOICES
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
-from bot.posts.match_texts import worded
+from bot.posts.match_texts import shown, worded
 from bot.posts.notifications import Undelivered, pinging
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.pairing import System
@@ -145,6 +145,48 @@ class Tournaments(commands.Cog):
             await interaction.response.defer(thinking=True)
             started = await service.start(chosen.id, interaction.user.id, manager)
             await interaction.followup.send(say(texts.started(started)), allowed_mentions=pinging())
+
+    @group.command(
+        name="cancel", description=described(t("lifecycle.commands.tournament.cancel.description"))
+    )
+    @app_commands.describe(tournament=WHICH)
+    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
+        """Announced where the command is used, and on the entry message."""
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            chosen = await service.resolve(interaction.guild_id or 0, tournament)
+            manager = interaction.permissions.manage_guild
+            service.check_admin(chosen, interaction.user.id, manager)
+            await interaction.response.defer(thinking=True)
+            cancelled = await service.cancel(chosen.id, interaction.user.id, manager)
+            me = shown(interaction.user.display_name)
+            said = t("lifecycle.tournament.cancelled", title=cancelled.title, player=me)
+            await interaction.followup.send(say(said), allowed_mentions=pinging())
+            await self.refresh(cancelled)
+
+    @group.command(
+        name="remove", description=described(t("lifecycle.commands.tournament.remove.description"))
+    )
+    @app_commands.describe(
+        player=described(t("lifecycle.commands.tournament.remove.options.player")),
+        tournament=WHICH,
+    )
+    async def remove(
+        self, interaction: Interaction, player: discord.User, tournament: int | None = None
+    ) -> None:
+        async with answering(interaction):
+            service = self.bot.service.tournaments
+            chosen = await service.resolve(interaction.guild_id or 0, tournament)
+            manager = interaction.permissions.manage_guild
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            after = await service.remove(chosen.id, interaction.user.id, manager, player.id)
+            name = shown(player.display_name)
+            if after.row.stage is Stage.OPEN:
+                done = t("lifecycle.tournament.removed", player=name, tournament=chosen.id)
+            else:
+                done = t("lifecycle.tournament.removed_running", player=name, tournament=chosen.id)
+            await self.refresh(after)
+            await interaction.followup.send(say(done), ephemeral=True)
 
     @group.command(
         name="standings", description=described(t("commands.tournament.standings.description"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.posts.conversations import OutOfReach
+from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
@@ -41,6 +42,10 @@ class JobHandler:
                 if reminder is not None:
                     await self.announcer.remind(reminder)
             elif job.kind == JobKind.TIMEOUT:
+                aborted = await self.service.aborts.time_out(job.match_id, job.ply)
+                if aborted is not None:
+                    await self.announcer.closed(aborted.match, abort_text(aborted))
+                    return
                 result = await deadlines.time_out(job.match_id, job.ply)
                 if result is not None:
                     await self.announcer.after_turns(result.match, result.turns)

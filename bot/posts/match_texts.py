@@ -18,8 +18,10 @@ import discord
 
 from bot.clock import DAY
 from bot.posts import limits
-from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
+from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState, rating_model
+from bot.service.aborts import Aborted
 from bot.service.deadlines import CHALLENGE_LIFETIME
+from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import SeatRow
 from bot.texts import ENGLISH, Text, Wordable, say, t
@@ -307,6 +309,13 @@ def draw_offer(match: Match, offering: str, other: SeatRow) -> Text:
     return t("posts.draw.offer_later", player=offering, other=answering)
 
 
+def draw_lapsed(match: Match) -> Text:
+    """What a draw offer's post says once the offer lapsed (its buttons gone)."""
+    if match.to_move is None:
+        return t("lifecycle.draw.lapsed_over", game=match.title)
+    return t("lifecycle.draw.lapsed")
+
+
 def draw_declined(name: str) -> Text:
     return t("posts.draw.declined", player=name)
 
@@ -342,6 +351,32 @@ def takeback_agreed(request: Takeback) -> Text:
 
 def taken_back(request: Takeback) -> Text:
     return t("posts.takeback.taken_back", move=request.notation)
+
+
+def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = ENGLISH) -> str:
+    """`Ratings: alice 1,523 (+12), bob 1,477 (-12).` under a rated result, or nothing."""
+    if not changes:
+        return ""
+    each = [
+        t(
+            "lifecycle.rating.change",
+            player=shown(match.at(match.seat_of(c.user_id) or 1).name),
+            rating=rating_model.shown(c.after, locale),
+            change=c.change,
+        )
+        for c in changes
+    ]
+    return say(t("lifecycle.rating.after", changes=", ".join(say(c, locale) for c in each)), locale)
+
+
+def abort_text(aborted: Aborted) -> Text:
+    """Said where an aborted match is played: who aborted it, or whose first move timed out."""
+    title = aborted.match.title
+    if aborted.timed_out is not None:
+        player = shown(aborted.timed_out.name)
+        return t("lifecycle.abort.timed_out", game=title, player=player)
+    player = shown(aborted.by.name if aborted.by else "")
+    return t("lifecycle.abort.done", game=title, player=player)
 
 
 def replay_post(match: Match) -> Text:

@@ -28,10 +28,12 @@ from bot.posts.match_texts import (
     deadline_line,
     describe_turns,
     dms_closed,
+    draw_lapsed,
     followed,
     jump_url,
     match_begins,
     on_vacation,
+    rating_changes,
     reminder_direct,
     reminder_in_place,
     replay_alt,
@@ -315,10 +317,14 @@ class Announcer:
         carries a Rematch button, its replay follows as its own message (`post_replay`), and
         its thread is archived. The player to move is pinged (unless it is the computer), and
         those in `ping`; the deadline is shown in each reader's time zone."""
+        match = await self.end_draw_offer(match)
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
-        text = limits.content(worded([*lines, status_line(match), due, *away]).strip())
+        ratings_line = rating_changes(match, await self.service.ratings.changes(match))
+        text = limits.content(
+            worded([*lines, status_line(match), ratings_line, due, *away]).strip()
+        )
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
@@ -341,7 +347,7 @@ class Announcer:
             await self._strip_buttons(channel, previous)  # token edits only its own messages
         if not active:
             await self.archive(match)
-        if match.outcome is not None:
+        if match.outcome is not None and match.turns_played:  # no replay of a game without turns
             await self.service.deadlines.replay_later(match)
         link = jump_url(match.row.guild_id, match.channel_id, message.id)
         if to_ping:
@@ -495,6 +501,32 @@ class Announcer:
                 )
             message = channel.get_partial_message(match.row.challenge_message_id)
             return await message.edit(content=limits.content(text), view=view)
+
+    async def end_draw_offer(self, match: Match, text: Line | None = None) -> Match:
+        """The post of a draw offer that no longer stands (its receiver moved, the game
+        ended, or `text` says how it was answered) says so and loses its buttons, once."""
+        message_id = match.row.draw_message_id
+        standing = match.row.draw_offer is not None and match.to_move is not None
+        if message_id is None or (standing and text is None):
+            return match
+        content = limits.content(say(text or draw_lapsed(match)))
+        channel = self._channel(match)
+        if isinstance(channel, discord.PartialMessageable):  # a conversation's token edits
+            try:  # only its own messages: there the offer's buttons answer that it lapsed
+                await channel.get_partial_message(message_id).edit(content=content, view=None)
+            except discord.HTTPException as error:
+                log.info("could not edit the draw offer of match #%s: %s", match.id, error)
+        return await self.service.cache.set_messages(match, draw_message_id=None)
+
+    async def closed(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
+        """A match ended without a result (aborted): said where it is played, its board's
+        buttons stripped, its thread archived; no replay."""
+        await self.say(match, text, ping)
+        match = await self.end_draw_offer(match)
+        channel = self._channel(match)
+        if match.row.board_message_id and isinstance(channel, discord.PartialMessageable):
+            await self._strip_buttons(channel, match.row.board_message_id)
+        await self.archive(match)
 
     async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""

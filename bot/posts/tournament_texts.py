@@ -111,6 +111,8 @@ def entry_lines(tournament: Tournament, locale: str = ENGLISH) -> list[Line]:
         return [*head, entrants, join]
     finished = row.stage is Stage.FINISHED
     heading = t("tournaments.final_standings") if finished else t("tournaments.standings")
+    if row.cancelled_at is not None:
+        heading = t("lifecycle.tournament.cancelled_standings")
     return [*head, heading, *table_lines(tournament, locale)]
 
 

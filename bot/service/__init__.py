@@ -26,6 +26,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     stale       why a component no longer on its message does nothing
     tournaments entries, rounds opened as matches, results from the finished hook, standings
     analysis    computer analyses of finished matches: requests, the queue, stored readings
+    aborts      ending a match before every player has moved: no result, unrated
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import random
 from collections.abc import Callable
 
 from bot.clock import Clock, SystemClock
+from bot.service.aborts import Aborts
 from bot.service.analysis import Analyses
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
@@ -123,6 +125,7 @@ class MatchService:
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
         self.analyses = Analyses(self.cache, self.ratings, clock)
+        self.aborts = Aborts(self.cache, self.turns, clock)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its

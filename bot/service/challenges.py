@@ -8,7 +8,7 @@ accept, in seat order. A rematch challenges a finished match's players again, se
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -194,6 +194,20 @@ class Challenges:
         )
         return await self.cache.get(match_id)
 
+    async def duplicate_of(self, request: ChallengeRequest) -> Match | None:
+        """A challenge still pending that `request` would only repeat: the same challenger,
+        players, game, variant, pace and rating, in the same server."""
+        challenger = request.players[request.challenger - 1].user_id
+        players = (p.user_id for p in request.players)
+        wanted = _terms(request.game, request.variant, request.days, request.rated, players)
+        rows, _ = await self.cache.store.matches_of(challenger, [Status.PENDING], request.guild_id)
+        for row in rows:
+            seated = (s.user_id for s in row.seats)
+            same = _terms(row.game, row.variant, row.days_per_move, row.rated, seated)
+            if row.seats[row.challenger - 1].user_id == challenger and same == wanted:
+                return await self.cache.get(row.id)
+        return None
+
     async def accept(self, match_id: int, user_id: int, name: str = "") -> AcceptResult:
         """An invited player's acceptance, or, in an open challenge, a member taking the
         first free seat under `name`."""
@@ -342,6 +356,13 @@ def seat_name(game: Game[Any, Any], seat: int, player: Player) -> str:
     if player.engine is None:
         return player.name
     return say(t("service.challenge.computer", side=game.seat_phrase(seat)))
+
+
+def _terms(
+    game: str, variant: str, days: int, rated: bool, players: Iterable[int]
+) -> tuple[str, str, int, bool, list[int]]:
+    """What makes two challenges the same one, whatever the order of the seats."""
+    return game, variant, days, rated, sorted(players)
 
 
 def _either(numbers: Sequence[int], plus: int = 0) -> str:

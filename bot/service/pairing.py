@@ -97,7 +97,7 @@ class Standing:
 
 
 TIEBREAKS: Mapping[System, tuple[str, ...]] = {
-    System.SWISS: ("Buchholz", "Sonneborn-Berger"),
+    System.SWISS: ("Buchholz", "Sonneborn-Berger", "head-to-head"),
     System.ROUND_ROBIN: ("Sonneborn-Berger", "head-to-head"),
 }
 """The tie-breaks each system shows, in the order they separate players."""
@@ -192,29 +192,39 @@ def head_to_head(games: Iterable[Game], others: Iterable[int]) -> float:
     return sum((taken for opponent, taken in games if opponent in group), 0.0)
 
 
+SCORED_TIEBREAKS: Mapping[
+    System, tuple[Callable[[Iterable[Game], Mapping[int, float]], float], ...]
+]
+SCORED_TIEBREAKS = {
+    System.SWISS: (buchholz, sonneborn_berger),
+    System.ROUND_ROBIN: (sonneborn_berger,),
+}
+"""The tie-breaks of TIEBREAKS computed from scores; head-to-head, always last, from the
+group still level."""
+
+
 def standings(players: Sequence[int], history: Sequence[Result], system: System) -> list[Standing]:
-    """The table: points, then the system's tie-breaks, then seed order. Players level on
-    everything share a rank."""
+    """The table: points, then the system's tie-breaks in order (head-to-head last), then seed
+    order. Players level on everything share a rank."""
     scores = points(history)
     games = played(history)
     byes = Counter(r.pairing.first for r in history if r.pairing.bye)
     seed = {player: index for index, player in enumerate(players)}
-    first: dict[int, float]
-    if system is System.SWISS:
-        first = {p: buchholz(games.get(p, []), scores) for p in players}
-        second = {p: sonneborn_berger(games.get(p, []), scores) for p in players}
-    else:
-        first = {p: sonneborn_berger(games.get(p, []), scores) for p in players}
-        level: dict[tuple[float, float], list[int]] = {}
-        for p in players:
-            level.setdefault((scores.get(p, 0.0), first[p]), []).append(p)
-        second = {
-            p: head_to_head(games.get(p, []), level[(scores.get(p, 0.0), first[p])])
-            for p in players
-        }
+    breaks = SCORED_TIEBREAKS[system]
+    values = {p: tuple(each(games.get(p, []), scores) for each in breaks) for p in players}
+    level: dict[tuple[float, ...], list[int]] = {}
+    for p in players:
+        level.setdefault((scores.get(p, 0.0), *values[p]), []).append(p)
+    direct: dict[int, float] = {}
+    place: dict[int, int] = {}
+    for group in level.values():
+        for index, part in enumerate(_direct_order(group, games)):
+            for p in part:
+                direct[p] = head_to_head(games.get(p, []), group)
+                place[p] = index
 
-    def key(player: int) -> tuple[float, float, float]:
-        return (-scores.get(player, 0.0), -first[player], -second[player])
+    def key(player: int) -> tuple[float, ...]:
+        return (-scores.get(player, 0.0), *(-v for v in values[player]), place[player])
 
     table: list[Standing] = []
     ordered = sorted(players, key=lambda p: (key(p), seed[p]))
@@ -231,10 +241,26 @@ def standings(players: Sequence[int], history: Sequence[Result], system: System)
                 draws=taken.count(DRAW),
                 losses=taken.count(LOSS),
                 byes=byes[player],
-                tiebreaks=(first[player], second[player]),
+                tiebreaks=(*values[player], direct[player]),
             )
         )
     return table
+
+
+def _direct_order(group: list[int], games: Mapping[int, list[Game]]) -> list[list[int]]:
+    """Players level on points and tie-breaks, split by the points they took from each other,
+    best first; a part still level is split again among itself. As in FIDE's rules, only a
+    group whose players have all met each other is split (a win over one of them says
+    nothing of a third never met)."""
+    met = {p: {opponent for opponent, _ in games.get(p, [])} for p in group}
+    if len(group) < 2 or any(q not in met[p] for p in group for q in group if p != q):
+        return [group]
+    taken = {p: head_to_head(games.get(p, []), group) for p in group}
+    ranks = sorted(set(taken.values()), reverse=True)
+    parts = [[p for p in group if taken[p] == value] for value in ranks]
+    if len(parts) == 1:
+        return parts
+    return [smaller for part in parts for smaller in _direct_order(part, games)]
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from bot.store import CorruptMatch, JobKind, Status
 from bot.texts import t
 from rules import Record
 from rules.outcomes import outcome_from_json
+from rules.records import numbered
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +86,12 @@ class Queries:
         return found
 
     async def recent_moves(self, match: Match) -> list[tuple[int, str]]:
-        """The last RECENT_MOVES turns as (turn number, notation), oldest first."""
+        """The last RECENT_MOVES turns as (turn number, notation), oldest first, numbered as
+        boards and records number them (moves and passes; resignations and timeouts are not
+        turns)."""
         moves = await self.cache.store.moves(match.id)
-        return [(m.ply, m.notation) for m in moves[-RECENT_MOVES:]]
+        turns = [(n, turn) for n, turn in numbered(m.notation for m in moves) if n is not None]
+        return turns[-RECENT_MOVES:]
 
     async def reach(self, viewer: Viewer, match_id: int) -> Match:
         """The match with this number, if the viewer may reach it where they are; else the

@@ -1,22 +1,71 @@
 """Ratings: what a finished match does to its players' standings. Pure functions, no I/O.
 
 openskill's Plackett-Luce model rates 2 to 4 players and draws alike (Elo and Glicko rate
-pairs). A rating is a belief (mu, sigma); players see one conservative number, the ordinal
-mu - 3 sigma, which starts at 0 and rises as the bot grows sure a player is strong.
+pairs). A rating is a belief (mu, sigma), stored as openskill keeps it; players see one number
+on the scale chess players know, converted here and nowhere else (docs/ratings.md):
+
+    points = 1500 + (mu - 25) * SCALE,  SCALE = 200 / beta = 48
+
+A newcomer (mu 25) shows 1500. openskill predicts a win between two players as
+Phi(d / sqrt(2 beta^2 + sigma1^2 + sigma2^2)) for a difference d in mu (`predict_win`): with
+settled ratings a difference of beta gives Phi(1 / sqrt 2) = 76%, exactly what Elo gives
+200 points (1 / (1 + 10^-0.5)). So beta is 200 points: a clear class, as in chess.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from openskill.models import PlackettLuce
 
-from bot.store import RatingRow
-from bot.texts import say, t
+from bot.store import RatingChange, RatingRow
+from bot.texts import ENGLISH, say, t
 from rules import Outcome
 
 MODEL = PlackettLuce()
+
+NEWCOMER_POINTS = 1500
+SCALE = 200 / MODEL.beta
+"""Points per unit of mu: openskill's beta (a 76% favourite) is Elo's 200 points."""
+
+PROVISIONAL_GAMES = 5
+"""A rating is shown with `?` until this many rated games in its game and server: FIDE
+publishes a first rating after five games, and openskill's first results move mu the most."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A rating as a player reads it: points on the familiar scale, `?` while provisional."""
+
+    points: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class ShownChange:
+    """What one rated match did to one player's shown rating."""
+
+    user_id: int
+    after: Shown
+    change: int
+
+
+def points(mu: float) -> int:
+    """The one conversion from openskill's mu to the familiar scale."""
+    return round(NEWCOMER_POINTS + (mu - MODEL.mu) * SCALE)
+
+
+def rating(standing: RatingRow) -> Shown:
+    return Shown(points(standing.mu), standing.games < PROVISIONAL_GAMES)
+
+
+def changed(change: RatingChange) -> ShownChange:
+    """A stored change as shown: the new rating, and its difference from the one shown before
+    (a newcomer's before is the model's prior)."""
+    before = MODEL.mu if change.mu_before is None else change.mu_before
+    after = Shown(points(change.mu), change.games < PROVISIONAL_GAMES)
+    return ShownChange(change.user_id, after, after.points - points(before))
 
 
 def newcomer(game: str, user_id: int) -> RatingRow:
@@ -67,9 +116,12 @@ def _counted(standing: RatingRow, mu: float, sigma: float, place: int, draw: boo
     )
 
 
-def shown(standing: RatingRow) -> str:
-    """The one number a player sees: the ordinal, to one decimal."""
-    return f"{standing.ordinal:.1f}"
+def shown(standing: RatingRow | Shown, locale: str = ENGLISH) -> str:
+    """The one number a player sees: `1,523`, or `1,523?` while provisional."""
+    seen = standing if isinstance(standing, Shown) else rating(standing)
+    if seen.provisional:
+        return say(t("lifecycle.rating.provisional", points=seen.points), locale)
+    return say(t("lifecycle.rating.points", points=seen.points), locale)
 
 
 def record(standing: RatingRow) -> str:

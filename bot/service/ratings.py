@@ -102,9 +102,18 @@ class Ratings:
 
     async def leaderboard(self, guild_id: int, game: str, user_id: int) -> Leaderboard:
         name = get_game(game).name
-        top = await self.cache.store.leaderboard(guild_id, name, LEADERBOARD_SIZE)
-        mine = await self.cache.store.rank_of(guild_id, name, user_id)
+        established = ratings.PROVISIONAL_GAMES
+        top = await self.cache.store.leaderboard(guild_id, name, LEADERBOARD_SIZE, established)
+        mine = await self.cache.store.rank_of(guild_id, name, user_id, established)
         return Leaderboard(name, tuple(top), mine)
+
+    async def changes(self, match: Match) -> list[ratings.ShownChange]:
+        """What a finished rated match did to each player's shown rating, in seat order
+        (none for an unrated match, or one not counted yet)."""
+        if match.outcome is None or not match.row.rated:
+            return []
+        found = {c.user_id: c for c in await self.cache.store.rating_changes(match.id)}
+        return [ratings.changed(found[s.user_id]) for s in match.seats if s.user_id in found]
 
     async def profile(self, viewer: Viewer, user_id: int) -> Profile:
         """A player's standings in the viewer's server (outside servers, in the Direct

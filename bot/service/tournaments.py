@@ -303,6 +303,57 @@ class Tournaments:
         await self._advance(tournament)
         return Left(await self.get(tournament_id), started=True, resigned=tuple(resigned))
 
+    def check_admin(self, tournament: Tournament, user_id: int, manager: bool) -> None:
+        """Why this user may not cancel the tournament or remove an entrant, if they may not:
+        only its creator or a server manager may, and only before it is over."""
+        if user_id != tournament.row.creator_id and not manager:
+            creator = tournament.name_of(tournament.row.creator_id)
+            raise ServiceError(t("lifecycle.tournament.who_admins", name=creator))
+        if tournament.row.stage is Stage.FINISHED:
+            raise ServiceError(t("service.tournament.over", tournament=tournament.id))
+
+    async def cancel(self, tournament_id: int, user_id: int, manager: bool) -> Tournament:
+        """End the tournament with no winner. Games in progress play on as ordinary matches
+        (rated as the tournament was) and no longer count for it; no round follows."""
+        tournament = await self.get(tournament_id)
+        self.check_admin(tournament, user_id, manager)
+        if not await self.cache.store.cancel_tournament(tournament_id):
+            raise ServiceError(t("service.tournament.over", tournament=tournament_id))
+        return await self.get(tournament_id)
+
+    async def remove(
+        self, tournament_id: int, user_id: int, manager: bool, entrant_id: int
+    ) -> Tournament:
+        """Take an entrant out: before the start their entry goes (the creator's stays);
+        once it runs, only between their games (none in progress), and they are not paired
+        again while their results so far keep counting."""
+        tournament = await self.get(tournament_id)
+        self.check_admin(tournament, user_id, manager)
+        entrant = tournament.entrant(entrant_id)
+        if entrant is None or entrant.withdrawn:
+            raise ServiceError(
+                t("lifecycle.tournament.not_entrant", tournament=tournament_id),
+                t("lifecycle.tournament.not_entrant_hint"),
+            )
+        if tournament.row.stage is Stage.OPEN:
+            if entrant_id == tournament.row.creator_id:
+                raise ServiceError(t("lifecycle.tournament.creator_stays"))
+            await self.cache.store.leave(tournament_id, entrant_id)
+            return await self.get(tournament_id)
+        playing = [
+            b.round
+            for b in tournament.boards
+            if b.points is None and entrant_id in (b.first_id, b.second_id)
+        ]
+        if playing:
+            raise ServiceError(
+                t("lifecycle.tournament.playing", name=entrant.name, round=playing[0]),
+                t("lifecycle.tournament.playing_hint"),
+            )
+        await self.cache.store.withdraw(tournament_id, entrant_id)
+        await self._advance(await self.get(tournament_id))
+        return await self.get(tournament_id)
+
     def check_start(self, tournament: Tournament, user_id: int, manager: bool) -> None:
         """Why this user may not start it now, if they may not (read before any writing, so
         a refusal comes before the command is answered in public)."""
@@ -359,6 +410,8 @@ class Tournaments:
         if found is None or match.outcome is None:
             return
         tournament_id, board = found
+        if (await self.get(tournament_id)).row.cancelled_at is not None:
+            return  # its games play on as ordinary matches
         if await self.cache.store.score_board(
             tournament_id, board.round, board.board, _points_of_first(match)
         ):

@@ -170,6 +170,8 @@ class Turns:
         seat = _playing_seat(match, user_id)
         if len(match.seats) != 2:
             raise ServiceError(t("service.draw.two_players"), t("service.draw.two_players_hint"))
+        if any(s.engine is not None for s in match.seats):
+            raise ServiceError(t("lifecycle.draw.computer"), t("lifecycle.draw.computer_hint"))
         return match, seat
 
     async def _settle_draw(self, match: Match, *, agreed: bool) -> DrawResult:

@@ -15,6 +15,7 @@ from bot.store.rows import MatchRow, SeatRow, Shards, Status
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
+    | {"aborted_at", "draw_message_id"}
 )
 
 # Started matches whose latest turn was saved but not shown (index `matches_unposted`).
@@ -306,6 +307,8 @@ def match_row(row: Row) -> MatchRow:
             challenger=int(row["challenger"]),
             rematch_of=row["rematch_of"],
             start=row["start"],
+            aborted_at=None if row["aborted_at"] is None else int(row["aborted_at"]),
+            draw_message_id=row["draw_message_id"],
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error

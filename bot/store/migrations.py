@@ -17,6 +17,7 @@ from bot.store.schema import (
     INDEXED,
     INDEXED_POSTGRESQL,
     INITIAL,
+    LIFECYCLE,
     TIME_LIMITS,
     TOURNAMENTS,
     TURN_WRITES,
@@ -235,6 +236,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE matches ADD COLUMN start TEXT;
         """,
     ),
+    # Issue 39: what each rated match did to each player's rating (the result post shows
+    # it; mu_before is NULL for a newcomer), players ranked by their shown rating (mu), and
+    # when a match was aborted (status 'withdrawn' once started: no result) or a tournament
+    # cancelled (stage 'finished', no winner named), and the message of a standing draw offer
+    # (edited when the offer lapses).
+    Migration.typed(
+        "rating changes per match, ranks by shown rating, aborted matches, cancelled tournaments",
+        LIFECYCLE,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -246,6 +256,7 @@ TABLES = (
     "jobs",
     "ratings",
     "rated_matches",
+    "rating_changes",
     "takeback_votes",
     "command_registrations",
     "vacations",

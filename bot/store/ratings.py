@@ -7,11 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.store.database import Database, Row, marks, now
-from bot.store.rows import RatingRow, RatingUpdate, Shards
+from bot.store.rows import RatingChange, RatingRow, RatingUpdate, Shards
 
 RATING_COLUMNS = "game, user_id, mu, sigma, games, wins, draws, losses, streak"
 
-ORDINAL = "(mu - 3 * sigma)"  # RatingRow.ordinal, in SQL
+# The leaderboard's order: established players (at least `?` games) before provisional ones,
+# each by shown rating (which rises with mu); `rank_of` counts the players this puts above.
+PLACE = "(CASE WHEN {games} >= ? THEN 0 ELSE 1 END)"
+BETTER, MINE = PLACE.format(games="better.games"), PLACE.format(games="mine.games")
+ABOVE = f"""
+    SELECT count(*) FROM ratings better
+    WHERE better.guild_id = mine.guild_id AND better.game = mine.game
+        AND ({BETTER} < {MINE} OR ({BETTER} = {MINE} AND better.mu > mine.mu))
+"""
 
 # Finished rated matches not yet counted (index `matches_unrated`; counting sets rated = 2).
 UNRATED = """
@@ -64,34 +72,66 @@ class Ratings(Database):
                 *user_ids,
             )
             current = {standing.user_id: standing for standing in map(rating_row, rows)}
+            after = update(current)
             await db.executemany(
-                UPSERT_RATING, [(guild_id, *rating_values(r), stamped) for r in update(current)]
+                UPSERT_RATING, [(guild_id, *rating_values(r), stamped) for r in after]
+            )
+            await db.executemany(
+                "INSERT INTO rating_changes "
+                "(match_id, user_id, mu_before, sigma_before, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, *change_values(current.get(r.user_id), r)) for r in after],
             )
             return True
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        """What a rated match did to its players' ratings (none before it is counted)."""
+        rows = await self._reader().fetch(
+            "SELECT user_id, mu_before, sigma_before, mu, sigma, games FROM rating_changes "
+            "WHERE match_id = ?",
+            match_id,
+        )
+        return [
+            RatingChange(
+                user_id=int(r["user_id"]),
+                mu_before=None if r["mu_before"] is None else float(r["mu_before"]),
+                sigma_before=None if r["sigma_before"] is None else float(r["sigma_before"]),
+                mu=float(r["mu"]),
+                sigma=float(r["sigma"]),
+                games=int(r["games"]),
+            )
+            for r in rows
+        ]
 
     async def unrated_matches(self, shards: Shards | None = None) -> list[int]:
         """Finished rated matches (on these shards' servers) whose result has not reached
         the ratings yet (a process stopped in between)."""
         return await self._ids_on(UNRATED, shards)
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
-        """The best standings in a game on a server, highest ordinal first."""
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, established: int = 0
+    ) -> list[RatingRow]:
+        """The best standings in a game on a server: players with at least `established`
+        games first, each part by rating (mu), highest first."""
         rows = await self._reader().fetch(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
-            f"ORDER BY {ORDINAL} DESC, games DESC, user_id LIMIT ?",
+            f"ORDER BY {PLACE.format(games='games')}, mu DESC, games DESC, user_id LIMIT ?",
             guild_id,
             game,
+            established,
             limit,
         )
         return [rating_row(r) for r in rows]
 
-    async def rank_of(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
-        """A player's place on the leaderboard (1 = top) and standing; None if unrated."""
+    async def rank_of(
+        self, guild_id: int, game: str, user_id: int, established: int = 0
+    ) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 = top, ordered as `leaderboard`) and
+        standing; None if unrated."""
         rows = await self._reader().fetch(
-            f"SELECT {RATING_COLUMNS}, (SELECT count(*) FROM ratings better "
-            "WHERE better.guild_id = mine.guild_id AND better.game = mine.game "
-            "AND (better.mu - 3 * better.sigma) > (mine.mu - 3 * mine.sigma)) AS above "
+            f"SELECT {RATING_COLUMNS}, ({ABOVE}) AS above "
             "FROM ratings mine WHERE guild_id = ? AND game = ? AND user_id = ?",
+            *[established] * 4,
             guild_id,
             game,
             user_id,
@@ -121,6 +161,13 @@ def rating_row(row: Row) -> RatingRow:
         losses=int(row["losses"]),
         streak=int(row["streak"]),
     )
+
+
+def change_values(before: RatingRow | None, after: RatingRow) -> tuple[Any, ...]:
+    """A rating change's values in the order `rate_match` inserts them, after the match id."""
+    if before is None:
+        return (after.user_id, None, None, after.mu, after.sigma, after.games)
+    return (after.user_id, before.mu, before.sigma, after.mu, after.sigma, after.games)
 
 
 def rating_values(standing: RatingRow) -> tuple[Any, ...]:

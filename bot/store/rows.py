@@ -11,7 +11,8 @@ from typing import Any
 
 class Status(StrEnum):
     """Where a match is in its life. Declared in lifecycle order: a match only moves forward
-    (pending, then active or declined or withdrawn; active, then finished)."""
+    (pending, then active or declined or withdrawn; active, then finished, or withdrawn when
+    aborted before every player had moved: `MatchRow.aborted_at` tells the two apart)."""
 
     PENDING = "pending"
     ACTIVE = "active"
@@ -82,6 +83,8 @@ class MatchRow:
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
     start: str | None = None  # the diagram the match began from; None: the game's setup
+    aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
+    draw_message_id: int | None = None  # the post of the draw offer standing (or lapsed)
 
 
 @dataclass(frozen=True)
@@ -99,11 +102,18 @@ class RatingRow:
     losses: int = 0
     streak: int = 0
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative rating shown as one number (mu - 3 sigma, openskill's ordinal);
-        the SQL that ranks players computes the same expression."""
-        return self.mu - 3 * self.sigma
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated match did to one player's rating: mu and sigma before (None for a
+    newcomer's first match) and after, and the games counted once it was."""
+
+    user_id: int
+    mu_before: float | None
+    sigma_before: float | None
+    mu: float
+    sigma: float
+    games: int
 
 
 # Given the current standings of a match's players (by user id; newcomers absent), the new ones.
@@ -215,6 +225,7 @@ class TournamentRow:
     round: int  # the round being played; 0 before the start
     entry_message_id: int | None
     created_at: str
+    cancelled_at: str | None = None  # set when its creator or an admin cancelled it
 
 
 @dataclass(frozen=True)

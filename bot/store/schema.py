@@ -204,3 +204,22 @@ INDEXED = """
 INDEXED_POSTGRESQL = """
     CREATE STATISTICS matches_status_rated (dependencies, mcv) ON status, rated FROM matches;
 """
+
+# Issue 39 (see the migration's comment).
+LIFECYCLE = """
+    CREATE TABLE rating_changes (
+        match_id {big} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id {big} NOT NULL,
+        mu_before DOUBLE PRECISION,
+        sigma_before DOUBLE PRECISION,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    DROP INDEX ratings_rank;
+    CREATE INDEX ratings_shown ON ratings (guild_id, game, mu);
+    ALTER TABLE matches ADD COLUMN aborted_at {big};
+    ALTER TABLE tournaments ADD COLUMN cancelled_at TEXT;
+    ALTER TABLE matches ADD COLUMN draw_message_id {big};
+"""

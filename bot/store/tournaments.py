@@ -10,7 +10,7 @@ from bot.store.rows import BoardRow, EntrantRow, Shards, Stage, TournamentRow
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, creator_id, game, variant, system, rounds, days_per_move, "
-    "max_players, rated, double_round, stage, round, entry_message_id, created_at"
+    "max_players, rated, double_round, stage, round, entry_message_id, created_at, cancelled_at"
 )
 BOARD_COLUMNS = "round, board, first_id, second_id, match_id, points"
 
@@ -210,6 +210,15 @@ class Tournaments(Database):
             board,
         )
 
+    async def cancel_tournament(self, tournament_id: int) -> bool:
+        """End it with no winner, once; False if it was over already."""
+        return await self._once(
+            "UPDATE tournaments SET stage = 'finished', cancelled_at = ? "
+            "WHERE id = ? AND stage IN ('open', 'running')",
+            now(),
+            tournament_id,
+        )
+
     async def finish_tournament(self, tournament_id: int) -> bool:
         """Mark it over, once; False if it was not running."""
         return await self._once(
@@ -237,6 +246,7 @@ def tournament_row(row: Row) -> TournamentRow:
         round=int(row["round"]),
         entry_message_id=None if message is None else int(message),
         created_at=str(row["created_at"]),
+        cancelled_at=row["cancelled_at"],
     )
 
 

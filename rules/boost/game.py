@@ -173,6 +173,7 @@ class Boost(Game[BoostState, BoostMove]):
         return _made(
             masks,
             state.resigned,
+            state.timed_out,
             history,
             key,
             state.variant,
@@ -204,6 +205,12 @@ class Boost(Game[BoostState, BoostMove]):
         if turn == seat and alive:
             turn = following(seat, alive, state.players)
         return replace(state, resigned=resigned, result=result, turn=turn)
+
+    def time_out(self, state: BoostState, seat: int) -> BoostState:
+        """As any game (the seat leaves as if it resigned), remembering that it ran out of
+        time, so the board says so."""
+        after = super().time_out(state, seat)
+        return replace(after, timed_out=tuple(sorted((*after.timed_out, seat))))
 
     # -- notation --------------------------------------------------------------------------
 
@@ -258,6 +265,7 @@ class Boost(Game[BoostState, BoostMove]):
             **common_to_json(state),
             "board": diagram.rows(state, numbered=True)[:-1],
             "resigned": list(state.resigned),
+            **({"timed_out": list(state.timed_out)} if state.timed_out else {}),
             "history": [diagram.key_text(masks) for masks in state.history],
         }
 
@@ -282,6 +290,7 @@ class Boost(Game[BoostState, BoostMove]):
         return BoostState(
             masks=masks,
             resigned=resigned,
+            timed_out=tuple(int(s) for s in data.get("timed_out", ())),
             history=History.of(history, map(zobrist, history)),
             **common,
         )
@@ -309,7 +318,19 @@ def _dragons(geo: Geometry, occ: int, rng: random.Random) -> int:
 # Every field, in the order `_play` has them (see direct_constructor).
 _made = direct_constructor(
     BoostState,
-    ("masks", "resigned", "history", "zkey", "variant", "players", "turn", "ply", "result", "last"),
+    (
+        "masks",
+        "resigned",
+        "timed_out",
+        "history",
+        "zkey",
+        "variant",
+        "players",
+        "turn",
+        "ply",
+        "result",
+        "last",
+    ),
 )
 
 

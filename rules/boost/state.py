@@ -21,6 +21,7 @@ class BoostState(CommonState):
 
     masks: Masks
     resigned: tuple[int, ...] = ()
+    timed_out: tuple[int, ...] = ()  # the resigned seats that in fact ran out of time
     history: History[Masks] = field(default=History.of(()))
     # The Zobrist key of `masks`, kept so that the repetition test is two XORs per move.
     zkey: int = field(default=0, compare=False, repr=False)

@@ -52,6 +52,15 @@ async def start_match(
     return match_id, users
 
 
+OPENING = ("a1e3", "h8h4", "a2a6")  # Quorum: each player has moved, and bob is to move
+
+
+async def opening(h: OfflineDiscord, alice: Any, bob: Any) -> None:
+    """Play OPENING: a timeout from here is a loss on time, not an abort (issue 39)."""
+    for user, move in zip((alice, bob, alice), OPENING, strict=True):
+        await h.command(user, "move", move=move)
+
+
 async def resign(h: OfflineDiscord, user: Any, channel_id: int | None = None) -> list[Sent]:
     """/resign, then Resign on the private confirmation; returns what the click did."""
     (question,) = private(await h.command(user, "resign", channel_id))

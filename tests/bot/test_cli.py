@@ -125,7 +125,8 @@ def test_offline_script_plays_and_check_db_verifies(
     assert copy.returncode == 0, copy.stderr
     copied = (
         "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 1, ratings: 2, rated_matches: 1, "
-        "takeback_votes: 0, command_registrations: 1, vacations: 0, followers: 0, tournaments: 0, "
+        "rating_changes: 2, takeback_votes: 0, command_registrations: 1, vacations: 0, "
+        "followers: 0, tournaments: 0, "
         "tournament_entrants: 0, tournament_boards: 0, premoves: 0, analyses: 0, "
         "analysis_readings: 0, server_settings: 0 rows"
     )

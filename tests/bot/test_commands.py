@@ -15,7 +15,7 @@ from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
-COMMANDS |= {"settings", "takeback", "leaderboard", "profile", "history", "replay"}
+COMMANDS |= {"abort", "settings", "takeback", "leaderboard", "profile", "history", "replay"}
 COMMANDS |= {
     "vacation",
     "follow",
@@ -60,7 +60,15 @@ def test_command_sync_payload(offline: Any) -> None:
         rules_options = {o["name"]: o for o in commands["rules"]["options"]}
         assert rules_options["topic"]["autocomplete"]
         tournament = {o["name"]: o for o in commands["tournament"]["options"]}
-        assert list(tournament) == ["create", "start", "standings", "leave", "list"]
+        assert list(tournament) == [
+            "create",
+            "start",
+            "cancel",
+            "remove",
+            "standings",
+            "leave",
+            "list",
+        ]
         assert {o["type"] for o in tournament.values()} == {1}  # subcommands
         create = {o["name"]: o for o in tournament["create"]["options"]}
         assert [c["value"] for c in create["format"]["choices"]] == ["round-robin", "swiss"]

@@ -10,7 +10,7 @@ import pytest
 from bot.clock import DAY
 from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
-from tests.bot.support import private, public, resign, start_match
+from tests.bot.support import OPENING, private, public, resign, start_match
 
 
 def edits(sent: list[Sent]) -> list[Sent]:
@@ -280,13 +280,16 @@ def test_a_premove_answer_loses_a_race_to_whatever_landed_first(offline: Any) ->
 
 def test_a_timeout_before_the_expected_reply_leaves_the_lines_unplayed(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        match_id, (alice, _) = await start_match(h, days=1)
+        match_id, (alice, bob) = await start_match(h, days=1)
         await h.command(alice, "move", move="a1e3")
-        await h.command(alice, "premove", line="h8h4 b1d3")
+        await h.command(bob, "move", move="h8h4")
+        await h.command(alice, "move", move="a2a6")  # bob has moved: his timeout is a loss
+        await h.command(alice, "premove", line="h5h3 b1d3")
+        assert await h.bot.store.premoves(match_id, 1) is not None
         await h.advance(2 * DAY)
         match = await h.bot.service.cache.get(match_id)
         assert match.outcome is not None and match.outcome.reason == "timeout"
-        assert [m.notation for m in await h.bot.store.moves(match_id)][0] == "a1e3"
-        assert len(await h.bot.store.moves(match_id)) == 2  # the move and the timeout
+        assert tuple(m.notation for m in await h.bot.store.moves(match_id))[:3] == OPENING
+        assert len(await h.bot.store.moves(match_id)) == 4  # the moves and the timeout
 
     offline(scenario)

@@ -51,11 +51,17 @@ def test_a_session_keeps_each_of_its_images_and_clears_the_last_sessions(tmp_pat
     (folder / "boku-9-9.png").write_bytes(b"an image of an earlier session")
     (folder / "quorum-1-replay.gif").write_bytes(b"a replay of an earlier session")
     script = (
-        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\nalice: /draw\nbob: /draw\n"
+        "alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n"
+        "alice: /move move:a1e3\nalice: /draw\nbob: /draw\n"  # a game with a turn has a replay
     )
     out = session(tmp_path, script)
     images = sorted(p.name for p in [*folder.glob("*.png"), *folder.glob("*.gif")])
-    assert images == ["quorum-1-0-v2.png", "quorum-1-0.png", "quorum-1-replay.gif"]
+    assert images == [
+        "quorum-1-0.png",
+        "quorum-1-1-v2.png",
+        "quorum-1-1.png",
+        "quorum-1-replay.gif",
+    ]
     assert (folder / "quorum-1-replay.gif").read_bytes().startswith(b"GIF")
     assert all(str(folder / name) in out for name in images)
 

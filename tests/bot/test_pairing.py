@@ -167,7 +167,7 @@ def test_a_board_scores_one_half_or_nothing() -> None:
         Result(1, Pairing(1), DRAW)
 
 
-def test_swiss_tiebreaks_are_buchholz_then_sonneborn_berger() -> None:
+def test_swiss_tiebreaks_are_buchholz_then_sonneborn_berger_then_head_to_head() -> None:
     history = [
         Result(1, Pairing(1, 2), WIN),
         Result(1, Pairing(3, 4), DRAW),
@@ -175,12 +175,12 @@ def test_swiss_tiebreaks_are_buchholz_then_sonneborn_berger() -> None:
         Result(2, Pairing(2, 4), LOSS),
     ]
     table = standings([1, 2, 3, 4], history, System.SWISS)
-    assert TIEBREAKS[System.SWISS] == ("Buchholz", "Sonneborn-Berger")
+    assert TIEBREAKS[System.SWISS] == ("Buchholz", "Sonneborn-Berger", "head-to-head")
     assert [(s.player, s.rank, s.points, s.tiebreaks) for s in table] == [
-        (3, 1, 1.5, (2.5, 1.75)),
-        (4, 2, 1.5, (1.5, 0.75)),
-        (1, 3, 1.0, (1.5, 0.0)),
-        (2, 4, 0.0, (2.5, 0.0)),
+        (3, 1, 1.5, (2.5, 1.75, 0.0)),
+        (4, 2, 1.5, (1.5, 0.75, 0.0)),
+        (1, 3, 1.0, (1.5, 0.0, 0.0)),
+        (2, 4, 0.0, (2.5, 0.0, 0.0)),
     ]
     assert (table[0].wins, table[0].draws, table[0].losses) == (1, 1, 0)
 
@@ -218,6 +218,42 @@ def test_head_to_head_separates_two_players_level_on_sonneborn_berger() -> None:
         (1, 3, 1.5, (1.75, 0.0)),
         (4, 4, 0.5, (0.75, 0.0)),
     ], "3 and 1 are level on points and Sonneborn-Berger; 3 beat 1"
+
+
+def test_a_swiss_tie_between_two_who_met_goes_to_the_winner_of_their_game() -> None:
+    """Issue 39: 3 and 4 are level on points, Buchholz and Sonneborn-Berger, and 3 beat 4:
+    3 takes second place alone instead of sharing it."""
+    history = [
+        Result(1, Pairing(1, 2), WIN),
+        Result(1, Pairing(3, 4), WIN),
+        Result(2, Pairing(1, 3), WIN),
+        Result(2, Pairing(2, 4), LOSS),
+        Result(3, Pairing(1, 4), DRAW),
+        Result(3, Pairing(2, 3), DRAW),
+    ]
+    table = standings([1, 2, 3, 4], history, System.SWISS)
+    assert [(s.player, s.rank, s.points, s.tiebreaks) for s in table] == [
+        (1, 1, 2.5, (3.5, 2.75, 0.0)),
+        (3, 2, 1.5, (4.5, 1.75, 1.0)),
+        (4, 3, 1.5, (4.5, 1.75, 0.0)),
+        (2, 4, 0.5, (5.5, 0.75, 0.0)),
+    ]
+
+
+def test_head_to_head_splits_only_players_who_all_met() -> None:
+    """1 beat 2, but neither met 3, all three level on points and Sonneborn-Berger: the game
+    between 1 and 2 says nothing of 3, so the three share a rank (FIDE's direct encounter)."""
+    history = [
+        Result(1, Pairing(1, 2), WIN),
+        Result(1, Pairing(3, 4), WIN),
+        Result(2, Pairing(2, 5), WIN),
+        Result(2, Pairing(4, 6), WIN),
+        Result(3, Pairing(5, 6), WIN),
+    ]
+    table = standings([1, 2, 3, 4, 5, 6], history, System.ROUND_ROBIN)
+    ranks = {s.player: s.rank for s in table}
+    assert ranks[1] == ranks[2] == ranks[3] == 1
+    assert [s.tiebreaks for s in table[:3]] == [(1.0, 1.0), (1.0, 0.0), (1.0, 0.0)]
 
 
 @settings(max_examples=150, deadline=None)

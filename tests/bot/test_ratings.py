@@ -16,7 +16,7 @@ CAROL = Player(13, "carol")
 def test_the_winner_rises_and_a_loser_falls() -> None:
     after = ratings.after_match("quorum", [1, 2], Outcome((2,), "resignation"), {})
     loser, winner = after
-    assert winner.ordinal > 0 > loser.ordinal
+    assert ratings.points(winner.mu) > 1500 > ratings.points(loser.mu)
     assert (winner.games, winner.wins, winner.losses, winner.streak) == (1, 1, 0, 1)
     assert (loser.games, loser.wins, loser.losses, loser.streak) == (1, 0, 1, -1)
     assert loser.sigma < ratings.newcomer("quorum", 1).sigma, "a result makes the model surer"
@@ -44,7 +44,7 @@ def test_a_four_player_boost_result_ranks_the_winner_over_three_losers() -> None
     after = ratings.after_match("boost", [1, 2, 3, 4], Outcome((3,), "tower"), {})
     winner = after[2]
     losers = [after[0], after[1], after[3]]
-    assert all(winner.ordinal > loser.ordinal for loser in losers)
+    assert all(winner.mu > loser.mu for loser in losers)
     assert len({round(loser.mu, 9) for loser in losers}) == 1, "equal losers move alike"
     assert winner.mu - 25 > 25 - losers[0].mu, "beating three moves the winner most"
 

@@ -166,7 +166,8 @@ async def takeback_answers_after_restart(h: OfflineDiscord, database: str) -> No
 
 @covers(views.ResignButton)
 async def resign_answers_after_restart(h: OfflineDiscord, database: str) -> None:
-    match_id, (_, bob) = await start_match(h)
+    match_id, (alice, bob) = await start_match(h)
+    await h.command(alice, "move", move="a1e3")  # a game without turns has no replay
     (question,) = private(await h.command(bob, "resign"))
     await restart(h, database)
     sent = await h.click(bob, question.message_id or 0, "Cancel")

@@ -14,6 +14,7 @@ from tests.bot.support import (
     START,
     log_in_beside,
     new_bot,
+    opening,
     private,
     public,
     start_match,
@@ -42,8 +43,9 @@ def test_board_right_after_the_other_process_timed_the_match_out_shows_it_finish
         async with h:
             await log_in_beside(h, other)
             match_id, (alice, bob) = await start_match(h, days=1)
+            await opening(h, alice, bob)  # bob's timeout is then a loss, not an abort
             with through(h, other):
-                (board,) = private(await h.command(alice, "board", match=str(match_id)))
+                (board,) = private(await h.command(bob, "board", match=str(match_id)))
             assert "Move" in board.buttons  # B now remembers the match as running
             assert await other.scheduler.next_due() is None  # not B's to run
             ending = public(await h.advance(DAY + 1))

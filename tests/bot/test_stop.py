@@ -99,6 +99,8 @@ def test_sigterm_cutting_a_move_and_a_job_short_loses_nothing_and_frees_the_clai
     async def scenario(h: OfflineDiscord) -> None:
         first, (alice, _) = await start_match(h)
         second = await challenge_accepted(h, "carol", "dave")
+        for player, move in (("carol", "a1e3"), ("dave", "h8h4")):  # her timeout: a loss
+            await h.command(h.user(player), "move", move=move, match=str(second))
         clock = clock_of(h)
         await h.advance(3 * DAY - 60)  # the reminders; both matches' deadlines a minute away
         held = Held(h)

@@ -15,7 +15,7 @@ from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
 from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from bot.store import JobKind
-from tests.bot.support import START, new_bot, private, public, start_match
+from tests.bot.support import OPENING, START, new_bot, opening, private, public, start_match
 from tests.bot.test_cli import bot_command
 
 
@@ -100,7 +100,7 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
         (thread,) = h.threads()
         where = int(thread["id"])
-        await h.command(alice, "move", move="a1e3")
+        await opening(h, alice, bob)
         assert said(await h.advance(17 * HOUR)) == []
         (reminder,) = said(await h.advance(2 * HOUR), channel_id=where)  # a quarter left at 18h
         assert reminder.startswith(f"<@{bob.id}>, reminder: your move is due <t:")
@@ -116,7 +116,7 @@ def test_reminders_once_per_threshold_then_the_timeout(offline: Any) -> None:
             "winners": [1],
             "reason": "timeout",
         }
-        assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3", "timeout 2"]
+        assert [m.notation for m in await h.bot.store.moves(match_id)] == [*OPENING, "timeout 2"]
         assert await h.bot.service.audit.check() == []
         assert said(await h.advance(10 * DAY)) == []
 
@@ -133,7 +133,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
-        await h.command(alice, "move", move="a1e3")
+        await opening(h, alice, bob)
         already = len(h.requests)
         await h.advance(2 * DAY)
         ending = h.latest(lambda s: "Game over" in s.content)
@@ -141,7 +141,7 @@ def test_a_timeout_is_rated_once_and_its_result_carries_the_replay(
         replay = h.latest(lambda s: s.content.startswith("Replay of Quorum"))
         (gif,) = [data for name, data in replay.files if name.endswith(".gif")]
         with Image.open(io.BytesIO(gif)) as image:
-            assert getattr(image, "n_frames", 1) == 3  # the setup, a1e3, the timeout
+            assert getattr(image, "n_frames", 1) == 5  # the setup, three moves, the timeout
         pinged = [
             {int(u) for u in body["allowed_mentions"].get("users", [])}
             for _, _, body in h.requests[already:]
@@ -170,7 +170,7 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
-        await h.command(alice, "move", move="a1e3")
+        await opening(h, alice, bob)
         (reminder,) = said(await h.advance(20 * HOUR))
         assert "reminder" in reminder
 
@@ -188,7 +188,7 @@ def test_a_restart_between_reminder_and_timeout_neither_loses_nor_repeats(
 def test_a_deadline_missed_while_the_bot_was_down_is_not_lost(offline: Any, database: str) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, days=1)
-        await h.command(alice, "move", move="a1e3")
+        await opening(h, alice, bob)
         clock = clock_of(h)
         clock.advance(2 * DAY)  # time passes and no job runs, as if the bot were down
         start = len(h.sent)
@@ -219,9 +219,8 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
             JobKind.TIMEOUT,
         ]
         await h.restart(new_bot(database, clock=clock_of(h)))
-        ending, replay = said(await h.advance(2 * DAY))
-        assert ending.startswith("alice ran out of time") and "bob wins (timeout)" in ending
-        assert replay.startswith("Replay of")
+        (ending,) = said(await h.advance(2 * DAY))  # alice's first move: an abort, no replay
+        assert ending.startswith("**Quorum #1 is aborted**: alice did not make a first move")
         assert await h.bot.store.claim_job(owner, int(START) + 3 * DAY) is None  # all done
 
     offline(scenario)
@@ -236,6 +235,7 @@ def test_a_replay_left_unposted_by_a_stop_is_made_at_the_next_start_once(
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
+        await h.command(alice, "move", move="a1e3")  # a game without turns has no replay
         await h.bot.scheduler.stop()
 
         async def nothing_runs() -> int:
@@ -314,6 +314,10 @@ def test_a_timeout_in_three_player_boost_removes_the_player_and_play_goes_on(
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob, carol) = await start_match(h, "boost", 3, days=1)
         (thread,) = h.threads()
+        for user in (alice, bob, carol):  # each makes a first move: no abort
+            match = await h.bot.service.cache.get(match_id)
+            move = match.game.format_move(match.state, match.game.legal_moves(match.state)[0])
+            await h.command(user, "move", move=move)
         *reminders, ending = said(await h.advance(DAY))
         assert len(reminders) == 2 and all(f"<@{alice.id}>, reminder" in r for r in reminders)
         assert "alice ran out of time and is out of the game; the others play on." in ending
@@ -427,6 +431,8 @@ def test_offline_script_reminds_bob_then_alice_wins_on_time(tmp_path: Path) -> N
         "alice: /challenge game:quorum opponent:@bob days:1\n"
         "bob: click Accept\n"
         "alice: /move move:a1e3\n"
+        "bob: /move move:h8h4\n"
+        "alice: /move move:a2a6\n"
         "advance 20h\n"
         "advance 5h\n"
         "advance soon\n"

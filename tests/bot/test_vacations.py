@@ -20,13 +20,19 @@ async def deadline(h: OfflineDiscord, match_id: int) -> int | None:
 
 
 def timed_out(said: list[str]) -> list[str]:
-    """The matches whose results say alice ran out of time, by the title in their replay."""
+    """The matches alice's clock ended: lost on time (by the title in their replay), or
+    aborted at her first move."""
     endings = [text for text in said if "alice ran out of time" in text]
     replays = [
         text.split(":")[0].removeprefix("Replay of ") for text in said if "Replay of" in text
     ]
     assert len(endings) == len(replays)
-    return replays
+    aborted = [
+        text.split("**")[1].removesuffix(" is aborted")
+        for text in said
+        if "alice did not make a first move in time" in text
+    ]
+    return replays + aborted
 
 
 def test_a_three_day_vacation_carries_a_one_day_match_past_three_days(offline: Any) -> None:
@@ -123,7 +129,9 @@ def test_a_vacation_ending_while_the_bot_is_down_needs_nothing_done(
     offline: Any, database: str
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        match_id, (alice, _bob) = await start_match(h, days=1)
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(bob, "move", move="h8h4")  # alice has moved: her timeout is a loss
         await h.command(alice, "vacation", days=2)
         clock = clock_of(h)
         clock.advance(4 * DAY)  # the bot is down through the end of the vacation and past

@@ -42,7 +42,8 @@ def test_a_replay_worker_killed_mid_replay_leaves_the_next_replay_working(
 
             pool.submit = submitting  # type: ignore[assignment]
             os.kill(pid, signal.SIGSTOP)  # it never answers: the kill cannot come too late
-            _, (_, bob) = await start_match(h)
+            _, (alice, bob) = await start_match(h)
+            await h.command(alice, "move", move="a1e3")  # a game without turns has no replay
             resigning = asyncio.create_task(resign(h, bob))
             await asyncio.wait_for(replaying.wait(), HANG_GUARD)
             os.kill(pid, signal.SIGKILL)
@@ -51,7 +52,8 @@ def test_a_replay_worker_killed_mid_replay_leaves_the_next_replay_working(
             assert not any(sent.content.startswith("Replay of") for sent in first)
             pool.submit = submit  # type: ignore[method-assign]
 
-            second_id, (_, bob) = await start_match(h)
+            second_id, (alice, bob) = await start_match(h)
+            await h.command(alice, "move", move="a1e3", match=str(second_id))
             second = public(await resign(h, bob))
             (replay,) = [sent for sent in second if sent.content.startswith("Replay of")]
             assert f"#{second_id}" in replay.content, replay.content
