@@ -9,43 +9,16 @@ from __future__ import annotations
 
 import argparse
 import functools
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 import rules
-from bot.records import Export, Player, json_record, read_record, replay, text_record
+from bot.records import Export, json_record, read_record, replay, text_record
 from bot.records.archive import archives
-from rules.playout import random_turns
+from fixtures.records import random_export
 
 BOUND = {"kyo": 20}  # plies of a random game (Kyo's turns are costly to list)
-
-
-def game_export(name: str, seed: int) -> Export:
-    game = rules.get_game(name)
-    rng = random.Random(f"{name}:{seed}")
-    turns, seats = [], []
-    state = game.new(seed=seed)
-    for before, move, after in random_turns(game, rng, state, BOUND.get(name, 200)):
-        turns.append(game.format_move(before, move))
-        seats.append(game.to_move(before))
-        state = after
-    return Export(
-        match_id=seed,
-        game=game,
-        variant=state.variant,
-        seed=seed,
-        players=tuple(Player(f"p{n}", n, game.seat_phrase(n)) for n in (1, 2)),
-        turns=tuple(turns),
-        seats=tuple(seats),
-        started="2026-11-20T10:00:00.000+00:00",
-        ended="2026-11-21T10:00:00.000+00:00",
-        generated="2026-11-22T10:00:00.000+00:00",
-        days=3,
-        result=game.outcome(state) or rules.Outcome((), rules.Reason.AGREEMENT),
-        server="Board club",
-    )
 
 
 def written(exports: list[Export]) -> None:
@@ -77,7 +50,11 @@ def main() -> None:
     print(f"{'game':<8} {'turns':>5} {'write CPU/wall ms':>18} {'read+replay CPU/wall ms':>24}")
     files: list[tuple[str, str]] = []
     for name in rules.GAMES:
-        exports = [game_export(name, seed) for seed in range(1, args.games + 1)]
+        variant = rules.get_game(name).default_variant
+        exports = [
+            random_export(name, variant, 2, seed, BOUND.get(name, 200))[0]
+            for seed in range(1, args.games + 1)
+        ]
         turns = sum(len(e.turns) for e in exports) / len(exports)
         texts = [(text_record(e), json_record(e)) for e in exports]
         files += [(f"{e.stem}.txt", t) for e, (t, _) in zip(exports, texts, strict=True)]

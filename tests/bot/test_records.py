@@ -21,7 +21,6 @@ import rules
 from bot.offline import OfflineDiscord, Upload
 from bot.records import (
     Export,
-    Player,
     RecordError,
     json_record,
     read_position,
@@ -31,9 +30,9 @@ from bot.records import (
 )
 from bot.records.archive import archives
 from bot.texts import say
+from fixtures.records import random_export
 from rules import Record
 from rules.outcomes import Outcome, Reason
-from rules.playout import random_turns
 from tests.bot.support import private, public, resign, start_match
 from tests.bot.test_cli import bot_command
 from tests.bot.test_tournaments import entered, play_round
@@ -65,44 +64,7 @@ CASES = [
 @cache
 def played(name: str, variant: str, players: int, seed: int) -> tuple[Export, tuple[Any, ...]]:
     """A seeded random game as an Export, with every position it went through."""
-    game = rules.get_game(name)
-    rng = random.Random(f"{name}:{variant}:{players}:{seed}")
-    state = game.new(players=players, variant=variant, seed=seed)
-    turns, seats, states = [], [], [state]
-    for before, move, after in random_turns(game, rng, state, BOUND.get(name, 60)):
-        turns.append(game.format_move(before, move))
-        seats.append(game.to_move(before))
-        states.append(after)
-    if game.outcome(states[-1]) is None:  # it ends by a resignation
-        seat = game.to_move(states[-1])
-        turns.append(f"resign {seat}")
-        seats.append(seat)
-        states.append(game.resign(states[-1], seat))
-    while game.outcome(states[-1]) is None:  # 3-4 player Boost plays on: all resign
-        seat = game.to_move(states[-1])
-        turns.append(f"resign {seat}")
-        seats.append(seat)
-        states.append(game.resign(states[-1], seat))
-    outcome = game.outcome(states[-1])
-    export = Export(
-        match_id=7,
-        game=game,
-        variant=variant,
-        seed=seed,
-        players=tuple(
-            Player(f"p{n}", 1000 + n, game.seat_phrase(n), is_ai=n == 2, rating="3.5")
-            for n in range(1, players + 1)
-        ),
-        turns=tuple(turns),
-        seats=tuple(seats),
-        started="2026-11-20T10:00:00.000+00:00",
-        ended="2026-11-21T10:00:00.000+00:00",
-        generated="2026-11-22T10:00:00.000+00:00",
-        days=3,
-        result=outcome,
-        server="Board club",
-    )
-    return export, tuple(states)
+    return random_export(name, variant, players, seed, BOUND.get(name, 60))
 
 
 @pytest.mark.parametrize(("name", "variant", "players"), CASES)
