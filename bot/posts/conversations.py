@@ -58,9 +58,13 @@ def private(match: Match) -> bool:
 
 
 def place_of(match: Match, viewer: int) -> Text:
-    """Where a private match is, as `viewer` calls it: "your DM with bob"."""
-    others = ", ".join(seat.name for seat in match.seats if seat.user_id != viewer)
-    if len(match.seats) == 2:
+    """Where a private match is, as `viewer` calls it: "your DM with bob" (by its players:
+    who else is in the conversation is Discord's to know)."""
+    people = [seat for seat in match.seats if seat.engine is None]
+    others = ", ".join(seat.name for seat in people if seat.user_id != viewer)
+    if not others:  # against the computer only
+        return t("places.its_conversation")
+    if len(people) == 2:
         return t("places.dm_with", names=others)
     return t("places.group_with", names=others)
 
@@ -138,7 +142,7 @@ class Conversations:
         self.send_dm = send_dm
         self.post_missing = post_missing
         self._waiting: dict[int, set[int]] = {}  # channel id -> matches with a board unposted
-        self._sent: set[tuple[int, int]] = set()  # (match, ply) whose players got the DM
+        self._sent: dict[int, int] = {}  # match id -> the position its players got by DM
 
     @contextlib.contextmanager
     def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:
@@ -168,19 +172,21 @@ class Conversations:
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-        if (match.id, match.row.ply) in self._sent:
+        if self._sent.get(match.id) == match.row.ply:
             return
-        self._sent.add((match.id, match.row.ply))
-        picture = b"" if file is MISSING else file.fp.read()
+        self._sent[match.id] = match.row.ply
+        picture = None if file is MISSING else file.fp.read()
         for seat in match.seats:
             if seat.engine is not None:
                 continue
             note = t("places.missed", place=place_of(match, seat.user_id))
             text = limits.content(f"{content}\n{say(note)}" if board_missing else content)
-            board = discord.File(
-                io.BytesIO(picture), filename=file.filename, description=file.description
-            )
-            await self.send_dm(seat.user_id, text, board if picture else MISSING)
+            board = MISSING
+            if picture is not None:
+                board = discord.File(
+                    io.BytesIO(picture), filename=file.filename, description=file.description
+                )
+            await self.send_dm(seat.user_id, text, board)
 
     async def catch_up(self, interaction: discord.Interaction[Any]) -> None:
         """At an interaction in a private conversation, post the boards that waited for one."""

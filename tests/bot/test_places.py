@@ -330,3 +330,32 @@ def test_nobody_clicks_in_a_conversation_they_are_not_in(offline: Any) -> None:
             await h.click(mallory, challenge.message_id or 0, "Accept")
 
     offline(scenario)
+
+
+def test_a_vacation_note_for_a_dm_match_goes_by_dm_when_taken_elsewhere(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        await _accept(h, bob, dm)
+        sent = await h.command(alice, "vacation", days=2)  # in the server: not the DM
+        assert "You are on vacation" in private(sent)[0].content
+        assert not [s for s in sent if s.channel_id == dm]
+        notes = [s for s in sent if s.channel_id in (h.dm_channel(alice), h.dm_channel(bob))]
+        assert len(notes) == 2 and all("alice is on vacation" in s.content for s in notes)
+        assert not any("shows in" in s.content for s in notes), "no board waits for it"
+
+    offline(scenario)
+
+
+def test_a_match_against_the_computer_alone_names_its_conversation(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=h.bot_user, level=1)
+        (listed,) = private(await h.command(alice, "matches"))
+        assert say(t("places.at", place=t("places.its_conversation"), link="")) in listed.content
+
+    offline(scenario, ai_nodes=40)
