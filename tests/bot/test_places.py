@@ -15,6 +15,9 @@ from bot.clock import DAY, ManualClock
 from bot.offline import OfflineDiscord, interactions
 from bot.offline.records import OfflineError, Pending
 from bot.posts.conversations import HEARD, Heard
+from bot.service import MatchService
+from bot.service.ratings import DIRECT_MESSAGES
+from bot.store import open_store
 from bot.texts import say, t
 from rules import get_game
 from tests.bot.spec import check_request
@@ -22,6 +25,7 @@ from tests.bot.support import new_bot, private, public
 from tests.bot.test_commands import COMMANDS
 from tests.bot.test_full_games import greedy_capture
 from tests.bot.test_offline_lines import session
+from tests.bot.test_store import ALICE, BOB
 
 GLOBAL = "/applications/{application_id}/commands"
 SERVER_ONLY = {"tournament", "server", "leaderboard", "follow", "unfollow"}
@@ -359,3 +363,28 @@ def test_a_match_against_the_computer_alone_names_its_conversation(offline: Any)
         assert say(t("places.at", place=t("places.its_conversation"), link="")) in listed.content
 
     offline(scenario, ai_nodes=40)
+
+
+def test_a_dm_match_left_unrated_by_a_stop_is_counted_at_the_next_start(
+    database_url: str,
+) -> None:
+    async def main() -> None:
+        store = await open_store(database_url)
+        service = MatchService(store)
+        request = service.challenges.prepare(
+            guild_id=None, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
+        )
+        match_id = (await service.challenges.open(request)).id
+        await service.challenges.accept(match_id, BOB.user_id)
+        service.turns.finished = None  # the process stops between the result and the rating
+        await service.turns.resign(match_id, BOB.user_id)
+        assert await store.unrated_matches() == [match_id]
+        assert await MatchService(store).ratings.catch_up() == 1
+        pool = await store.leaderboard(DIRECT_MESSAGES, "quorum", 10)
+        assert [(r.user_id, r.wins, r.losses) for r in pool] == [
+            (ALICE.user_id, 1, 0),
+            (BOB.user_id, 0, 1),
+        ]
+        await store.close()
+
+    asyncio.run(main())
