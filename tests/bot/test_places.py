@@ -388,3 +388,19 @@ def test_a_dm_match_left_unrated_by_a_stop_is_counted_at_the_next_start(
         await store.close()
 
     asyncio.run(main())
+
+
+def test_a_challenge_in_a_dm_names_only_people_in_it(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        sent = await h.command(alice, "challenge", dm, game="quorum", opponent=carol)
+        (answer,) = private(sent)
+        assert "carol is not in this conversation" in answer.content
+        assert await h.bot.store.match_ids() == []
+        group = h.conversation(alice, [bob, carol])
+        await h.command(alice, "challenge", group, game="quorum", opponent=carol)
+        assert len(await h.bot.store.match_ids()) == 1
+
+    offline(scenario)
