@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord.utils import MISSING
@@ -26,6 +27,9 @@ from bot.clock import MINUTE, Clock
 from bot.posts import limits
 from bot.service import Match
 from bot.texts import ENGLISH, Text, say, t
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CAUGHT_UP = t("places.caught_up")  # under a board posted at the first interaction since
 
@@ -97,8 +101,9 @@ class Conversation:
 
     async def send(
         self,
-        content: str,
+        content: str = MISSING,
         *,
+        embed: discord.Embed = MISSING,
         file: discord.File = MISSING,
         allowed_mentions: discord.AllowedMentions = MISSING,
         view: discord.ui.View = MISSING,
@@ -107,7 +112,7 @@ class Conversation:
         players sent it by DM) when there is none that can still post."""
         heard = self.conversations.reachable(self.match)
         if heard is None:
-            await self.conversations.missed(self.match, content, file)
+            await self.conversations.missed(self.match, content or "", file)
             raise OutOfReach(self.match)
         interaction = heard.interaction
         if not heard.checked:
@@ -115,12 +120,48 @@ class Conversation:
             await _leave_thinking(interaction)
         heard.follow_ups += 1
         return await interaction.followup.send(
-            content, file=file, allowed_mentions=allowed_mentions, view=view, wait=True
+            content,
+            embed=embed,
+            file=file,
+            allowed_mentions=allowed_mentions,
+            view=view,
+            wait=True,
         )
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
         """No typing indicator: the app is no member of the conversation."""
         return contextlib.nullcontext()
+
+    def get_partial_message(self, message_id: int) -> OwnMessage:
+        return OwnMessage(self, message_id)
+
+
+class OwnMessage:
+    """A message the interaction under way posted in a conversation: the only kind its token
+    may edit (an analysis's progress, say)."""
+
+    def __init__(self, conversation: Conversation, message_id: int) -> None:
+        self.conversation = conversation
+        self.id = message_id
+
+    async def edit(self, *, content: str) -> None:
+        """Edit it while that interaction can; later, it stays as it was (nobody is asking)."""
+        heard = self.conversation.conversations.reachable(self.conversation.match)
+        if heard is not None:
+            await heard.interaction.followup.edit_message(self.id, content=content)
+
+
+def or_by_dm(post: Callable[[T], Awaitable[None]]) -> Callable[[T], Awaitable[None]]:
+    """`post`, where a conversation that cannot take the whole of it fails nothing: the
+    players got the rest by DM (OutOfReach), which the log notes."""
+
+    async def posting(value: T) -> None:
+        try:
+            await post(value)
+        except OutOfReach as error:
+            log.info("%s", error)
+
+    return posting
 
 
 async def _leave_thinking(interaction: discord.Interaction[Any]) -> None:

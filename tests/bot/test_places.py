@@ -404,3 +404,25 @@ def test_a_challenge_in_a_dm_names_only_people_in_it(offline: Any) -> None:
         assert len(await h.bot.store.match_ids()) == 1
 
     offline(scenario)
+
+
+def test_analysis_and_replay_of_a_dm_match_answer_in_the_dm(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
+        await _accept(h, bob, dm)
+        await h.command(alice, "move", dm, move="a1e3")
+        (question,) = private(await h.command(alice, "resign", dm))
+        await h.click(alice, question.message_id or 0, "Resign")
+        sent = await h.command(alice, "analysis", dm)
+        assert {s.channel_id for s in sent} == {dm}
+        (graph,) = [s for s in public(sent) if s.pngs]
+        assert graph.embeds and graph.files[0][0] == "quorum-1-analysis.png"
+        progress = [s for s in sent if s.kind == "edit" and not s.ephemeral]
+        assert progress and "all 3 positions judged" in progress[-1].content
+        (replay,) = private(await h.command(alice, "replay", dm))
+        assert replay.channel_id == dm and replay.pngs
+
+    offline(scenario, ai_nodes=40)
