@@ -27,6 +27,7 @@ from bot.operations.handling import InFlight, board_posted, refused_for_stopping
 from bot.operations.health import HealthServer
 from bot.operations.metrics import discord_trace
 from bot.posts.analyst import Analyst
+from bot.posts.conversations import or_by_dm
 from bot.posts.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
@@ -219,10 +220,11 @@ class BoardBot(commands.AutoShardedBot):
         )
         self.announcer.watchers.append(self.computer.wake)
         self.announcer.watchers.append(board_posted)
-        self.analyst = Analyst(self, self.service)
+        self.analyst = Analyst(self, self.service, self.announcer.conversations)
         analyses = self.service.analyses
         analyses.read = self.workers.read
-        analyses.progressed, analyses.finished = self.analyst.progressed, self.analyst.finished
+        analyses.progressed = self.analyst.progressed
+        analyses.finished = or_by_dm(self.analyst.finished)
         analyses.seconds, analyses.nodes = self.settings.analysis_seconds, self.settings.ai_nodes
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:

@@ -118,6 +118,7 @@ class Challenges(commands.Cog):
             if interaction.guild_id is not None and not interaction.is_guild_integration():
                 raise ServiceError(t("places.not_in_server"), t("places.not_in_server_hint"))
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
+            self._here(interaction, named)
             opponents = [self._opponent(u, level) for u in named]
             days = await self.bot.service.settings.check_challenge(
                 interaction.guild_id, interaction.channel_id or 0, game, days
@@ -197,6 +198,25 @@ class Challenges(commands.Cog):
                 match=shown(match.describe()),
             )
             await tell(interaction, say(done))
+
+    def _here(self, interaction: Interaction, named: list[discord.User]) -> None:
+        """In a DM or group DM, whose members Discord lists, only they (and the computer)
+        can see and answer a challenge: naming anyone else is refused."""
+        channel = interaction.channel
+        if interaction.guild_id is not None or not isinstance(
+            channel, discord.DMChannel | discord.GroupChannel
+        ):
+            return
+        if not channel.recipients:  # its members not listed: nothing to check against
+            return
+        inside = {user.id for user in channel.recipients} | {interaction.user.id}
+        bot_id = self.bot.user.id if self.bot.user is not None else None
+        for user in named:
+            if user.id not in inside and user.id != bot_id:
+                raise ServiceError(
+                    t("places.not_here", name=shown(user.display_name)),
+                    t("places.not_here_hint"),
+                )
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""

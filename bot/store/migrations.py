@@ -244,7 +244,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed(
         "rating changes per match, ranks by shown rating, aborted matches, cancelled tournaments",
         LIFECYCLE,
-    ),
+    # Matches outside servers are rated too (issue 40), in a pool of their own: the index of
+    # the matches not yet counted takes them in.
+        "unrated matches outside servers indexed too",
+        DROP INDEX matches_unrated;
+        CREATE INDEX matches_unrated ON matches (updated_at, id)
+            WHERE status = 'finished' AND rated = 1;
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
