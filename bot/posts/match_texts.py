@@ -357,10 +357,11 @@ def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = E
     """`Ratings: alice 1,523 (+12), bob 1,477 (-12).` under a rated result, or nothing."""
     if not changes:
         return ""
+    names = {seat.user_id: seat.name for seat in match.seats}
     each = [
         t(
             "lifecycle.rating.change",
-            player=shown(match.at(match.seat_of(c.user_id) or 1).name),
+            player=shown(names[c.user_id]),
             rating=rating_model.shown(c.after, locale),
             change=c.change,
         )
