@@ -58,6 +58,7 @@ COGS = (
     "bot.cogs.following",
     "bot.cogs.tournaments",
     "bot.cogs.status",
+    "bot.cogs.clocks",
 )
 
 STOP_GRACE = 5.0  # seconds the interactions and jobs under way get to finish at a stop

@@ -22,7 +22,9 @@ from bot.posts.match_texts import (
 )
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, Match, Player
+from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.service.timing import clock_terms
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player, tell
 from bot.ui.views import (
@@ -58,6 +60,14 @@ DEFAULT_LEVEL = 2
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=described(pace(days)), value=days) for days in DAY_CHOICES
 ]
+CLOCK_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.days_per_move")), value="days"),
+    app_commands.Choice(name=described(t("clocks.commands.bank")), value="bank"),
+]
+WEEKEND_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.weekends_on")), value="on"),
+    app_commands.Choice(name=described(t("clocks.commands.weekends_off")), value="off"),
+]
 
 
 class Challenges(commands.Cog):
@@ -89,10 +99,15 @@ class Challenges(commands.Cog):
         rated=described(t("commands.challenge.options.rated")),
         level=described(t("commands.challenge.options.level")),
         players=described(t("commands.challenge.options.players")),
+        clock=described(t("clocks.commands.clock")),
+        increment=described(t("clocks.commands.increment")),
+        cap=described(t("clocks.commands.cap")),
+        weekends=described(t("clocks.commands.weekends")),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, weekends=WEEKEND_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -106,12 +121,23 @@ class Challenges(commands.Cog):
         rated: bool = True,
         level: int = DEFAULT_LEVEL,
         players: app_commands.Range[int, 2, 4] | None = None,
+        clock: str = "days",
+        increment: app_commands.Range[int, 0, MAX_DAYS] | None = None,
+        cap: app_commands.Range[int, 1, MAX_DAYS] | None = None,
+        weekends: str = "on",
     ) -> None:
         async with answering(interaction):
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
             opponents = [self._opponent(u, level) for u in named]
             days = await self.bot.service.settings.check_challenge(
                 interaction.guild_id, interaction.channel_id or 0, game, days
+            )
+            terms = clock_terms(
+                days,
+                bank=clock == "bank",
+                increment=increment,
+                cap=cap,
+                weekends_off=weekends == "off",
             )
             request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
@@ -123,6 +149,7 @@ class Challenges(commands.Cog):
                 days=days,
                 rated=rated,
                 players=players,
+                clock=terms,
             )
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)

@@ -10,6 +10,7 @@ from discord.utils import MISSING
 
 from bot.cogs.described import described
 from bot.posts import limits
+from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worded
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.texts import Text, say, t
@@ -109,9 +110,12 @@ class Moves(commands.Cog):
             if recent:
                 played = "  ".join(f"{ply}. {notation}" for ply, notation in recent)
                 lines.append(t("answers.board.last_moves", moves=played))
+            lines += [banks_line(await self.service.timing.left(found)), repetition_line(found)]
+            note = await self.service.notes.read(found, interaction.user.id)
+            lines += [t("clocks.note.yours", text=note)] if note else []
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
-                limits.content(worded(lines)),
+                limits.content(worded([line for line in lines if line])),
                 file=await self.bot.announcer.private_board(found, interaction.user.id),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,

@@ -18,6 +18,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.posts import limits
+from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.match_texts import (
     POSTED_LATE,
     Line,
@@ -311,7 +312,9 @@ class Announcer:
         deadline = await self.service.deadlines.deadline(match)
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
-        text = limits.content(worded([*lines, status_line(match), due, *away]).strip())
+        clock = [banks_line(await self.service.timing.left(match)), repetition_line(match)]
+        clock = [line for line in clock if line]
+        text = limits.content(worded([*lines, status_line(match), due, *away, *clock]).strip())
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []

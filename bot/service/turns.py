@@ -34,6 +34,10 @@ class DrawResult:
 # After a move is saved: whatever it sets off at once (premove answers), as one result.
 Answers = Callable[[MoveResult], Awaitable[MoveResult]]
 
+# After turns are saved: the match (as it was before them, and as saved) with what they
+# changed on its clocks saved too.
+Spent = Callable[[Match, Match, Sequence[Turn]], Awaitable[Match]]
+
 
 MOVE_TEXT = 160  # characters: more than any turn (Kyo's longest has 81), typed loosely
 
@@ -62,6 +66,7 @@ class Turns:
         self.offload = offload
         self.finished = finished  # told of every match a turn or a draw ends (ratings)
         self.answers: Answers | None = None  # premove lines answering a move at once
+        self.spent: Spent | None = None  # saves what a move changes on the clocks (banks)
 
     def require_turn(self, match: Match, user_id: int) -> Match:
         return require_turn(match, user_id)
@@ -135,7 +140,10 @@ class Turns:
     async def _commit(self, match: Match, plan: Plan) -> MoveResult:
         if not plan.turns:
             return MoveResult(match, ())
-        return MoveResult(await self._save(match, plan), plan.turns)
+        saved = await self._save(match, plan)
+        if self.spent is not None:
+            saved = await self.spent(match, saved, plan.turns)
+        return MoveResult(saved, plan.turns)
 
     async def draw(self, match_id: int, user_id: int) -> DrawResult:
         """Offer a draw, or accept the opponent's pending offer."""

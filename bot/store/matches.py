@@ -15,6 +15,7 @@ from bot.store.rows import MatchRow, SeatRow, Shards, Status
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
+    | {"banks"}
 )
 
 # Started matches whose latest turn was saved but not shown (index `matches_unposted`).
@@ -150,6 +151,7 @@ class Matches(Database):
         rated: bool = True,
         challenger: int = 1,
         rematch_of: int | None = None,
+        clock: tuple[int, int, bool] = (0, 0, False),
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted, the computer's level or
         None for a person) in turn order; `challenger` is the seat of whoever made it."""
@@ -157,8 +159,9 @@ class Matches(Database):
         async with self._transaction() as db:
             (row,) = await db.fetch(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
-                "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of, "
+                "clock_increment, clock_cap, weekends_off) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -171,6 +174,9 @@ class Matches(Database):
                 int(rated),
                 challenger,
                 rematch_of,
+                clock[0],
+                clock[1],
+                int(clock[2]),
             )
             match_id = int(row[0])
             await db.executemany(
@@ -248,7 +254,7 @@ def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"not a match column one may update: {sorted(unknown)}")
     values = {
-        key: json.dumps(value) if isinstance(value, dict) else value
+        key: json.dumps(value) if isinstance(value, (dict, tuple)) else value
         for key, value in fields.items()
     }
     values["updated_at"] = now()
@@ -302,9 +308,20 @@ def match_row(row: Row) -> MatchRow:
             board_ply=row["board_ply"],
             challenger=int(row["challenger"]),
             rematch_of=row["rematch_of"],
+            clock_increment=int(row["clock_increment"]),
+            clock_cap=int(row["clock_cap"]),
+            weekends_off=bool(row["weekends_off"]),
+            banks=_banks(row["banks"]),
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def _banks(stored: Any) -> tuple[int | None, ...]:
+    banks = json.loads(stored) if stored is not None else []
+    if not isinstance(banks, list) or not all(b is None or isinstance(b, int) for b in banks):
+        raise ValueError("the banks must be a JSON array of seconds")
+    return tuple(banks)
 
 
 def _status(stored: Any) -> Status:

@@ -81,6 +81,10 @@ class MatchRow:
     board_ply: int | None = None  # the ply whose board was last posted
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
+    clock_increment: int = 0  # days a move adds to a bank (bot/service/clocks.py)
+    clock_cap: int = 0  # days a bank may reach by increments; 0: days per move, no bank
+    weekends_off: bool = False  # every clock stops on Saturdays and Sundays
+    banks: tuple[int | None, ...] = ()  # seconds per seat: the bank, or time given
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,15 @@ class PreferenceRow:
     dm_refused: bool = False
     theme: str | None = None  # a renderers.THEMES name; None: the default
     flip: bool = True  # boards of their own matches drawn from their side
+
+
+@dataclass(frozen=True)
+class HabitRow:
+    """How a person plays: their time zone (IANA; None: UTC) and whether a typed move is
+    shown to them to confirm before it is played."""
+
+    time_zone: str | None = None
+    confirm: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ COMMANDS |= {
     "premove",
     "analysis",
     "server",
+    "time",
+    "note",
 }
 GUILD = 1_200_000_000_000_000_001
 
@@ -40,9 +42,12 @@ def test_command_sync_payload(offline: Any) -> None:
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
             *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level"),
-            "players",
+            *("players", "clock", "increment", "cap", "weekends"),
         ]
-        assert [o["required"] for o in challenge.values()] == [True, *[False] * 8]
+        assert [o["required"] for o in challenge.values()] == [True, *[False] * 12]
+        assert [c["value"] for c in challenge["clock"]["choices"]] == ["days", "bank"]
+        assert [c["value"] for c in challenge["weekends"]["choices"]] == ["on", "off"]
+        assert (challenge["cap"]["min_value"], challenge["cap"]["max_value"]) == (1, 30)
         assert (challenge["players"]["min_value"], challenge["players"]["max_value"]) == (2, 4)
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]
