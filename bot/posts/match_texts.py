@@ -22,7 +22,7 @@ from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState
 from bot.service.clocks import terms as clock_terms
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.vacations import MAX_DAYS, YEAR
-from bot.store import MatchRow, SeatRow
+from bot.store import MatchRow, SeatRow, TournamentRow
 from bot.texts import ENGLISH, Text, Wordable, say, t
 from rules.phrases import Phrase, Words
 
@@ -60,7 +60,7 @@ def pace(days: int) -> Text:
     return t("posts.pace", count=days) if days else t("posts.no_time_limit")
 
 
-def clock_pace(row: MatchRow) -> Text:
+def clock_pace(row: MatchRow | TournamentRow) -> Text:
     """`3 days per move`, `3 days in the bank, +1 per move up to 7`, `..., weekends off`."""
     terms = clock_terms(row)
     if terms.bank:

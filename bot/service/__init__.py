@@ -18,6 +18,7 @@ One module per concern; new behaviour goes into the module whose job it is:
     clocks      the clock model (pure): time per turn, banks, weekends off in a zone
     timing      what each clock holds: a turn's jobs, banks after moves, time given
     notes       each person's private note on a match
+    confirming  a typed move checked and shown before it is played (confirm-move)
     takebacks   undoing the last move when every other player agrees
     vacations   a player's clocks stopped in every server while away
     following   who gets a match's boards by DM without playing in it
@@ -41,6 +42,7 @@ from bot.service.analysis import Analyses
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
+from bot.service.confirming import Confirming
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
 from bot.service.matches import Match, Player, ServiceError, Turn, Viewer, refusal
@@ -131,6 +133,7 @@ class MatchService:
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
         self.analyses = Analyses(self.cache, self.ratings, clock)
         self.notes = Notes(self.cache)
+        self.confirming = Confirming(self.cache, self.offload)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.clock import DAY, HOUR
-from bot.store import MatchRow
+from bot.store import MatchRow, TournamentRow
 
 UTC = ZoneInfo("UTC")
 SATURDAY = 5  # datetime.weekday()
@@ -45,7 +45,7 @@ DAYS_PER_MOVE = ClockTerms()
 """The plain clock: the match's days for each move, every day of the week."""
 
 
-def terms(row: MatchRow) -> ClockTerms:
+def terms(row: MatchRow | TournamentRow) -> ClockTerms:
     return ClockTerms(row.clock_increment, row.clock_cap, row.weekends_off)
 
 

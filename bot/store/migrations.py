@@ -230,8 +230,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Clocks (issue 39): a bank per seat (Fischer in days: `clock_cap` > 0, its increment),
     # clocks stopped on weekends; `banks` is a JSON array of the seconds each seat holds
     # (in a days-per-move match, the time each was given), null for a seat not yet
-    # touched. A person's time zone (IANA) and their wish to confirm typed moves; each
-    # person's private note on a match, read by (match, person), its primary key.
+    # touched; a tournament's matches get its clock. A person's time zone (IANA) and their
+    # wish to confirm typed moves; each person's private note on a match, read by (match,
+    # person), its primary key.
     Migration.typed(
         "bank clocks, weekends off, time zones, confirm-move, private notes",
         """
@@ -239,6 +240,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE matches ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE matches ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE matches ADD COLUMN banks TEXT;
+        ALTER TABLE tournaments ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE tournaments ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE tournaments ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE preferences ADD COLUMN time_zone TEXT;
         ALTER TABLE preferences ADD COLUMN confirm INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE notes (

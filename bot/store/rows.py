@@ -227,6 +227,9 @@ class TournamentRow:
     round: int  # the round being played; 0 before the start
     entry_message_id: int | None
     created_at: str
+    clock_increment: int = 0  # its matches' clock (see MatchRow)
+    clock_cap: int = 0
+    weekends_off: bool = False
 
 
 @dataclass(frozen=True)

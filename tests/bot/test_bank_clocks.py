@@ -213,3 +213,40 @@ def test_a_private_note_is_shown_to_its_writer_alone_and_kept_after_the_game(
         assert all("take the centre" not in s.content for s in public(h.sent))
 
     offline(scenario)
+
+
+def test_a_tournaments_games_run_on_its_clock(offline: Any) -> None:
+    """A round-robin on a bank clock with weekends off: its entry says so, and its games
+    keep banks and stop for the weekend like any other."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        await h.command(alice, "tournament create", game="quorum", format="round-robin",
+                        clock="bank", days=1, increment=1, cap=3, weekends="off")  # fmt: skip
+        entry = h.latest(lambda s: "Join" in s.buttons)
+        assert "1 day in the bank, +1 per move up to 3, weekends off" in entry.content
+        carol = h.user("carol")
+        for user in (bob, carol):
+            await h.click(user, entry.message_id or 0, "Join")
+        await h.command(alice, "tournament start")
+        match_id = max(await h.bot.store.match_ids())
+        match = await h.bot.service.cache.get(match_id)
+        assert (match.row.clock_cap, match.row.clock_increment, match.row.weekends_off) == (
+            3,
+            1,
+            True,
+        )
+        mover = match.to_move
+        assert mover is not None
+        monday = START + 3 * DAY - 8 * HOUR
+        assert await deadline(h, match_id) == monday + 8 * HOUR  # 16 h on Friday, 8 on Monday
+        await h.advance(2 * DAY)  # Sunday: the bank stands still
+        first = next(u for u in (alice, bob, carol) if u.id == mover.user_id)
+        await h.command(first, "move", move=await _any_move(h, match_id), match=str(match_id))
+        match = await h.bot.service.cache.get(match_id)
+        # Friday's 16 hours spent, the weekend not: 8 hours left, and the increment
+        assert match.row.banks[mover.seat - 1] == 8 * HOUR + DAY
+        text = said(h.sent[-3:])
+        assert any("Time left:" in line for line in text)
+
+    offline(scenario)
