@@ -204,6 +204,7 @@ class BoardBot(commands.AutoShardedBot):
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.service.vacations.scheduled = self.scheduler.wake
+        self.service.timing.scheduled = self.scheduler.wake
         nodes = self.settings.ai_nodes
         self.computer = Computer(
             self.service,

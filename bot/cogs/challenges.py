@@ -132,13 +132,7 @@ class Challenges(commands.Cog):
             days = await self.bot.service.settings.check_challenge(
                 interaction.guild_id, interaction.channel_id or 0, game, days
             )
-            terms = clock_terms(
-                days,
-                bank=clock == "bank",
-                increment=increment,
-                cap=cap,
-                weekends_off=weekends == "off",
-            )
+            terms = clock_terms(days, clock, increment, cap, weekends)
             request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,

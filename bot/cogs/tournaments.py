@@ -119,13 +119,7 @@ class Tournaments(commands.Cog):
     ) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
-            terms = clock_terms(
-                days,
-                bank=clock == "bank",
-                increment=increment,
-                cap=cap,
-                weekends_off=weekends == "off",
-            )
+            terms = clock_terms(days, clock, increment, cap, weekends)
             request = service.prepare(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,

@@ -73,11 +73,6 @@ def zone_names() -> list[str]:
     return sorted(available_timezones())
 
 
-def pauses(terms: ClockTerms, zone_name: str | None) -> ZoneInfo | None:
-    """The zone whose weekends stop a player's clock, or None when it never stops."""
-    return zone(zone_name) if terms.weekends_off else None
-
-
 def paused(at: float, weekends: ZoneInfo | None) -> bool:
     """Whether a clock that stops on weekends in this zone stands still at `at`."""
     return weekends is not None and datetime.fromtimestamp(at, weekends).weekday() >= SATURDAY

@@ -8,13 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import legal_hint
 from bot.service.matches import Match, ServiceError, refusal
 from bot.service.offload import MOVE_SECONDS, Offload
-from bot.service.turns import MOVE_TEXT, TOO_COMPLEX, require_turn
-from bot.texts import t
+from bot.service.turns import TOO_COMPLEX, require_typed_turn
 from rules import RulesError
 
 
@@ -36,12 +34,7 @@ class Confirming:
 
     async def preview(self, match_id: int, user_id: int, text: str) -> Preview:
         """Check a typed move as /move would, without playing it."""
-        match = require_turn(await self.cache.get(match_id), user_id)
-        if len(text) > MOVE_TEXT:
-            raise ServiceError(
-                t("service.turn.too_long", text=limits.quote(text), count=len(text)),
-                t("service.turn.too_long_hint", most=MOVE_TEXT),
-            )
+        match = require_typed_turn(await self.cache.get(match_id), user_id, text)
         return await self.offload.run(MOVE_SECONDS, TOO_COMPLEX, _preview, match, text)
 
 

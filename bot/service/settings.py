@@ -70,6 +70,8 @@ class Settings:
         stays as it was. A new zone counts from the next turn: a clock running keeps its
         deadline."""
         mine = await self.store.habits(user_id)
+        if time_zone is None and confirm is None:
+            return mine
         if time_zone is not None:
             try:
                 mine = replace(mine, time_zone=str(clocks.zone(time_zone.strip())))

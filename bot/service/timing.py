@@ -39,10 +39,12 @@ class Left:
 
 
 def clock_terms(
-    days: int, *, bank: bool, increment: int | None, cap: int | None, weekends_off: bool
+    days: int, clock: str, increment: int | None, cap: int | None, weekends: str
 ) -> clocks.ClockTerms:
-    """A challenge's clock, checked: a bank starts with `days` (increment 1 and cap 7, or
-    the days if more, unless given), weekends off for either clock."""
+    """A challenge's clock as its options name it, checked: `clock` "bank" starts a bank
+    with `days` (increment 1 and cap 7, or the days if more, unless given); `weekends`
+    "off" stops either clock on weekends."""
+    bank, weekends_off = clock == "bank", weekends == "off"
     if not bank:
         if increment is not None or cap is not None:
             raise ServiceError(t("clocks.terms.not_bank"), t("clocks.terms.not_bank_hint"))
@@ -76,11 +78,19 @@ class Timing:
         return int(self.clock.now())
 
     async def weekends(self, match: Match, seat: SeatRow) -> ZoneInfo | None:
-        """The zone whose weekends stop this seat's clock (the player's own), or None."""
-        terms = clocks.terms(match.row)
-        if not terms.weekends_off or seat.engine is not None:
-            return clocks.pauses(terms, None)
-        return clocks.pauses(terms, (await self.cache.store.habits(seat.user_id)).time_zone)
+        """The zone whose weekends stop this seat's clock (the player's own; the computer's
+        and that of a player who set none is UTC), or None when weekends are not off."""
+        if not match.row.weekends_off:
+            return None
+        name = (
+            None
+            if seat.engine is not None
+            else (await self.cache.store.habits(seat.user_id)).time_zone
+        )
+        try:
+            return clocks.zone(name)
+        except ValueError:  # a name this machine's time zone database no longer has
+            return clocks.UTC
 
     async def turn_jobs(self, match: Match, start: int) -> list[tuple[JobKind, int]]:
         """The jobs of the turn of the player to move, whose clock starts at `start`."""

@@ -76,12 +76,7 @@ class Turns:
         return _playing_seat(match, user_id)
 
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
-        match = require_turn(await self.cache.get(match_id), user_id)
-        if len(text) > MOVE_TEXT:
-            raise ServiceError(
-                t("service.turn.too_long", text=limits.quote(text), count=len(text)),
-                t("service.turn.too_long_hint", most=MOVE_TEXT),
-            )
+        match = require_typed_turn(await self.cache.get(match_id), user_id, text)
         return await self._answered(await self._play(match, user_id, text))
 
     async def engine_move(self, match_id: int, ply: int, text: str) -> MoveResult:
@@ -235,6 +230,17 @@ def require_turn(match: Match, user_id: int) -> Match:
         raise ServiceError(
             t("service.turn.not_yours", name=mover.name, side=match.game.seat_phrase(mover.seat)),
             t("service.turn.not_yours_hint"),
+        )
+    return match
+
+
+def require_typed_turn(match: Match, user_id: int, text: str) -> Match:
+    """The match, if it is this user's turn and `text` is short enough to be a move."""
+    require_turn(match, user_id)
+    if len(text) > MOVE_TEXT:
+        raise ServiceError(
+            t("service.turn.too_long", text=limits.quote(text), count=len(text)),
+            t("service.turn.too_long_hint", most=MOVE_TEXT),
         )
     return match
 

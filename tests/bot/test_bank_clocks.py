@@ -29,7 +29,10 @@ def refusal(sent: list[Any]) -> str:
     return str(answer.content)
 
 
-def test_a_bank_keeps_what_was_not_spent_plus_the_increment_up_to_the_cap(offline: Any) -> None:
+@pytest.mark.both_backends
+def test_a_bank_keeps_what_was_not_spent_plus_the_increment_up_to_the_cap(
+    offline: Any, database: str
+) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h, **BANK)
         challenge = h.latest(lambda s: "challenges" in s.content)
@@ -182,8 +185,9 @@ def test_a_bank_clock_with_a_vacation_a_premove_and_a_gift(offline: Any) -> None
     offline(scenario)
 
 
+@pytest.mark.both_backends
 def test_a_private_note_is_shown_to_its_writer_alone_and_kept_after_the_game(
-    offline: Any,
+    offline: Any, database: str
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
