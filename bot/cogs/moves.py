@@ -16,6 +16,7 @@ from bot.service import Match, MatchService, OutOfDate, PickerStep, ServiceError
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
 from bot.ui.views import (
+    KeepButton,
     MoveButton,
     PickBack,
     PickPlay,
@@ -48,6 +49,7 @@ class Moves(commands.Cog):
                 interaction, button.match_id, button.ply, button.path
             ),
         )
+        clicks.on(KeepButton, lambda interaction, button: self.keep(interaction))
         clicks.on(
             PickBack,
             lambda interaction, button: self.pick(
@@ -194,6 +196,13 @@ class Moves(commands.Cog):
         fresh = t("answers.picker.fresh", stale=explain(stale), heading=_heading(step))
         text, view = picker_message(step, say(fresh))
         await interaction.edit_original_response(content=text, view=view)
+
+    async def keep(self, interaction: Interaction) -> None:
+        """Cancel under a typed move shown first: it goes, and nothing is played."""
+        async with answering(interaction):
+            await interaction.response.edit_message(
+                content=say(t("views.cancelled")), view=None, attachments=[]
+            )
 
     async def _confirm(self, interaction: Interaction, found: Match, text: str) -> None:
         """Show the typed move's board to its player alone, with Play and Cancel."""

@@ -320,11 +320,6 @@ class KeepButton(InMatch, Persistent, custom_id=CustomId("bg:keep:{match_id}", m
     """Cancel under a typed move shown to confirm (`/settings confirm:on`): nothing is
     played. Play beside it is the picker's PickPlay, carrying the move as its path."""
 
-    async def callback(self, interaction: Interaction) -> None:
-        await interaction.response.edit_message(
-            content=say(t("views.cancelled")), view=None, attachments=[]
-        )
-
 
 def confirm_view(match_id: int, ply: int, positions: tuple[int, ...], move: str) -> ui.View:
     """Play and Cancel under a typed move shown first; no Play when its path is too long
