@@ -61,6 +61,7 @@ COGS = (
     "bot.cogs.tournaments",
     "bot.cogs.status",
     "bot.cogs.exports",
+    "bot.cogs.clocks",
 )
 
 STOP_GRACE = 5.0  # seconds the interactions and jobs under way get to finish at a stop
@@ -208,6 +209,7 @@ class BoardBot(commands.AutoShardedBot):
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.service.vacations.scheduled = self.scheduler.wake
+        self.service.timing.scheduled = self.scheduler.wake
         nodes = self.settings.ai_nodes
         self.computer = Computer(
             self.service,

@@ -26,7 +26,9 @@ from bot.posts.match_texts import (
 )
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
+from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.service.timing import clock_terms
 from bot.texts import say, t
 from bot.ui.commands_sync import install_url
 from bot.ui.interface import Interaction, answering, player, tell
@@ -64,6 +66,14 @@ DEFAULT_LEVEL = 2
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=described(pace(days)), value=days) for days in DAY_CHOICES
 ]
+CLOCK_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.days_per_move")), value="days"),
+    app_commands.Choice(name=described(t("clocks.commands.bank")), value="bank"),
+]
+WEEKEND_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.weekends_on")), value="on"),
+    app_commands.Choice(name=described(t("clocks.commands.weekends_off")), value="off"),
+]
 
 
 class Challenges(commands.Cog):
@@ -96,10 +106,15 @@ class Challenges(commands.Cog):
         level=described(t("commands.challenge.options.level")),
         players=described(t("commands.challenge.options.players")),
         position=described(t("records.command.position")),
+        clock=described(t("clocks.commands.clock")),
+        increment=described(t("clocks.commands.increment")),
+        cap=described(t("clocks.commands.cap")),
+        weekends=described(t("clocks.commands.weekends")),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, weekends=WEEKEND_CHOICES)
     async def challenge(
         self,
         interaction: Interaction,
@@ -113,6 +128,10 @@ class Challenges(commands.Cog):
         level: int = DEFAULT_LEVEL,
         players: app_commands.Range[int, 2, 4] | None = None,
         position: discord.Attachment | None = None,
+        clock: str = "days",
+        increment: app_commands.Range[int, 0, MAX_DAYS] | None = None,
+        cap: app_commands.Range[int, 1, MAX_DAYS] | None = None,
+        weekends: str = "on",
     ) -> None:
         async with answering(interaction):
             if interaction.guild_id is not None and not interaction.is_guild_integration():
@@ -123,6 +142,7 @@ class Challenges(commands.Cog):
             days = await self.bot.service.settings.check_challenge(
                 interaction.guild_id, interaction.channel_id or 0, game, days
             )
+            terms = clock_terms(days, clock, increment, cap, weekends)
             request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -133,6 +153,7 @@ class Challenges(commands.Cog):
                 days=days,
                 rated=rated,
                 players=players,
+                clock=terms,
             )
             if position is not None:  # read before the answer, so a bad file is told privately
                 state = await read_attached(rules.get_game(request.game), position)

@@ -18,6 +18,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.posts import limits
+from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
 from bot.posts.match_texts import (
     POSTED_LATE,
@@ -322,8 +323,10 @@ class Announcer:
         due = deadline_line(deadline)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
         ratings_line = rating_changes(match, await self.service.ratings.changes(match))
+        clock = [banks_line(await self.service.timing.left(match)), repetition_line(match)]
+        clock = [line for line in clock if line]
         text = limits.content(
-            worded([*lines, status_line(match), ratings_line, due, *away]).strip()
+            worded([*lines, status_line(match), ratings_line, due, *away, *clock]).strip()
         )
         channel = self._channel(match)
         mover = match.to_move

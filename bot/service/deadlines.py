@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.clock import DAY, HOUR, Clock
+from bot.clock import DAY, Clock
 from bot.service.cache import MatchCache
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import TooComplex
+from bot.service.timing import Timing
 from bot.service.turns import MoveResult, Turns
 from bot.service.vacations import Vacations
 from bot.store import JobKind, JobRow, SeatRow, Shards, Status
@@ -18,7 +19,6 @@ from bot.store import JobKind, JobRow, SeatRow, Shards, Status
 DAY_CHOICES = (1, 2, 3, 5, 7, 14, 0)  # days per move; 0 is no limit
 DEFAULT_DAYS = 3
 CHALLENGE_LIFETIME = 7 * DAY
-LAST_WARNING = HOUR
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,11 @@ class Reminder:
 class Deadlines:
     """Schedules jobs in the store and carries them out; knows the clock, not Discord."""
 
-    def __init__(self, cache: MatchCache, turns: Turns, vacations: Vacations, clock: Clock) -> None:
+    def __init__(
+        self, cache: MatchCache, turns: Turns, vacations: Vacations, timing: Timing, clock: Clock
+    ) -> None:
         self.cache = cache
+        self.timing = timing  # how much time each turn holds
         self.turns = turns
         self.vacations = vacations
         self.clock = clock
@@ -47,7 +50,7 @@ class Deadlines:
         """When the player to move must have moved, or None without a limit. The first call
         for a turn (the board post) starts its clock and schedules its reminders and
         timeout; later calls read the same time back. A player on vacation has their
-        clock started when it ends."""
+        clock started when it ends; how much time it holds is `Timing`'s to say."""
         mover = match.to_move
         if mover is None or match.row.days_per_move == 0:
             return None
@@ -56,13 +59,8 @@ class Deadlines:
         if due is not None:
             return due
         away = None if mover.engine is not None else await self.vacations.current(mover.user_id)
-        allowed = match.row.days_per_move * DAY
-        due = max(self.now(), away.ends_at if away else 0) + allowed
-        jobs = [
-            (JobKind.REMINDER, due - allowed // 4),
-            (JobKind.LAST_REMINDER, due - LAST_WARNING),
-            (JobKind.TIMEOUT, due),
-        ]
+        start = max(self.now(), away.ends_at if away else 0)
+        jobs = await self.timing.turn_jobs(match, start)
         await store.schedule(match.id, match.row.ply, jobs, away.id if away else None)
         self.scheduled()
         return await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)

@@ -85,6 +85,21 @@ class Jobs(Database):
             )
             await self._jobs_changed(db)
 
+    async def move_jobs(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        """Set new due times for the match's jobs at this ply, those not yet claimed (a
+        turn given more time)."""
+        async with self._transaction() as db:
+            for kind, due in jobs:
+                await db.execute(
+                    "UPDATE jobs SET due_at = ? WHERE match_id = ? AND kind = ? AND ply = ? "
+                    "AND claimed_by IS NULL AND done_at IS NULL",
+                    due,
+                    match_id,
+                    str(kind),
+                    ply,
+                )
+            await self._jobs_changed(db)
+
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
         due = await self._value(
             "SELECT due_at FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",

@@ -85,6 +85,10 @@ class MatchRow:
     start: str | None = None  # the diagram the match began from; None: the game's setup
     aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
     draw_message_id: int | None = None  # the post of the draw offer standing (or lapsed)
+    clock_increment: int = 0  # days a move adds to a bank (bot/service/clocks.py)
+    clock_cap: int = 0  # days a bank may reach by increments; 0: days per move, no bank
+    weekends_off: bool = False  # every clock stops on Saturdays and Sundays
+    banks: tuple[int | None, ...] = ()  # seconds per seat: the bank, or time given
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,15 @@ class PreferenceRow:
 
 
 @dataclass(frozen=True)
+class HabitRow:
+    """How a person plays: their time zone (IANA; None: UTC) and whether a typed move is
+    shown to them to confirm before it is played."""
+
+    time_zone: str | None = None
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
 class ServerRow:
     """A server's defaults; None means the bot's own default."""
 
@@ -226,6 +239,9 @@ class TournamentRow:
     entry_message_id: int | None
     created_at: str
     cancelled_at: str | None = None  # set when its creator or an admin cancelled it
+    clock_increment: int = 0  # its matches' clock (see MatchRow)
+    clock_cap: int = 0
+    weekends_off: bool = False
 
 
 @dataclass(frozen=True)
