@@ -108,12 +108,17 @@ class Computer:
 
     async def resume(self, shards: Shards | None = None) -> None:
         """Wake every match in progress, on these shards' servers, where the computer holds
-        a seat."""
+        a seat, once its latest board is posted (its BOARD job wakes the others: the
+        computer's turn, like anyone's, starts with the post)."""
         for match_id in await self.service.store.matches_with_engines(shards):
             try:
-                self.wake(await self.service.cache.get(match_id))
+                match = await self.service.cache.get(match_id)
             except ServiceError as error:
                 log.warning("match #%s cannot be resumed: %s", match_id, error.message)
+                continue
+            posted = match.row.board_ply
+            if posted is not None and posted >= match.row.ply:
+                self.wake(match)
 
     async def _play_turns(self, match_id: int) -> None:
         """While the computer is to move here: think, then play and post."""

@@ -1,28 +1,36 @@
 """What happens when a scheduled job falls due: reminders (a DM for those who opted in, else
-a mention in the match thread), timeouts, expired challenges and finished matches' replays.
+a mention in the match thread), timeouts, expired challenges, and the posts Discord did not
+take (boards, replays, analyses: bot/jobs/delivery.py).
 
-Each job but the replay runs under its match's lock, like a command, and acts through a
+Each job but the posts runs under its match's lock, like a command, and acts through a
 guarded service call: when the match has moved on, the call returns None and nothing is
-posted. What is
-posted, and in which words, is the announcer's.
+posted. What is posted, and in which words, is the announcer's.
 """
 
 from __future__ import annotations
 
-from bot.posts.notifications import Announcer
+import logging
+
+import discord
+
+from bot.jobs.delivery import POSTS, Deliveries
+from bot.posts.notifications import Announcer, Undelivered
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
+
+log = logging.getLogger(__name__)
 
 
 class JobHandler:
     def __init__(self, service: MatchService, announcer: Announcer):
         self.service = service
         self.announcer = announcer
+        self.deliveries = Deliveries(service, announcer)
 
     async def __call__(self, job: JobRow) -> None:
         deadlines = self.service.deadlines
-        if job.kind == JobKind.REPLAY:  # a finished match: no write to guard, seconds of work
-            await self.announcer.post_replay(job.match_id)
+        if job.kind in POSTS:
+            await self.deliveries(job)
             return
         async with self.service.cache.lock(job.match_id):
             if job.kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
@@ -32,7 +40,10 @@ class JobHandler:
             elif job.kind == JobKind.TIMEOUT:
                 result = await deadlines.time_out(job.match_id, job.ply)
                 if result is not None:
-                    await self.announcer.after_turns(result.match, result.turns)
+                    try:
+                        await self.announcer.after_turns(result.match, result.turns)
+                    except (Undelivered, discord.HTTPException) as error:
+                        log.info("match #%s: its BOARD job posts it later: %s", job.match_id, error)
             elif job.kind == JobKind.EXPIRY:
                 expired = await deadlines.expire(job.match_id)
                 if expired is not None:

@@ -122,7 +122,7 @@ class MatchService:
         self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
-        self.analyses = Analyses(self.cache, self.ratings, clock)
+        self.analyses = Analyses(self.cache, self.ratings, self.deadlines, clock)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its
