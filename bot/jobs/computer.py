@@ -17,7 +17,9 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from bot.posts.notifications import Announcer
+import discord
+
+from bot.posts.notifications import Announcer, Undelivered
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
 from bot.workers.pool import WorkerPool
@@ -73,7 +75,9 @@ class Computer:
         )
         self._tasks[match.id] = task
         await asyncio.wait([shown, task], return_when=asyncio.FIRST_COMPLETED)
-        if not shown.done():  # the task failed before showing the move: show it here
+        if shown.done():
+            shown.result()  # raises Undelivered when Discord did not take the board
+        else:  # the task failed before showing the move: show it here
             await self.announcer.after_turns(match, turns)
 
     async def _reply(
@@ -98,6 +102,12 @@ class Computer:
                     shown.set_result(None)
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match.id, error.message)
+            return
+        except (Undelivered, discord.HTTPException) as error:
+            # Its BOARD job posts it later, and the post wakes the computer if it is to move.
+            log.info("match #%s: the board is posted later: %s", match.id, error)
+            if not shown.done():  # the person who moved is told, in their move's answer
+                shown.set_exception(error)
             return
         except Exception:
             log.exception("the computer failed to reply in match #%s", match.id)
@@ -134,6 +144,8 @@ class Computer:
                 await self._play_one(match, mover.engine)
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match_id, error.message)
+        except (Undelivered, discord.HTTPException) as error:  # its BOARD job posts it later
+            log.info("match #%s: the board is posted later: %s", match_id, error)
         except Exception:
             log.exception("the computer failed to play in match #%s", match_id)
         finally:

@@ -423,31 +423,27 @@ class Announcer:
             raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
         return True
 
-    async def post_missing_board(self, match_id: int) -> bool:
+    async def post_missing_board(self, match_id: int) -> None:
         """Post the board of turns that were saved but never shown (Discord did not take
-        it, or the process stopped first), mentioning whoever is to move, whose clock starts
-        now; False if there is none (it was posted meanwhile). Discord's refusal goes up to
-        the BOARD job that called this, which runs again later."""
+        it, or the process stopped first), if they still are, mentioning whoever is to
+        move, whose clock starts now. Discord's refusal goes up to the BOARD job that called
+        this, which runs again later."""
         match = await self.service.cache.get(match_id)
         if match.row.board_ply is not None and match.row.board_ply >= match.row.ply:
-            return False
+            return
         shown_up_to = match.row.board_ply or 0
         moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
         turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
         await self.post_board(match, [*describe_turns(match, turns), POSTED_LATE])
-        return True
 
     async def gave_up(self, match: Match, what: Text) -> None:
         """Tell each player of the match by DM (opted in or not: nothing else reaches them)
         that `what` will not be posted (see bot/service/delivery.py)."""
-        text = say(t("delivery.gave_up", what=what, match=match.title, place=self._place(match)))
+        place = f"<#{match.channel_id}>"
+        text = say(t("delivery.gave_up", what=what, match=match.title, place=place))
         for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
             with contextlib.suppress(DmsClosed):
                 await self._send_dm(user_id, text, MISSING)
-
-    @staticmethod
-    def _place(match: Match) -> str:
-        return f"<#{match.channel_id}>"
 
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""

@@ -12,7 +12,7 @@ from bot.clock import DAY, HOUR, MINUTE, ManualClock
 from bot.offline import OfflineDiscord, Sent
 from bot.service.delivery import GIVE_UP_AFTER, retry_delay
 from bot.store import JobKind
-from tests.bot.support import new_bot, private, public, resign, start_match
+from tests.bot.support import START, new_bot, private, public, resign, start_match
 
 LATE = "I could not post the board"
 NODES = 200  # the analysis's search per position: quick, and the same every run
@@ -167,5 +167,31 @@ def test_without_embed_links_the_analysis_posts_as_text_and_images(offline: Any)
         assert "**Computer analysis:" in graph.content and "Accuracy" in graph.content
         row = await h.bot.store.analysis(match_id)
         assert row is not None and row.finished
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_the_computers_reply_refused_by_discord_arrives_when_the_outage_ends(
+    offline: Any,
+) -> None:
+    """alice moves against the computer during an outage: she is told once, the computer's
+    reply is saved, and one board with both turns arrives when Discord takes posts again,
+    her clock counting from it."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(alice, "challenge", game="quorum", opponent=h.bot_user, level=1, days=1)
+        match_id = max(await h.bot.store.match_ids())
+        h.fail_posts(30 * MINUTE)
+        (told,) = private(await h.command(alice, "move", move="a1e3"))
+        assert LATE in told.content
+        match = await h.bot.service.cache.get(match_id)
+        assert match.row.ply == 2 and match.to_move is not None  # the reply is saved
+        sent = await h.advance(HOUR)
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert "alice played **a1e3**.\nComputer (Black) played" in board.content
+        due = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 2)
+        assert due is not None and due >= START + 30 * MINUTE + DAY
+        assert [s.for_user for s in h.sent if LATE in s.content] == [alice.id]
 
     offline(scenario, ai_nodes=NODES)
