@@ -53,6 +53,7 @@ def test_a_board_that_fails_for_two_hours_starts_the_clock_when_it_is_posted(
         assert await store.due_time(match_id, JobKind.TIMEOUT, 1) is None  # no clock yet
         (shown,) = private(await h.command(bob, "board"))
         assert "Deadline" not in shown.content  # nothing runs while the board is missing
+        assert "No clock runs yet: it starts when this turn's board is posted" in shown.content
 
         await h.advance(HOUR)  # three retries so far, each refused
         await h.restart(new_bot(database, clock=clock))  # a stop loses no post
