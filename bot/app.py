@@ -173,7 +173,7 @@ class BoardBot(commands.AutoShardedBot):
             await self._operate()
         await self.scheduler.start()
         self.catching_up = asyncio.create_task(
-            CatchUp(self.service, self.announcer, self.computer, self.settings.shards).run(
+            CatchUp(self.service, self.computer, self.settings.shards).run(
                 play=not self.sync_only  # a one-shot `--sync` run plays no turns
             ),
             name=CATCH_UP_TASK,

@@ -110,6 +110,8 @@ class Moves(commands.Cog):
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(deadline_line(deadline))
+                elif found.row.days_per_move:  # its board is not posted yet
+                    lines.append(t("delivery.clock_waits"))
             elif found.outcome is not None:
                 outcome = found.describe_outcome(shown)
                 lines.append(t("answers.board.game_over", outcome=outcome))

@@ -18,6 +18,7 @@ import discord
 from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
 from bot.posts.conversations import Conversation, Conversations, private
+from bot.posts.delivery import send_embedded
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import ENGLISH, Text, say, t
@@ -213,9 +214,11 @@ class Analyst:
             title=say(t("analysis.graph_title", match=match.describe())),
         )
         name = f"{match.game.name}-{match.id}-analysis.png"
-        await channel.send(
-            embed=summary_embed(analysis),
-            file=discord.File(io.BytesIO(graph), filename=name, description=graph_alt(analysis)),
+        alt = graph_alt(analysis)
+        await send_embedded(
+            channel,
+            summary_embed(analysis),
+            lambda: discord.File(io.BytesIO(graph), filename=name, description=alt),
         )
         for index in largest_blunders(analysis.judged):
             text, file = await self._blunder(analysis, index)

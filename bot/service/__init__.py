@@ -133,7 +133,7 @@ class MatchService:
         self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
-        self.analyses = Analyses(self.cache, self.ratings, clock)
+        self.analyses = Analyses(self.cache, self.ratings, self.deadlines, clock)
         self.aborts = Aborts(self.cache, self.turns, clock)
         self.notes = Notes(self.cache)
         self.confirming = Confirming(self.cache, self.offload)

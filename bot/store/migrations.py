@@ -282,6 +282,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # Posts kept as due work (issue 36): a BOARD or ANALYSIS job Discord refused runs again
+    # after a backoff that grows with `attempts`, the refusals so far.
+    Migration.portable(
+        "attempts of jobs that post",
+        "ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;",
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

@@ -34,6 +34,12 @@ class JobKind(StrEnum):
     """A challenge went unanswered too long: close it."""
     REPLAY = "replay"
     """The match ended: make its replay GIF in a worker and post it after the result."""
+    BOARD = "board"
+    """Discord did not take a turn's board (or result): post it again. The clock of the
+    player to move starts only when it is posted."""
+    ANALYSIS = "analysis"
+    """Discord did not take a judged analysis's results: post them again; the analysis is
+    finished only once they are posted."""
 
 
 # The statuses as the schema's CHECK constraint lists them.
@@ -141,6 +147,7 @@ class JobRow:
     kind: JobKind
     ply: int  # the match must still be at this ply for the job to act
     due_at: int
+    attempts: int = 0  # how often it ran and was refused (a post Discord did not take)
 
 
 @dataclass(frozen=True)
