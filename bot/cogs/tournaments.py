@@ -15,7 +15,8 @@ from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
 from bot.posts.match_texts import shown, worded
-from bot.posts.notifications import Undelivered, pinging
+from bot.posts.notifications import pinging
+from bot.posts.undelivered import Undelivered
 from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.pairing import System

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.posts.conversations import OutOfReach
-from bot.posts.notifications import Announcer, Undelivered
+from bot.posts.notifications import Announcer
+from bot.posts.undelivered import Undelivered
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
 from bot.workers.pool import WorkerPool

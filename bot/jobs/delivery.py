@@ -11,7 +11,8 @@ import logging
 import discord
 
 from bot.jobs.scheduler import Retry
-from bot.posts.notifications import Announcer, Undelivered
+from bot.posts.notifications import Announcer
+from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
 from bot.service.delivery import GIVE_UP_AFTER
 from bot.store import JobKind, JobRow

@@ -16,7 +16,8 @@ import discord
 from bot.jobs.delivery import POSTS, Deliveries
 from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import abort_text
-from bot.posts.notifications import Announcer, Undelivered
+from bot.posts.notifications import Announcer
+from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
 

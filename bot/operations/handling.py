@@ -17,7 +17,7 @@ import discord
 
 from bot.operations.logs import about
 from bot.operations.metrics import INTERACTIONS, MOVE_TO_BOARD, shard_label
-from bot.posts.notifications import Undelivered
+from bot.posts.undelivered import Undelivered
 from bot.service import Match, ServiceError
 
 log = logging.getLogger(__name__)

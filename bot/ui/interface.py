@@ -13,7 +13,8 @@ from discord import app_commands
 from bot.operations.handling import observed
 from bot.posts import limits
 from bot.posts.conversations import Conversations, OutOfReach
-from bot.posts.notifications import Announcer, Undelivered
+from bot.posts.notifications import Announcer
+from bot.posts.undelivered import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
 from bot.texts import Text, say, t
 from bot.ui.permissions import told

@@ -77,7 +77,7 @@ def test_a_board_that_fails_for_two_hours_starts_the_clock_when_it_is_posted(
         match = await h.bot.service.cache.get(match_id)
         assert match.status == "active" and match.row.ply == 1  # bob has not lost on time
         sent = await h.advance(due - int(clock.now()))
-        assert any("alice wins (timeout)" in s.content for s in public(sent))
+        assert any("bob did not make a first move in time" in s.content for s in public(sent))
         assert [s.for_user for s in h.sent if LATE in s.content] == [alice.id]  # told once
 
     offline(scenario)

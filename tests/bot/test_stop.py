@@ -118,7 +118,7 @@ def test_sigterm_cutting_a_move_and_a_job_short_loses_nothing_and_frees_the_clai
             claimed = []
             while job := await other.claim_job("another process", int(clock.now())):
                 claimed.append((job.kind, job.match_id, job.ply))
-            assert (JobKind.TIMEOUT, second, 0) in claimed
+            assert (JobKind.TIMEOUT, second, 2) in claimed
             # both saved, neither shown: the move, and carol's loss on time
             assert await other.unposted_boards() == [first, second]
             assert [m.notation for m in await other.moves(first)] == ["a1e3"]
