@@ -25,7 +25,7 @@ def describe_move(
     legal_moves: Callable[[RazzleState], tuple[RazzleMove, ...]],
     whose: Callable[[int], Words],
 ) -> Words:
-    """`c6-e7, landing next to bob's ball, so bob must throw`; `whose(seat)` names a player."""
+    """`c6-e7, landing next to bob's ball, so they must throw`; `whose(seat)` names a player."""
     notation = format_move(move)
     if isinstance(move, Chain):
         route = _route([NAMES[square] for square in move.path[1:]])
