@@ -1,0 +1,75 @@
+"""What a player reads on a phone (issue 41): turns in one short sentence, a Boku cell in two
+choices, alt text that says where the pieces stand, and boards drawn large on request."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from typing import Any
+
+from bot.offline import OfflineDiscord
+from rules import get_game
+from rules.kyo import Turn
+from rules.kyo.board import BY_NAME, SIDES
+from rules.kyo.turns import shortest_spelling
+from tests.bot.support import public
+
+NODES = 40  # the computer's node budget: quick and deterministic
+SEED = 6  # the match's, so the game plays the same each run (and one of its turns loops)
+SEED = 6  # the match's, so the game plays out the same each run (one of its turns loops)
+KYO = get_game("kyo")
+SEARCHED = 100_000  # actions tried looking for a shorter spelling of a looping turn
+MOVE = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def revisits(move: Turn, state: Any) -> bool:
+    """Whether a Kyo turn's route comes back to a tile it has left."""
+    last = KYO.last(KYO.apply(state, move))
+    assert last is not None
+    return len(set(last.path)) < len(last.path)
+
+
+def test_a_kyo_game_against_the_computer_reads_in_short_sentences(offline: Any) -> None:
+    """alice plays the computer at Kyo: each post says each turn in one sentence, with no name
+    twice in it, and no computer turn loops round tiles when fewer tokens do the same."""
+    rng = random.Random(4)
+
+    async def scenario(h: OfflineDiscord) -> list[tuple[Any, str, str]]:
+        alice = h.user("alice")
+        await h.command(alice, "challenge", game="kyo", opponent=h.bot_user, level=1)
+        match_id = max(await h.bot.store.match_ids())
+        replies = []
+        for _ in range(12):
+            match = await h.bot.service.cache.get(match_id)
+            if match.outcome is not None:
+                break
+            state = match.state
+            first = list(itertools.islice(KYO.move_tree(state).moves(breadth_first=True), 40))
+            typed = KYO.format_move(state, rng.choice(first))
+            after = KYO.apply(state, KYO.parse_move(state, typed))
+            (board,) = [s for s in public(await h.command(alice, "move", move=typed)) if s.pngs]
+            replies.append((after, board.content, typed))
+        return replies
+
+    names = ("alice", "Computer (Red)")
+    replies = offline(scenario, ai_nodes=NODES, seeds=lambda: SEED)
+    for after, content, typed in replies:
+        turns = [
+            line for line in content.splitlines() if " played **" in line or " replied **" in line
+        ]
+        assert len(turns) == 2 and turns[0].startswith(f"alice played **{typed}**"), content
+        for line in turns:
+            assert line.endswith(".") and ". " not in line.replace("**", ""), line
+            assert all(line.count(name) <= 1 for name in names), line
+            assert line.count("leaving") <= 1 and line.count("picking up") <= 1, line
+        assert "alice's" not in turns[0] and "Computer (Red)'s" not in turns[1], content
+        reply = KYO.parse_move(after, MOVE.findall(turns[1])[0])
+        assert isinstance(reply, Turn)
+        if revisits(reply, after):
+            origin, side = BY_NAME[reply.tokens[0]], SIDES[after.turn]
+            spelled = shortest_spelling(
+                after.board, origin, side, reply.board, reply.tokens, SEARCHED
+            )
+            assert spelled == reply.tokens, f"{reply} loops where {spelled} does as much"
+    assert any(revisits(KYO.parse_move(a, MOVE.findall(c)[1]), a) for a, c, _ in replies)
