@@ -14,7 +14,15 @@ from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worde
 from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
-from bot.ui.views import MoveButton, PickBack, PickPlay, PickSelect, board_view, picker_message
+from bot.ui.views import (
+    MoveButton,
+    PickBack,
+    PickGroup,
+    PickPlay,
+    PickSelect,
+    board_view,
+    picker_message,
+)
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -31,6 +39,12 @@ class Moves(commands.Cog):
             PickSelect,
             lambda interaction, menu: self.pick(
                 interaction, menu.match_id, menu.ply, menu.path, menu.chosen
+            ),
+        )
+        clicks.on(
+            PickGroup,
+            lambda interaction, menu: self.pick(
+                interaction, menu.match_id, menu.ply, menu.path, None, menu.chosen
             ),
         )
         clicks.on(
@@ -132,8 +146,10 @@ class Moves(commands.Cog):
         ply: int,
         path: tuple[int, ...],
         token: str | None,
+        letter: str | None = None,
     ) -> None:
-        """A choice (or Back) in the picker: the picker shows the next step in place."""
+        """A choice (or Back, or a letter of squares) in the picker: the picker shows the
+        next step (or the letter's squares) in place."""
         async with answering(interaction):
             await interaction.response.defer()
             try:
@@ -143,7 +159,7 @@ class Moves(commands.Cog):
             except OutOfDate as stale:
                 await self._refresh_picker(interaction, match_id, stale)
                 return
-            text, view = picker_message(step, say(_heading(step)))
+            text, view = picker_message(step, say(_heading(step)), letter)
             await interaction.edit_original_response(content=text, view=view)
 
     async def play_picked(

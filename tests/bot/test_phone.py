@@ -8,12 +8,13 @@ import random
 import re
 from typing import Any
 
-from bot.offline import OfflineDiscord
+from bot.offline import OfflineDiscord, Sent
+from bot.offline.records import flat
 from rules import get_game
 from rules.kyo import Turn
 from rules.kyo.board import BY_NAME, SIDES
 from rules.kyo.turns import shortest_spelling
-from tests.bot.support import public
+from tests.bot.support import private, public, start_match
 
 NODES = 40  # the computer's node budget: quick and deterministic
 SEED = 6  # the match's, so the game plays the same each run (and one of its turns loops)
@@ -73,3 +74,35 @@ def test_a_kyo_game_against_the_computer_reads_in_short_sentences(offline: Any) 
             )
             assert spelled == reply.tokens, f"{reply} loops where {spelled} does as much"
     assert any(revisits(KYO.parse_move(a, MOVE.findall(c)[1]), a) for a, c, _ in replies)
+
+
+def menus(sent: Sent) -> list[list[str]]:
+    """The values each select menu of a message offers, menu by menu."""
+    return [[o["value"] for o in c["options"]] for c in flat(sent.components) if c["type"] == 3]
+
+
+def test_a_boku_cell_is_picked_in_two_choices(offline: Any) -> None:
+    """Boku's 80 opening cells: one menu of letters, then the letter's cells beneath it; the
+    cell picked is the whole move, played with one press."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, "boku")
+        board = h.latest(lambda s: "Move" in s.buttons)
+        (picker,) = private(await h.click(alice, board.message_id or 0, "Move"))
+        assert menus(picker) == [list("abcdefghij")], "one menu: the letters"
+        assert "Pick the letter of the square, then the square." in picker.content
+        (letter,) = [
+            s for s in await h.choose(alice, picker.message_id or 0, "e") if s.kind == "edit"
+        ]
+        letters, cells = menus(letter)
+        assert letters == list("abcdefghij") and cells == [f"e{n}" for n in range(1, 11)]
+        assert "Pick the square in e." in letter.content and not letter.buttons
+        (cell,) = [
+            s for s in await h.choose(alice, picker.message_id or 0, "e5") if s.kind == "edit"
+        ]
+        assert "Play e5" in cell.buttons, "two choices reached the cell"
+        (posted,) = public(await h.click(alice, picker.message_id or 0, "Play e5"))
+        assert posted.content.startswith("alice played **e5**")
+        assert [m.notation for m in await h.bot.store.moves(match_id)] == ["e5"]
+
+    offline(scenario)
