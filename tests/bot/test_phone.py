@@ -106,3 +106,21 @@ def test_a_boku_cell_is_picked_in_two_choices(offline: Any) -> None:
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["e5"]
 
     offline(scenario)
+
+
+def test_alt_text_says_where_the_pieces_stand(offline: Any) -> None:
+    """A board's alt text names each side's pieces by square, in the rules' words (Boku's
+    marbles); Kyo's stacks are counted."""
+
+    async def scenario(h: OfflineDiscord) -> tuple[str, str]:
+        _, (alice, bob) = await start_match(h, "boku")
+        await h.command(alice, "move", move="e5")
+        (posted,) = [s for s in public(await h.command(bob, "move", move="f6")) if s.pngs]
+        kyo_id, (alice, _) = await start_match(h, "kyo")
+        sent = await h.command(alice, "move", None, match=str(kyo_id), move="a4-a5")
+        (kyo,) = [s for s in public(sent) if s.pngs]
+        return posted.descriptions[0] or "", kyo.descriptions[0] or ""
+
+    boku, kyo = offline(scenario)
+    assert boku.endswith("alice: a marble on e5; bob: a marble on f6."), boku
+    assert kyo.endswith("alice: 20 pawns, 26 mana chips; bob: 20 pawns, 26 mana chips."), kyo
