@@ -8,8 +8,11 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.offline import OfflineDiscord, Sent
 from bot.offline.records import flat
+from bot.posts import limits
 from rules import get_game
 from rules.kyo import Turn
 from rules.kyo.board import BY_NAME, SIDES
@@ -108,9 +111,12 @@ def test_a_boku_cell_is_picked_in_two_choices(offline: Any) -> None:
     offline(scenario)
 
 
-def test_alt_text_says_where_the_pieces_stand(offline: Any) -> None:
+def test_alt_text_says_where_the_pieces_stand(
+    offline: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A board's alt text names each side's pieces by square, in the rules' words (Boku's
-    marbles); Kyo's stacks are counted."""
+    marbles); Kyo's stacks are counted, and so is any position whose squares would pass
+    Discord's limit (made smaller here: real positions fit 1,024 characters)."""
 
     async def scenario(h: OfflineDiscord) -> tuple[str, str]:
         _, (alice, bob) = await start_match(h, "boku")
@@ -124,3 +130,6 @@ def test_alt_text_says_where_the_pieces_stand(offline: Any) -> None:
     boku, kyo = offline(scenario)
     assert boku.endswith("alice: a marble on e5; bob: a marble on f6."), boku
     assert kyo.endswith("alice: 20 pawns, 26 mana chips; bob: 20 pawns, 26 mana chips."), kyo
+    monkeypatch.setattr(limits, "ATTACHMENT_DESCRIPTION", len(boku) - 1)
+    counted, _ = offline(scenario)
+    assert counted.endswith("alice: 1 marble; bob: 1 marble."), counted
