@@ -1,7 +1,9 @@
 """Computer opponents for every game: `choose_move(game_name, state, level=..., seconds=...)`.
 
 Depends on `rules` only. Each game has one search (`BOTS`), chosen for how the game plays;
-levels differ in how much that search may do. docs/ai.md says why each game gets its search.
+levels differ in how much that search may do. Whatever the level, a win in one is played and
+a win in one for the next seat is stopped when a move can (`blocking`). docs/ai.md says why
+each game gets its search.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.alphabeta import AlphaBeta
-from ai.base import WALL_SLACK, Bot, Choice, Evaluator, Limit
+from ai.base import WALL_SLACK, WIN, Bot, Budget, Choice, Evaluator, Limit, seat_chances
 from ai.boost import BoostSearch
 from ai.heuristics import (
     BokuEvaluator,
@@ -22,9 +24,10 @@ from ai.heuristics import (
     RazzleEvaluator,
 )
 from ai.kyo import KyoSearch
-from ai.reference import Reference
+from ai.reference import Reference, hands_over_a_win, winning_move
 from rules import get_game
 from rules.errors import IllegalMove
+from rules.game import Game
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,32 @@ def choose(
     if seed is None:
         seed = secrets.randbits(64)
     rng = random.Random(f"{seed}:{game.ply(state)}")
-    return get_bot(game.name).choose(game, state, limit, rng)
+    if game.may_list_slowly:  # Kyo: its search weighs every take, a king's first
+        return get_bot(game.name).choose(game, state, limit, rng)
+    won = winning_move(game, state, game.legal_moves(state))
+    if won is not None:
+        chances = seat_chances(game.to_move(state), 1.0, game.players(state))
+        return Choice(won, {"nodes": 0, "depth": 1, "value": WIN, "chances": chances})
+    return blocking(game, state, get_bot(game.name).choose(game, state, limit, rng), limit)
+
+
+def blocking(game: Game[Any, Any], state: Any, choice: Choice, limit: Limit) -> Choice:
+    """The search's choice, unless it lets the next seat win at once while another move does
+    not: then the first such move in the evaluation's order, so that every level, the node-
+    capped easy one too, stops a win in one (a search by time stops looking when it is up)."""
+    budget = Budget(limit)  # its clocks only: listing and applying moves spends no nodes
+    if not hands_over_a_win(game, game.apply(state, choice.move, check=False), budget):
+        return choice
+    evaluator = EVALUATORS[game.name]
+    moves = sorted(game.legal_moves(state), key=lambda m: -evaluator.priority(state, m))
+    for move in moves:
+        if limit.seconds is not None and budget.exhausted():
+            break
+        if move != choice.move and not hands_over_a_win(
+            game, game.apply(state, move, check=False), budget
+        ):
+            return Choice(move, {**choice.info, "line": [move]})
+    return choice
 
 
 def choose_move(

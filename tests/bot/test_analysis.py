@@ -57,10 +57,14 @@ def test_a_handed_over_five_is_a_blunder_posted_with_graph_and_summary(
         assert progress.content.startswith("Analysing Boku #1: 0 of 10 positions")
         done = h.messages[progress.message_id or 0]["content"]
         assert done.startswith("Computer analysis of Boku #1: all 10 positions judged")
+        assert "then 3 boards of the worst ones" in done, "it says what follows"
         (embed,) = graph.embeds
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["alice"]
         assert "0 inaccuracies, 0 mistakes, 2 blunders" in fields["bob"]
+        assert "\nTurn 7, e6: blunder, 100% to " in fields["alice"]
+        assert "\nTurn 8, a2: blunder, " in fields["bob"] and "to 0%; better e2" in fields["bob"]
+        assert len(fields["bob"].splitlines()) == 3, "the summary, then each marked move"
         assert "alice wins (five)" in embed["description"]
         assert graph.pngs and blunder.pngs
         alt = h.messages[graph.message_id or 0]["attachments"][0]["description"]
@@ -106,10 +110,12 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         assert len(row.readings) == len(GAME) + 1
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
+        assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content
         step = await h.click(bob, shown.message_id or 0, "◀")
         text = h.messages[shown.message_id or 0]["content"]
         assert step is not None and "bob's a2 was a blunder" in text
         assert "the computer preferred e2" in text
+        assert "Computer's choice for turn 8: e2 (its line: e2 " in text
 
     offline(scenario, ai_nodes=NODES, seeds=lambda: SEED)
 
