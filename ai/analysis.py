@@ -27,9 +27,10 @@ LEVEL = 3
 """The search that judges: the strongest level, on a budget of its own (`ANALYSIS_SECONDS`)."""
 
 ANALYSIS_SECONDS = 0.5
-"""CPU seconds per position (the issue's default; the bot's `ANALYSIS_SECONDS` setting).
-A 100-turn game then costs about 50 s of CPU, whatever the game: Kyo's search keeps its budget
-however many turns a position has (docs/ai.md)."""
+"""CPU seconds per position (the bot's `ANALYSIS_SECONDS` setting), chosen with
+`python -m benchmarks.analysis_calibration` (docs/analysis.md): with second looks a position
+cost 0.5-0.8 s there, so a 100-turn game's analysis stays well under 3 minutes of CPU, while
+the second looks (four times this) find what a first look at this budget misses."""
 
 
 class Mark(StrEnum):

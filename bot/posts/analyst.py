@@ -87,24 +87,19 @@ def marked_move(judged: Sequence[Judgement], index: int) -> Text:
     judgement = judged[index]
     seat = judgement.seat or 1
     before, after = judgement.chances[seat - 1], judged[index + 1].chances[seat - 1]
-    turn, move, mark = index + 1, judgement.played, MARKS[judgement.mark or Mark.INACCURACY]
-    if judgement.better is None:
-        return t(
-            "analysis.marked_alone",
-            turn=turn,
-            move=move,
-            mark=mark,
-            before=percent(before),
-            after=percent(after),
-        )
+    better = (
+        t("analysis.nothing_better")
+        if judgement.better is None
+        else t("analysis.better", move=judgement.better)
+    )
     return t(
         "analysis.marked",
-        turn=turn,
-        move=move,
-        mark=mark,
+        turn=index + 1,
+        move=judgement.played,
+        mark=MARKS[judgement.mark or Mark.INACCURACY],
         before=percent(before),
         after=percent(after),
-        better=judgement.better,
+        better=better,
     )
 
 
@@ -212,17 +207,12 @@ def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> st
     move = judged[turn - 1]
     if index > 0 and move.seat is not None:
         name = names[move.seat - 1]
-        if move.mark is not None and move.better is None:
-            lines.append(
-                t(
-                    "analysis.evaluation_marked_alone",
-                    player=name,
-                    move=move.played,
-                    mark=A_MARK[move.mark],
-                    loss=f"{move.loss:.0f}",
-                )
+        if move.mark is not None:
+            preferred = (
+                t("analysis.preferred_nothing")
+                if move.better is None
+                else t("analysis.preferred", move=move.better)
             )
-        elif move.mark is not None:
             lines.append(
                 t(
                     "analysis.evaluation_marked",
@@ -230,7 +220,7 @@ def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> st
                     move=move.played,
                     mark=A_MARK[move.mark],
                     loss=f"{move.loss:.0f}",
-                    best=move.better,
+                    preferred=preferred,
                 )
             )
         elif move.forced:

@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ai.analysis import Reading
+from ai.analysis import Judgement, Mark, Reading
 from bot import Settings, create_bot
 from bot.clock import ManualClock
 from bot.offline import OfflineDiscord, run_offline
+from bot.posts.analyst import marked_move, worst_moves
 from bot.settings import SettingsError, load_settings
+from bot.texts import say
 from tests.ai.readers import slow_read
 from tests.bot.support import START, new_bot, private, public, start_match
 
@@ -188,3 +191,15 @@ def test_analysis_seconds_setting() -> None:
     for wrong in ("0", "-1", "soon", "61"):
         with pytest.raises(SettingsError, match="ANALYSIS_SECONDS must be a number"):
             load_settings({"ANALYSIS_SECONDS": wrong}, None)
+
+
+def test_a_marked_move_names_the_better_move_or_says_none_was_found() -> None:
+    judged = [
+        Judgement(5, (0.7, 0.3), 2, "e4", "d4", 30.0, Mark.BLUNDER, better="d4"),
+        Judgement(6, (1.0, 0.0), 1, "d4", "d4", 0.0),
+        Judgement(7, (1.0, 0.0)),
+    ]
+    assert say(marked_move(judged, 0)) == "Turn 1, e4: blunder, 30% to 0%; better d4"
+    alone = [replace(judged[0], best="e4", better=None), *judged[1:]]
+    assert say(marked_move(alone, 0)) == "Turn 1, e4: blunder, 30% to 0%; nothing better found"
+    assert worst_moves(judged, 2) == [0] and worst_moves(alone, 2) == []
