@@ -2,8 +2,9 @@
 
 Depends on `rules` only. Each game has one search (`BOTS`), chosen for how the game plays;
 levels differ in how much that search may do. Whatever the level, a win in one is played and
-a win in one for the next seat is stopped when a move can (`blocking`); levels 2 and 3 also
-stop the threats `THREATS` sees. docs/ai.md says why each game gets its search.
+a win in one for the next seat is stopped when a move can, and so are the threats that win by
+force within two turns that `THREATS` sees (`blocking`). docs/ai.md says why each game gets
+its search.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ BOTS: dict[str, Bot] = {
 
 REFERENCES: dict[str, Bot] = {name: Reference(e) for name, e in EVALUATORS.items()}
 # Per game, whether the seat to move has a threat that wins by force within its next two
-# turns (ai/threats.py): levels 2 and 3 never leave one when a move stops it.
+# turns (ai/threats.py): no level leaves one when a move stops it.
 THREATS: dict[str, Callable[[Any], bool]] = {"boku": boku_forcing}
 
 
@@ -143,7 +144,7 @@ def choose(
         chances = seat_chances(game.to_move(state), 1.0, game.players(state))
         return Choice(won, {"nodes": 0, "depth": 1, "value": WIN, "chances": chances})
     choice = get_bot(game.name).choose(game, state, limit, rng)
-    forcing = THREATS.get(game.name) if level >= 2 else None
+    forcing = THREATS.get(game.name)
     return blocking(game, state, choice, limit, forcing)
 
 
@@ -154,11 +155,10 @@ def blocking(
     limit: Limit,
     forcing: Callable[[Any], bool] | None = None,
 ) -> Choice:
-    """The search's choice, unless it lets the next seat win at once, or (with `forcing`,
-    levels 2 and 3) leaves it a threat that wins by force within its next two turns, while
-    another move does not: then the first such move in the evaluation's order. So every level,
-    the node-capped easy one too, stops a win in one (a search by time stops looking when its
-    time is up)."""
+    """The search's choice, unless it lets the next seat win at once, or (with `forcing`)
+    leaves it a threat that wins by force within its next two turns, while another move does
+    not: then the first such move in the evaluation's order. So every level, the node-capped
+    easy one too, stops them (a search by time stops looking when its time is up)."""
     budget = Budget(limit)  # its clocks only: listing and applying moves spends no nodes
 
     def safe(move: Any) -> bool:

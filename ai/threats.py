@@ -2,8 +2,9 @@
 way to see them: Boku's open three (and broken three), which one placement turns into two
 winning cells where a block can close only one.
 
-Levels 2 and 3 check their move with it (`ai.choose`): their searches at these budgets reach
-two or three plies in a Boku middle game, one short of seeing a three become a five.
+Every level checks its move with it (`ai.choose`): the searches at these budgets reach two or
+three plies in a Boku middle game, one short of seeing a three become a five, and level 1's
+40 nodes not even one.
 Captures are left out: a capture that breaks the row would make a threat seen here a false
 alarm, which costs a block the position may not have needed, never a lost game.
 """

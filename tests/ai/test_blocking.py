@@ -2,7 +2,7 @@
 (issue 37): positions found in random games of each game (a win in one for the mover; and
 positions where most moves hand the opponent a win in one, but not all), and Boost's tower
 of its rules tests with the fourth dragon one step away, as diagrams in
-blocking_positions.json; and levels 2 and 3 stop Boku's open three (ai/threats.py)."""
+blocking_positions.json; and every level stops Boku's open three (ai/threats.py)."""
 
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ def test_an_open_three_is_a_threat_that_wins_by_force_and_a_closed_one_is_not() 
     assert not boku_forcing(boku("e4 a1 e5 j10 a3 a2"))  # a two is no threat yet
 
 
-@pytest.mark.parametrize("level", [2, 3])
-def test_levels_2_and_3_stop_an_open_three(level: int) -> None:
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_every_level_stops_an_open_three(level: int) -> None:
     game = get_game("boku")
     state = boku("e4 a1 e5 j10 e6")
     move = ai.choose("boku", state, level=level, seed=1, nodes=NODES[level]).move
@@ -76,4 +76,4 @@ def test_levels_2_and_3_stop_an_open_three(level: int) -> None:
     far = game.parse_move(state, "a2")  # what a search that missed the three might play
     checked = ai.blocking(game, state, Choice(far), Limit(nodes=1), boku_forcing)
     assert checked.move != far and not boku_forcing(game.apply(state, checked.move))
-    assert ai.blocking(game, state, Choice(far), Limit(nodes=1)).move == far, "level 1 may"
+    assert ai.blocking(game, state, Choice(far), Limit(nodes=1)).move == far, "a win in one only"

@@ -111,6 +111,8 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         row = await h.bot.store.analysis(match_id)
         assert row is not None and row.finished and row.requested_by == alice.id
         assert len(row.readings) == len(GAME) + 1
+        looked_again = {s for s, text in row.readings.items() if json.loads(text)["deeper"]}
+        assert looked_again == {5, 6, 7}, "each marked move's position, searched again"
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
         assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content
