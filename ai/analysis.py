@@ -28,9 +28,9 @@ LEVEL = 3
 
 ANALYSIS_SECONDS = 0.5
 """CPU seconds per position (the bot's `ANALYSIS_SECONDS` setting), chosen with
-`python -m benchmarks.analysis_calibration` (docs/analysis.md): with second looks a position
-cost 0.5-0.8 s there, so a 100-turn game's analysis stays well under 3 minutes of CPU, while
-the second looks (four times this) find what a first look at this budget misses."""
+`python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
+times this, for a marked move) a 100-turn game stays under 3 minutes of CPU (see
+SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
 
 
 class Mark(StrEnum):
@@ -55,6 +55,11 @@ SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
 among them), the position before it is searched again with this many times the budget, and
 the loss is measured from that reading: a mark rests on two looks."""
+
+SECOND_LOOKS_SHARE = 0.6
+"""At most this share of a game's positions gets a second look (the latest marks first), so a
+100-turn game costs at most 101 + 60 x 4 budgets: 170 s of CPU at the default 0.5 s, under the
+3 minutes issue 37 allows, however many moves a random player spoils."""
 
 LINE_PLIES = 4
 """How much of the judge's line a reading keeps (its move and the replies it expects)."""
@@ -340,7 +345,10 @@ def second_look(
     move the readings mark. That covers the judge's own choice losing more than the first
     threshold, and a move into a position the judge finds lost; doing it for every mark also
     keeps a short search's noise off good moves. Each position gets one at most, the latest
-    first, because a position's new reading changes the loss of the move before it."""
+    first, because a position's new reading changes the loss of the move before it, and no
+    more than SECOND_LOOKS_SHARE of the positions."""
+    if sum(r.deeper for r in readings) >= SECOND_LOOKS_SHARE * len(readings):
+        return None
     judged = judgements(game_name, states, turns, readings)
     for index in reversed(range(len(judged) - 1)):
         if judged[index].mark is not None and not readings[index].deeper:

@@ -135,6 +135,10 @@ def test_second_looks_go_latest_first_and_once_a_position() -> None:
     assert second_look("boku", states, turns, marked_twice) == 1
     marked_twice[1] = replace(marked_twice[1], deeper=True)
     assert second_look("boku", states, turns, marked_twice) == 0
+    marked_twice[2] = replace(marked_twice[2], deeper=True)  # 2 of 4 positions: 50%
+    assert second_look("boku", states, turns, marked_twice) == 0
+    marked_twice[3] = replace(marked_twice[3], deeper=True)  # 3 of 4: past the share
+    assert second_look("boku", states, turns, marked_twice) is None
 
 
 def test_a_resignation_is_not_a_move() -> None:
