@@ -1,18 +1,22 @@
 """Computer opponents for every game: `choose_move(game_name, state, level=..., seconds=...)`.
 
 Depends on `rules` only. Each game has one search (`BOTS`), chosen for how the game plays;
-levels differ in how much that search may do. docs/ai.md says why each game gets its search.
+levels differ in how much that search may do. Whatever the level, a win in one is played and
+a win in one for the next seat is stopped when a move can, and so are the threats that win by
+force within two turns that `THREATS` sees (`blocking`). docs/ai.md says why each game gets
+its search.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ai.alphabeta import AlphaBeta
-from ai.base import WALL_SLACK, Bot, Choice, Evaluator, Limit
+from ai.base import WALL_SLACK, WIN, Bot, Budget, Choice, Evaluator, Limit, seat_chances
 from ai.boost import BoostSearch
 from ai.heuristics import (
     BokuEvaluator,
@@ -22,9 +26,11 @@ from ai.heuristics import (
     RazzleEvaluator,
 )
 from ai.kyo import KyoSearch
-from ai.reference import Reference
+from ai.reference import Reference, hands_over_a_win, winning_move
+from ai.threats import boku_forcing
 from rules import get_game
 from rules.errors import IllegalMove
+from rules.game import Game
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,9 @@ BOTS: dict[str, Bot] = {
 
 
 REFERENCES: dict[str, Bot] = {name: Reference(e) for name, e in EVALUATORS.items()}
+# Per game, whether the seat to move has a threat that wins by force within its next two
+# turns (ai/threats.py): no level leaves one when a move stops it.
+THREATS: dict[str, Callable[[Any], bool]] = {"boku": boku_forcing}
 
 
 def get_bot(game_name: str) -> Bot:
@@ -128,7 +137,48 @@ def choose(
     if seed is None:
         seed = secrets.randbits(64)
     rng = random.Random(f"{seed}:{game.ply(state)}")
-    return get_bot(game.name).choose(game, state, limit, rng)
+    if game.may_list_slowly:  # Kyo: its search weighs every take, a king's first
+        return get_bot(game.name).choose(game, state, limit, rng)
+    won = winning_move(game, state, game.legal_moves(state))
+    if won is not None:
+        chances = seat_chances(game.to_move(state), 1.0, game.players(state))
+        return Choice(won, {"nodes": 0, "depth": 1, "value": WIN, "chances": chances})
+    choice = get_bot(game.name).choose(game, state, limit, rng)
+    forcing = THREATS.get(game.name)
+    return blocking(game, state, choice, limit, forcing)
+
+
+def blocking(
+    game: Game[Any, Any],
+    state: Any,
+    choice: Choice,
+    limit: Limit,
+    forcing: Callable[[Any], bool] | None = None,
+) -> Choice:
+    """The search's choice, unless it lets the next seat win at once, or (with `forcing`)
+    leaves it a threat that wins by force within its next two turns, while another move does
+    not: then the first such move in the evaluation's order. So every level, the node-capped
+    easy one too, stops them (a search by time stops looking when its time is up)."""
+    budget = Budget(limit)  # its clocks only: listing and applying moves spends no nodes
+
+    def safe(move: Any) -> bool:
+        after = game.apply(state, move, check=False)
+        if hands_over_a_win(game, after, budget):
+            return False
+        return forcing is None or game.outcome(after) is not None or not forcing(after)
+
+    if safe(choice.move):
+        return choice
+    evaluator = EVALUATORS[game.name]
+    moves = sorted(game.legal_moves(state), key=lambda m: -evaluator.priority(state, m))
+    for move in moves:
+        if limit.seconds is not None and budget.exhausted():
+            break
+        if move != choice.move and safe(move):
+            return Choice(move, {**choice.info, "line": [move]})
+    if forcing is not None:  # nothing stops the threat: at least stop a win in one
+        return blocking(game, state, choice, limit)
+    return choice
 
 
 def choose_move(

@@ -32,6 +32,7 @@ from rules.game import Game
 EXACT, LOWER, UPPER = 0, 1, 2
 # Ordering: the table's move, then the evaluator's guess (units of PRIORITY), killers, history.
 FIRST, PRIORITY, KILLER = 1e12, 1e9, 1e8
+LINE = 6  # moves of the expected line a choice reports (`info["line"]`)
 
 
 # One iteration: (root moves in order, depth) -> (best move or None, value, complete).
@@ -153,7 +154,13 @@ class AlphaBeta:
         chances = seat_chances(
             game.to_move(state), value_chance(value, self.evaluator.scale), players
         )
-        info = {"nodes": budget.nodes, "depth": depth, "value": value, "chances": chances}
+        info = {
+            "nodes": budget.nodes,
+            "depth": depth,
+            "value": value,
+            "chances": chances,
+            "line": search.line(state, best, LINE),
+        }
         return Choice(best, info)
 
 
@@ -165,6 +172,19 @@ class _Search:
         self.budget = budget
         self.table = Table()
         self.cuts = CutMemory()
+
+    def line(self, state: Any, best: Any, plies: int) -> list[Any]:
+        """The line the search expects: its move, then each position's best move from the
+        table while the table has one that is legal there (at most `plies` moves)."""
+        line = [best]
+        state = self.game.apply(state, best, check=False)
+        while len(line) < plies and self.game.outcome(state) is None:
+            entry = self.table.entries.get(self.evaluator.key(state))
+            if entry is None or entry[3] is None or entry[3] not in self.game.legal_moves(state):
+                break
+            line.append(entry[3])
+            state = self.game.apply(state, entry[3], check=False)
+        return line
 
     def root(self, state: Any, moves: list[Any], depth: int) -> tuple[Any, float, bool]:
         """The best root move at `depth`, its value, and whether every move was searched."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -27,13 +27,14 @@ LEVEL = 3
 """The search that judges: the strongest level, on a budget of its own (`ANALYSIS_SECONDS`)."""
 
 ANALYSIS_SECONDS = 0.5
-"""CPU seconds per position (the issue's default; the bot's `ANALYSIS_SECONDS` setting).
-A 100-turn game then costs about 50 s of CPU, whatever the game: Kyo's search keeps its budget
-however many turns a position has (docs/ai.md)."""
+"""CPU seconds per position (the bot's `ANALYSIS_SECONDS` setting), chosen with
+`python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
+times this, for a marked move) a 100-turn game stays under 3 minutes of CPU (see
+SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
 
 
 class Mark(StrEnum):
-    """How bad a move was, by the share of its seat's winning chance it threw away."""
+    """How bad a move was, by the points of its seat's win percentage it threw away."""
 
     INACCURACY = "inaccuracy"
     MISTAKE = "mistake"
@@ -41,36 +42,57 @@ class Mark(StrEnum):
 
 
 THRESHOLDS: tuple[tuple[float, Mark], ...] = (
-    (30.0, Mark.BLUNDER),
-    (20.0, Mark.MISTAKE),
-    (10.0, Mark.INACCURACY),
+    (15.0, Mark.BLUNDER),
+    (10.0, Mark.MISTAKE),
+    (5.0, Mark.INACCURACY),
 )
-"""Percentage points of the mover's win chance lost, worst first: 30 a blunder, 20 a mistake,
-10 an inaccuracy (issue 29's numbers). Measured in win chance, not in evaluation units, as
-Lichess does, so that a piece thrown away in a lost position costs little and a five left
-unblocked costs everything, in every game alike; the steps are wide enough that a 0.5 s
-search's noise between two positions (a few points) rarely crosses the first one."""
+"""Points of the mover's win percentage lost, worst first: 15 a blunder, 10 a mistake, 5 an
+inaccuracy. These are Lichess's (lila, modules/analyse/src/main/Advice.scala: a drop of 0.3,
+0.2 and 0.1 in winning chances on its scale from -1 to 1, which is 15, 10 and 5 points of win
+percentage). Our searches give win chances directly, so no centipawn curve is needed."""
+
+SECOND_LOOK = 4
+"""Where a move would be marked (the judge's own choice losing more than the first threshold
+among them), the position before it is searched again with this many times the budget, and
+the loss is measured from that reading: a mark rests on two looks."""
+
+SECOND_LOOKS_SHARE = 0.6
+"""At most this share of a game's positions gets a second look (the latest marks first), so a
+100-turn game costs at most 101 + 60 x 4 budgets: 170 s of CPU at the default 0.5 s, under the
+3 minutes issue 37 allows, however many moves a random player spoils."""
+
+LINE_PLIES = 4
+"""How much of the judge's line a reading keeps (its move and the replies it expects)."""
 
 ACCURACY_SCALE = 103.1668
 ACCURACY_DECAY = 0.04354
 ACCURACY_OFFSET = 3.1669
-"""Accuracy = SCALE * exp(-DECAY * average loss) - OFFSET, clamped to 0-100: the curve of
-Lichess's published move accuracy (lichess.org/page/accuracy), applied to a player's average
-loss in percentage points. No loss gives 100, an average loss of 5 points 80, of 10
-points 64, of 30 points 25."""
+"""A move's accuracy = SCALE * exp(-DECAY * loss) - OFFSET, clamped to 0-100, with `loss` the
+drop of the mover's win percentage: Lichess's published move-accuracy curve
+(lichess.org/page/accuracy). No loss gives 100, 5 points 80, 10 points 64, 15 points 50,
+30 points 25. A player's accuracy is the mean over the moves they chose."""
 
 
 @dataclass(frozen=True)
 class Reading:
     """What the search makes of one position: each seat's chance to win (0-1, by seat), its
-    best move in notation (None once the game is over) and whether that move was the only one."""
+    best move in notation (None once the game is over), whether that move was the only one,
+    the line it expects (its move first, in notation) and whether this is a second look."""
 
     chances: tuple[float, ...]
     best: str | None = None
     forced: bool = False
+    line: tuple[str, ...] = ()
+    deeper: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"chances": list(self.chances), "best": self.best, "forced": self.forced}
+        return {
+            "chances": list(self.chances),
+            "best": self.best,
+            "forced": self.forced,
+            "line": list(self.line),
+            "deeper": self.deeper,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reading:
@@ -79,14 +101,17 @@ class Reading:
             tuple(float(c) for c in data["chances"]),
             None if best is None else str(best),
             bool(data.get("forced", False)),
+            tuple(str(move) for move in data.get("line", ())),
+            bool(data.get("deeper", False)),
         )
 
 
 @dataclass(frozen=True)
 class Judgement:
-    """One position of a game: the seats' chances there (0-1) and, when a move was played from
-    it, who played it, what, the search's better idea, the points of win chance it lost (0-100)
-    and its mark. The last position of a game has no move."""
+    """One position of a game: the seats' chances there (0-1), the judge's line from it and,
+    when a move was played from it, who played it, what, the judge's choice, the points of
+    win percentage the move lost (0-100), its mark, and the judge's choice again as `better`
+    when it is another move. The last position of a game has no move."""
 
     ply: int
     chances: tuple[float, ...]
@@ -96,6 +121,8 @@ class Judgement:
     loss: float = 0.0
     mark: Mark | None = None
     forced: bool = False
+    line: tuple[str, ...] = ()
+    better: str | None = None  # the judge's move, when it is not the move played
 
 
 @dataclass(frozen=True)
@@ -103,7 +130,7 @@ class Summary:
     """One seat's play over a game."""
 
     seat: int
-    moves: int  # judged moves (forced ones are not)
+    moves: int  # judged moves (not forced ones, nor those from a position found lost)
     average_loss: float
     accuracy: float
     inaccuracies: int
@@ -119,9 +146,9 @@ def classify(loss: float) -> Mark | None:
     return None
 
 
-def accuracy(average_loss: float) -> float:
-    """0-100 from the average loss in percentage points (see ACCURACY_SCALE)."""
-    value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * average_loss) - ACCURACY_OFFSET
+def accuracy(loss: float) -> float:
+    """A move's accuracy, 0-100, from the points of win percentage it lost (ACCURACY_SCALE)."""
+    value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * loss) - ACCURACY_OFFSET
     return max(0.0, min(100.0, value))
 
 
@@ -132,6 +159,11 @@ def chances_from_search(choice: Choice) -> tuple[float, ...] | None:
     if given is None:
         return None
     return tuple(float(c) for c in given)
+
+
+def proven(chances: Sequence[float]) -> bool:
+    """Whether a search found the result (a seat certain to win or to lose)."""
+    return any(c in (0.0, 1.0) for c in chances)
 
 
 def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
@@ -154,56 +186,99 @@ def read_position(
     seconds: float = ANALYSIS_SECONDS,
     seed: int = 0,
     nodes: int | None = None,
+    cpu_only: bool = False,
 ) -> Reading:
     """Judge one position, given as its dump so that a worker process can run it.
 
-    A short search overrates the side it searches for (at 0.5 s, Boku's MCTS gives the mover
-    70-80% in an even opening), so a position's chances are the mean of two searches, each on
-    half the budget: one from the position, one from the position after its best move, where
-    the next seat searches; their optimism pulls opposite ways and cancels. A forced position
-    is worth what the position after its only move is worth."""
+    A short search overrates the side it searches for, so a position's chances are the mean
+    of two searches, each on half the budget: one from the position, one from the position
+    after its best move, where the next seat searches; their optimism pulls opposite ways and
+    cancels. A found result outweighs a guess: the first search's when it finds one, the
+    second's when it finds the mover's move wins (when it finds that move loses, the judge's
+    own choice was wrong, which is what a second look is for). A forced position is worth
+    what the position after its only move is worth. `cpu_only` as in `ai.choose`."""
     game = get_game(game_name)
     state = game.load(dump)
-    best: str | None = None
+    line: list[str] = []
     forced = False
     half_seconds, half_nodes = seconds / 2, None if nodes is None else max(1, nodes // 2)
     while True:
         outcome = game.outcome(state)
         if outcome is not None:
-            return Reading(returns(outcome, game.players(state)), best, forced)
+            return Reading(returns(outcome, game.players(state)), _first(line), forced, tuple(line))
         if is_forced(game, state):
             move = next(iter(game.move_tree(state).moves()))
-            if best is None:
-                best, forced = game.format_move(state, move), True
+            forced = forced or not line
+            line.append(game.format_move(state, move))
             state = game.apply(state, move, check=False)
             continue
         choice = ai.choose(
-            game.name, state, level=LEVEL, seconds=half_seconds, seed=seed, nodes=half_nodes
+            game.name,
+            state,
+            level=LEVEL,
+            seconds=half_seconds,
+            seed=seed,
+            nodes=half_nodes,
+            cpu_only=cpu_only,
         )
         here = chances_from_search(choice)
-        there = _chances(
-            game, game.apply(state, choice.move, check=False), half_seconds, seed, half_nodes
-        )
-        chances = (
-            there if here is None else tuple((a + b) / 2 for a, b in zip(here, there, strict=True))
-        )
-        return Reading(chances, best or game.format_move(state, choice.move), forced)
+        line.append(game.format_move(state, choice.move))
+        after = game.apply(state, choice.move, check=False)
+        there = _chances(game, after, Budget(half_seconds, seed, half_nodes, cpu_only), line)
+        mover = game.to_move(state) - 1
+        if here is None or there[mover] == 1.0:
+            chances = there
+        elif proven(here):
+            chances = here
+        else:
+            chances = tuple((a + b) / 2 for a, b in zip(here, there, strict=True))
+        return Reading(chances, line[0], forced, tuple(line[:LINE_PLIES]))
+
+
+def _first(line: Sequence[str]) -> str | None:
+    return line[0] if line else None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One search's budget, as `ai.choose` takes it."""
+
+    seconds: float
+    seed: int
+    nodes: int | None
+    cpu_only: bool
 
 
 def _chances(
-    game: Game[Any, Any], state: Any, seconds: float, seed: int, nodes: int | None
+    game: Game[Any, Any], state: Any, budget: Budget, line: list[str]
 ) -> tuple[float, ...]:
-    """Each seat's chances after a move, by one search (or by the end of the game); a position
-    the search answers without searching (a win on the spot) by the position after its move."""
+    """Each seat's chances after a move, by one search (or by the end of the game), whose
+    expected line is added to `line`; a position the search answers without searching (a win
+    on the spot) by the position after its move."""
     while True:
         outcome = game.outcome(state)
         if outcome is not None:
             return returns(outcome, game.players(state))
-        choice = ai.choose(game.name, state, level=LEVEL, seconds=seconds, seed=seed, nodes=nodes)
+        choice = ai.choose(
+            game.name,
+            state,
+            level=LEVEL,
+            seconds=budget.seconds,
+            seed=budget.seed,
+            nodes=budget.nodes,
+            cpu_only=budget.cpu_only,
+        )
         chances = chances_from_search(choice)
-        if chances is not None:
-            return chances
-        state = game.apply(state, choice.move, check=False)
+        if chances is None:
+            line.append(game.format_move(state, choice.move))
+            state = game.apply(state, choice.move, check=False)
+            continue
+        for move in choice.info.get("line", (choice.move,)):
+            if len(line) >= LINE_PLIES or game.outcome(state) is not None:
+                break
+            line.append(game.format_move(state, move))
+            state = game.apply(state, move, check=False)
+        return chances
 
 
 def judgements(
@@ -215,8 +290,11 @@ def judgements(
     """The positions of a game (`states`, the setup first, as a record replays them), the
     `turns` between them (a record's turns: moves, resignations, timeouts) and a reading of
     each position, as judged positions. A move's loss is the drop of its seat's chance from
-    its position to the next; the search's own best move loses nothing, a forced move is never
-    marked, and a resignation or timeout is not a move."""
+    its position's reading to the next's, whoever chose it; a move into a position the judge
+    finds lost from one it did not is a blunder whatever the numbers (even when the judge
+    chose it: its own line then shows the loss); otherwise a move the judge chose again on
+    its second look is not marked (nothing better is known), nor ever a forced move; a
+    resignation or timeout is not a move."""
     if not len(states) == len(readings) == len(turns) + 1:
         raise ValueError("a game needs one reading per position and one turn between each two")
     game = get_game(game_name)
@@ -225,19 +303,57 @@ def judgements(
         ply = game.ply(state)
         is_move = index < len(turns) and game.ply(states[index + 1]) == ply + 1
         if not is_move:
-            judged.append(Judgement(ply, reading.chances))
+            judged.append(Judgement(ply, reading.chances, line=reading.line))
             continue
         seat, played = game.to_move(state), turns[index]
-        drop = reading.chances[seat - 1] - readings[index + 1].chances[seat - 1]
-        best_played = reading.best is not None and game.normalize(played) == game.normalize(
-            reading.best
-        )
-        loss = 0.0 if reading.forced or best_played else max(0.0, 100.0 * drop)
-        mark = None if reading.forced else classify(loss)
+        before, after = reading.chances[seat - 1], readings[index + 1].chances[seat - 1]
+        loss = 0.0 if reading.forced else max(0.0, 100.0 * (before - after))
+        own = reading.best is not None and game.normalize(played) == game.normalize(reading.best)
+        if reading.forced:
+            mark = None
+        elif before > 0.0 and after == 0.0:
+            mark = Mark.BLUNDER
+        elif reading.deeper and own:
+            mark = None
+        else:
+            mark = classify(loss)
+        better = None if own or reading.forced else reading.best
         judged.append(
-            Judgement(ply, reading.chances, seat, played, reading.best, loss, mark, reading.forced)
+            Judgement(
+                ply,
+                reading.chances,
+                seat,
+                played,
+                reading.best,
+                loss,
+                mark,
+                reading.forced,
+                reading.line,
+                better,
+            )
         )
     return judged
+
+
+def second_look(
+    game_name: str,
+    states: Sequence[Any],
+    turns: Sequence[str],
+    readings: Sequence[Reading],
+) -> int | None:
+    """The last position that needs a second look (SECOND_LOOK), if any: a position whose
+    move the readings mark. That covers the judge's own choice losing more than the first
+    threshold, and a move into a position the judge finds lost; doing it for every mark also
+    keeps a short search's noise off good moves. Each position gets one at most, the latest
+    first, because a position's new reading changes the loss of the move before it, and no
+    more than SECOND_LOOKS_SHARE of the positions."""
+    if sum(r.deeper for r in readings) >= SECOND_LOOKS_SHARE * len(readings):
+        return None
+    judged = judgements(game_name, states, turns, readings)
+    for index in reversed(range(len(judged) - 1)):
+        if judged[index].mark is not None and not readings[index].deeper:
+            return index
+    return None
 
 
 def judge(
@@ -248,30 +364,48 @@ def judge(
     seconds: float = ANALYSIS_SECONDS,
     seed: int = 0,
     nodes: int | None = None,
+    cpu_only: bool = False,
 ) -> list[Judgement]:
-    """A whole game judged in this process (see `judgements`); `nodes` instead of `seconds`
-    makes it deterministic for a seed."""
+    """A whole game judged in this process, second looks included (see `judgements`);
+    `nodes` instead of `seconds` makes it deterministic for a seed; `cpu_only` as in
+    `ai.choose`."""
     game = get_game(game_name)
     readings = [
-        read_position(game.name, game.dump(state), seconds=seconds, seed=seed, nodes=nodes)
+        read_position(
+            game.name, game.dump(state), seconds=seconds, seed=seed, nodes=nodes, cpu_only=cpu_only
+        )
         for state in states
     ]
+    while (index := second_look(game.name, states, turns, readings)) is not None:
+        reading = read_position(
+            game.name,
+            game.dump(states[index]),
+            seconds=seconds * SECOND_LOOK,
+            seed=seed,
+            nodes=None if nodes is None else nodes * SECOND_LOOK,
+            cpu_only=cpu_only,
+        )
+        readings[index] = replace(reading, deeper=True)
     return judgements(game.name, states, turns, readings)
 
 
 def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
-    """Each seat's accuracy and counts of marks over the moves it chose (forced ones aside)."""
+    """Each seat's accuracy (the mean of its moves') and counts of marks over the moves it
+    chose that could lose something: not the forced ones, nor those from a position the judge
+    finds lost (they cannot lose more, and counting them as perfect would flatter a player
+    who has lost already)."""
     summaries = []
     for seat in range(1, players + 1):
-        mine = [j for j in judged if j.seat == seat and not j.forced]
+        mine = [j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] > 0]
         average = sum(j.loss for j in mine) / len(mine) if mine else 0.0
+        mean_accuracy = sum(accuracy(j.loss) for j in mine) / len(mine) if mine else 100.0
         marks = [j.mark for j in mine]
         summaries.append(
             Summary(
                 seat,
                 len(mine),
                 average,
-                accuracy(average),
+                mean_accuracy,
                 marks.count(Mark.INACCURACY),
                 marks.count(Mark.MISTAKE),
                 marks.count(Mark.BLUNDER),

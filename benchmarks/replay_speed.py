@@ -1,8 +1,8 @@
 """Animated replay cost: CPU and wall seconds, size, frames and playing time of the GIF of
 random games of every registered game (100 turns, shorter when a game ends sooner), then of
 two long ones: a 444-turn four-player Boost game and a long Kyo game. A replay is made by
-`replay_gif`, the worker-process entry point, from the positions' dumps, after a warm-up
-replay fills the caches. Budgets: under 4 MB, playing at most 45 s.
+`record_gif`, the worker-process entry point, from the game's record (replayed where the GIF
+is made), after a warm-up replay fills the caches. Budgets: under 4 MB, playing at most 45 s.
 
 Run: python -m benchmarks.replay_speed [--turns N] [--games N] [--kyo-turns N] [--theme NAME]
 """
@@ -13,41 +13,47 @@ import argparse
 import io
 import random
 import time
-from typing import Any
 
 from PIL import Image, ImageSequence
 
-from renderers import replay_gif
+from renderers import record_gif
 from rules import GAMES, get_game
-from rules.playout import random_states
+from rules.playout import random_turns
+from rules.records import Record
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-def measure(name: str, states: list[Any], theme: str, label: str) -> None:
+def random_record(name: str, players: int, turns: int, seed: int) -> Record:
+    """A random game of at most `turns` turns, as the record a finished match sends."""
     game = get_game(name)
-    dumps = [game.dump(state) for state in states]
+    start = game.new(players=players, seed=seed)
+    played = random_turns(game, random.Random(seed), start, bound=turns)
+    moves = tuple(game.format_move(state, move) for state, move, _ in played)
+    return Record(name, start.variant, players, seed, moves)
+
+
+def measure(record: Record, theme: str, label: str) -> None:
     start, cpu_start = time.perf_counter(), time.process_time()
-    data = replay_gif(name, dumps, names=NAMES, theme=theme)
+    data = record_gif(record, names=NAMES, theme=theme)
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - start
     times = [
         frame.info["duration"] for frame in ImageSequence.Iterator(Image.open(io.BytesIO(data)))
     ]
     seconds = sum(times) / 1000
     print(
-        f"{label:16} {len(states):6} {len(times):7} {seconds:7.1f} {cpu:7.2f} {wall:7.2f}"
-        f" {len(data) / 1_000_000:7.2f}"
+        f"{label:16} {len(record.turns) + 1:6} {len(times):7} {seconds:7.1f} {cpu:7.2f}"
+        f" {wall:7.2f} {len(data) / 1_000_000:7.2f}"
     )
 
 
-def long_states(name: str, players: int, turns: int, seed: int) -> list[Any]:
+def long_record(name: str, players: int, turns: int, seed: int) -> Record:
     """A random game of exactly `turns` turns: games that end sooner are set aside."""
-    game, rng = get_game(name), random.Random(seed)
     while True:
-        start = game.new(players=players, seed=rng.randrange(1 << 30))
-        states = list(random_states(game, rng, start, bound=turns))
-        if len(states) == turns + 1:
-            return states
+        record = random_record(name, players, turns, seed)
+        if len(record.turns) == turns:
+            return record
+        seed += 1
 
 
 def main() -> None:
@@ -61,14 +67,12 @@ def main() -> None:
         f"{'game':16} {'states':>6} {'frames':>7} {'plays s':>7} {'CPU s':>7} {'wall s':>7}"
         f" {'MB':>7}"
     )
-    for name, game in GAMES.items():
-        rng = random.Random(1)
-        games = [list(random_states(game, rng, bound=args.turns)) for _ in range(args.games)]
-        replay_gif(name, [game.dump(state) for state in games[0][:2]], theme=args.theme)
-        for states in games:
-            measure(name, states, args.theme, name)
-    measure("boost", long_states("boost", 4, 444, 1), args.theme, "boost 4p long")
-    measure("kyo", long_states("kyo", 2, args.kyo_turns, 1), args.theme, "kyo long")
+    for name in GAMES:
+        record_gif(random_record(name, 2, 1, 0), theme=args.theme)
+        for seed in range(1, args.games + 1):
+            measure(random_record(name, 2, args.turns, seed), args.theme, name)
+    measure(long_record("boost", 4, 444, 1), args.theme, "boost 4p long")
+    measure(long_record("kyo", 2, args.kyo_turns, 1), args.theme, "kyo long")
 
 
 if __name__ == "__main__":

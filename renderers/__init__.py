@@ -10,7 +10,7 @@ perspective (the seat drawn at the bottom; None is seat 1's side)."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -34,7 +34,6 @@ __all__ = [
     "record_gif",
     "render_png",
     "render_replay",
-    "replay_gif",
 ]
 
 
@@ -88,32 +87,18 @@ def render_replay(
     the limits of `replay.schedule` (at most 45 s, the final position held 4 s) and under
     `max_bytes` (kept by shrinking the frames)."""
     frames = schedule(len(states))
-    return _replay(
-        game_name,
-        [states[index] for index, _ in frames],
-        frames,
-        perspective,
-        names,
-        theme,
-        max_bytes,
-    )
+    module, chosen, key = _module(game_name), get_theme(theme), get_game(game_name).name
 
+    def pictures() -> Iterator[Image.Image]:
+        for index, _ in frames:
+            yield module.render(
+                states[index], last_move=None, perspective=perspective, names=names, theme=chosen
+            )
 
-def replay_gif(
-    game_name: str,
-    dumps: Sequence[Mapping[str, Any]],
-    *,
-    perspective: int | None = None,
-    names: Sequence[str] | None = None,
-    theme: str | None = None,
-    max_bytes: int = MAX_BYTES,
-) -> bytes:
-    """`render_replay` for a worker process: every argument pickles (positions as
-    `game.dump` dicts, the theme by name) and only the positions shown are loaded."""
-    game = get_game(game_name)
-    frames = schedule(len(dumps))
-    states = [game.load(dumps[index]) for index, _ in frames]
-    return _replay(game_name, states, frames, perspective, names, theme, max_bytes)
+    def to_palette(image: Image.Image) -> Image.Image:
+        return quantize(image, key, chosen)
+
+    return animate(pictures, [ms for _, ms in frames], to_palette, max_bytes=max_bytes)
 
 
 def record_gif(
@@ -127,29 +112,6 @@ def record_gif(
     send, and the positions are replayed where the GIF is made, not in the bot."""
     states = list(record.positions(get_game(record.game)))
     return render_replay(record.game, states, perspective=perspective, names=names, theme=theme)
-
-
-def _replay(
-    game_name: str,
-    states: Sequence[Any],
-    frames: Sequence[tuple[int, int]],
-    perspective: int | None,
-    names: Sequence[str] | None,
-    theme: Theme | str | None,
-    max_bytes: int,
-) -> bytes:
-    module, chosen, key = _module(game_name), get_theme(theme), get_game(game_name).name
-
-    def pictures() -> Iterator[Image.Image]:
-        for state in states:
-            yield module.render(
-                state, last_move=None, perspective=perspective, names=names, theme=chosen
-            )
-
-    def to_palette(image: Image.Image) -> Image.Image:
-        return quantize(image, key, chosen)
-
-    return animate(pictures, [ms for _, ms in frames], to_palette, max_bytes=max_bytes)
 
 
 def render_comparison(

@@ -85,9 +85,13 @@ class Game(ABC, Generic[S, M]):
     def _decode(self, data: Mapping[str, Any]) -> S: ...
 
     @abstractmethod
-    def describe_position(self, state: S, names: Sequence[str] | None = None) -> Phrase:
+    def describe_position(
+        self, state: S, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
         """What each side has on the board, in a short sentence (`alice: 12 stones; bob: 11
-        stones.`), so alt text and other words can say how a game stands without a picture."""
+        stones.`), so alt text and other words can say how a game stands without a picture;
+        `where` names the squares instead of counting (`alice: stones on a1 and b2; ...`),
+        where the game can say it in a line (Kyo's stacks always count)."""
 
     # -- overridable conveniences ----------------------------------------------------------
 

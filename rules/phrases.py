@@ -63,6 +63,12 @@ def counted(number: int, some: str, none: str) -> Phrase:
     return phrase(some, count=number) if number else phrase(none)
 
 
+def placed(some: str, none: str, squares: Sequence[str]) -> Phrase:
+    """`stones on a1 and b2` (the key `some`, by its plural forms) or, with no squares,
+    `no stones` (`none`): where a seat's pieces of one kind stand, for alt text."""
+    return phrase(some, squares=listed(squares), count=len(squares)) if squares else phrase(none)
+
+
 def owned(key: str, owner: Words, squares: Sequence[str]) -> Phrase:
     """Whose pieces, and where: `bob's stone on a3`, `bob's stones on a3 and b4` (the key's
     plural forms, by the number of squares)."""

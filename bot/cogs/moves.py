@@ -19,6 +19,7 @@ from bot.ui.views import (
     KeepButton,
     MoveButton,
     PickBack,
+    PickGroup,
     PickPlay,
     PickSelect,
     board_view,
@@ -41,6 +42,12 @@ class Moves(commands.Cog):
             PickSelect,
             lambda interaction, menu: self.pick(
                 interaction, menu.match_id, menu.ply, menu.path, menu.chosen
+            ),
+        )
+        clicks.on(
+            PickGroup,
+            lambda interaction, menu: self.pick(
+                interaction, menu.match_id, menu.ply, menu.path, None, menu.chosen
             ),
         )
         clicks.on(
@@ -149,8 +156,10 @@ class Moves(commands.Cog):
         ply: int,
         path: tuple[int, ...],
         token: str | None,
+        letter: str | None = None,
     ) -> None:
-        """A choice (or Back) in the picker: the picker shows the next step in place."""
+        """A choice (or Back, or a letter of squares) in the picker: the picker shows the
+        next step (or the letter's squares) in place."""
         async with answering(interaction):
             await interaction.response.defer()
             try:
@@ -160,7 +169,7 @@ class Moves(commands.Cog):
             except OutOfDate as stale:
                 await self._refresh_picker(interaction, match_id, stale)
                 return
-            text, view = picker_message(step, say(_heading(step)))
+            text, view = picker_message(step, say(_heading(step)), letter)
             await interaction.edit_original_response(content=text, view=view)
 
     async def play_picked(

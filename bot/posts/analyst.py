@@ -1,8 +1,9 @@
 """What a computer analysis posts, in words and pictures, where the match was played: the
 progress line (edited as positions are judged), then the win-chance graph with a summary per
-player, then the three largest blunders, each beside the better move. Every picture is drawn
-off the event loop and carries alt text made here from the rules' words. Also each turn's
-evaluation, which /replay shows once a match is analysed. The words are the catalogue's
+player naming each marked move and the better one, then a board for each player's three worst
+marked moves, each beside the better move. Every picture is drawn off the event loop and
+carries alt text made here from the rules' words. Also each turn's evaluation and the
+computer's line, which /replay shows once a match is analysed. The words are the catalogue's
 (bot/texts/en/analysis.toml).
 """
 
@@ -27,7 +28,7 @@ from renderers.graph import Dot, graph_png
 
 log = logging.getLogger(__name__)
 
-BLUNDER_BOARDS = 3  # the largest blunders shown on a board
+WORST_BOARDS = 3  # each player's worst marked moves shown on a board
 SWINGS = 3  # the largest swings the graph's alt text names
 ALT_TEXT = 1024  # characters of an attachment's description
 
@@ -54,7 +55,12 @@ def progress_text(progress: Progress) -> Text:
 
 
 def done_text(analysis: Analysis) -> Text:
-    return t("analysis.done", match=analysis.match.title, count=len(analysis.judged))
+    """The finished progress line, saying exactly what follows it."""
+    boards = len(worst_moves(analysis.judged, len(analysis.summaries)))
+    follows = t("analysis.follows", count=boards) if boards else t("analysis.follows_none")
+    return t(
+        "analysis.done", match=analysis.match.title, count=len(analysis.judged), follows=follows
+    )
 
 
 def marks_rule(locale: str = ENGLISH) -> Text:
@@ -78,9 +84,43 @@ def summary_line(summary: Summary) -> Text:
     )
 
 
+def marked_move(judged: Sequence[Judgement], index: int) -> Text:
+    """One marked move in a summary: "Turn 6, e4: blunder, 24% to 0%; better d4"."""
+    judgement = judged[index]
+    seat = judgement.seat or 1
+    before, after = judgement.chances[seat - 1], judged[index + 1].chances[seat - 1]
+    better = (
+        t("analysis.nothing_better")
+        if judgement.better is None
+        else t("analysis.better", move=judgement.better)
+    )
+    return t(
+        "analysis.marked",
+        turn=index + 1,
+        move=judgement.played,
+        mark=MARKS[judgement.mark or Mark.INACCURACY],
+        before=percent(before),
+        after=percent(after),
+        better=better,
+    )
+
+
+def player_summary(analysis: Analysis, summary: Summary, locale: str = ENGLISH) -> str:
+    """A player's summary line, then each of their marked moves, one a line."""
+    judged = analysis.judged
+    lines = [summary_line(summary)] + [
+        marked_move(judged, i)
+        for i, j in enumerate(judged)
+        if j.seat == summary.seat and j.mark is not None
+    ]
+    return "\n".join(say(line, locale) for line in lines)
+
+
 def summary_embed(analysis: Analysis, locale: str = ENGLISH) -> discord.Embed:
     match = analysis.match
-    fields = [(match.names[s.seat - 1], say(summary_line(s), locale)) for s in analysis.summaries]
+    fields = [
+        (match.names[s.seat - 1], player_summary(analysis, s, locale)) for s in analysis.summaries
+    ]
     description = t(
         "analysis.embed_description", result=shown_outcome(analysis), rule=marks_rule(locale)
     )
@@ -141,25 +181,40 @@ def dots(judged: Sequence[Judgement]) -> list[Dot]:
     ]
 
 
-def largest_blunders(judged: Sequence[Judgement]) -> list[int]:
-    """The positions of the worst blunders, in the order they were played."""
-    blunders = [i for i, j in enumerate(judged) if j.mark is Mark.BLUNDER]
-    return sorted(sorted(blunders, key=lambda i: -judged[i].loss)[:BLUNDER_BOARDS])
+def worst_moves(judged: Sequence[Judgement], players: int) -> list[int]:
+    """The positions of each player's WORST_BOARDS worst marked moves that have a better move
+    to show, whatever their mark, in the order they were played."""
+    worst: list[int] = []
+    for seat in range(1, players + 1):
+        mine = [
+            i
+            for i, j in enumerate(judged)
+            if j.seat == seat and j.mark is not None and j.better is not None
+        ]
+        worst += sorted(mine, key=lambda i: -judged[i].loss)[:WORST_BOARDS]
+    return sorted(worst)
 
 
 def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> str:
-    """For /replay at position `index`: the chances there and what the move leading to it
-    was worth."""
+    """For /replay at position `index`: the chances there, what the move leading to it was
+    worth, and the computer's choice at that turn with the line it expected (at the setup,
+    its choice for the first turn)."""
     names, judged = analysis.match.names, analysis.judged
     chances = ", ".join(
         say(t("analysis.chance", player=name, percent=percent(c)), locale)
         for name, c in zip(names, judged[index].chances, strict=False)
     )
     lines = [t("analysis.evaluation", chances=chances)]
-    if index > 0 and judged[index - 1].seat is not None:
-        move = judged[index - 1]
-        name = names[(move.seat or 1) - 1]
+    turn = max(index, 1)
+    move = judged[turn - 1]
+    if index > 0 and move.seat is not None:
+        name = names[move.seat - 1]
         if move.mark is not None:
+            preferred = (
+                t("analysis.preferred_nothing")
+                if move.better is None
+                else t("analysis.preferred", move=move.better)
+            )
             lines.append(
                 t(
                     "analysis.evaluation_marked",
@@ -167,11 +222,15 @@ def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> st
                     move=move.played,
                     mark=A_MARK[move.mark],
                     loss=f"{move.loss:.0f}",
-                    best=move.best,
+                    preferred=preferred,
                 )
             )
         elif move.forced:
             lines.append(t("analysis.evaluation_forced", player=name, move=move.played))
+    if move.line:
+        lines.append(
+            t("analysis.evaluation_line", turn=turn, move=move.line[0], line=" ".join(move.line))
+        )
     return "\n".join(say(line, locale) for line in lines)
 
 
@@ -199,7 +258,7 @@ class Analyst:
         await self._edit(progress, progress_text(progress))
 
     async def finished(self, analysis: Analysis) -> None:
-        """The graph with the summary, then a board for each of the largest blunders."""
+        """The graph with the summary, then a board for each player's worst marked moves."""
         match = analysis.match
         channel = self._channel(match)
         row = await self.service.cache.store.analysis(match.id)
@@ -220,8 +279,8 @@ class Analyst:
             summary_embed(analysis),
             lambda: discord.File(io.BytesIO(graph), filename=name, description=alt),
         )
-        for index in largest_blunders(analysis.judged):
-            text, file = await self._blunder(analysis, index)
+        for index in worst_moves(analysis.judged, len(analysis.summaries)):
+            text, file = await self._board(analysis, index)
             await channel.send(limits.content(say(text)), file=file)
 
     async def _edit(self, progress: Progress, text: Text) -> None:
@@ -233,8 +292,9 @@ class Analyst:
         except discord.HTTPException as error:
             log.info("could not edit the progress of %s: %s", progress.match.title, error)
 
-    async def _blunder(self, analysis: Analysis, index: int) -> tuple[Text, discord.File]:
-        """A blunder's post: the move played beside the computer's choice, with alt text."""
+    async def _board(self, analysis: Analysis, index: int) -> tuple[Text, discord.File]:
+        """A marked move's post: the move played beside the computer's choice, with alt
+        text."""
         match, judgement = analysis.match, analysis.judged[index]
         game, names = match.game, match.names
         state = analysis.replay.states[index]
@@ -244,20 +304,23 @@ class Analyst:
         after = analysis.judged[index + 1].chances[seat - 1]
         played_state = analysis.replay.states[index + 1]
 
-        title = t("analysis.blunder.title", turn=index + 1, player=who, move=judgement.played)
+        mark = A_MARK[judgement.mark or Mark.INACCURACY]
+        title = t(
+            "analysis.board.title", turn=index + 1, player=who, move=judgement.played, mark=mark
+        )
         captions = (
             t(
-                "analysis.blunder.played",
+                "analysis.board.played",
                 move=judgement.played,
                 player=who,
                 before=percent(before),
                 after=percent(after),
             ),
-            t("analysis.blunder.better", move=judgement.best),
+            t("analysis.board.better", move=judgement.better),
         )
 
         def draw() -> tuple[bytes, str, str]:
-            best = game.parse_move(state, judgement.best or "")
+            best = game.parse_move(state, judgement.better or "")
             played = game.parse_move(state, judgement.played or "")
             better_state = game.apply(state, best)
             png = render_comparison(
@@ -276,22 +339,23 @@ class Analyst:
 
         png, played_words, better_words = await asyncio.to_thread(draw)
         text = t(
-            "analysis.blunder.post",
+            "analysis.board.post",
             turn=index + 1,
             player=who,
+            mark=mark,
             played=played_words,
             before=percent(before),
             after=percent(after),
             better=better_words,
         )
         alt = t(
-            "analysis.blunder.alt",
+            "analysis.board.alt",
             game=game.title,
             player=who,
             played=played_words,
             better=better_words,
         )
-        name = f"{game.name}-{match.id}-blunder-{index + 1}.png"
+        name = f"{game.name}-{match.id}-turn-{index + 1}.png"
         data = limits.upload(png, name)
         description = limits.clip(say(alt), ALT_TEXT)
         return text, discord.File(io.BytesIO(data), filename=name, description=description)

@@ -191,7 +191,8 @@ def _bold_notation(turn: Turn) -> Words:
 
 def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
     """What a screen reader says for a board: the game, the turn, whose move, the last move
-    and what each side has, in the rules' words (Discord's attachment description)."""
+    and where each side's pieces stand, in the rules' words (Discord's attachment
+    description); what each side has, counted, when the squares would not fit."""
     game, names = match.game, match.names
     ply = int(game.ply(state))
     lines: list[Line] = [
@@ -215,8 +216,12 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
         seat = game.to_move(state)
         player, side = game.player_words(seat, names), game.seat_phrase(seat)
         lines.append(t("posts.alt.to_move", player=player, side=side))
-    lines.append(game.describe_position(state, names))
-    return limits.description(" ".join(say(line, locale) for line in lines))
+    heading = " ".join(say(line, locale) for line in lines)
+    where = f"{heading} {say(game.describe_position(state, names, where=True), locale)}"
+    if len(where) <= limits.ATTACHMENT_DESCRIPTION:
+        return where
+    counted = say(game.describe_position(state, names), locale)
+    return limits.description(f"{heading} {counted}")
 
 
 def status_line(match: Match) -> Line:

@@ -16,10 +16,19 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ai.analysis import ANALYSIS_SECONDS, Judgement, Reading, Summary, judgements, summarise
+from ai.analysis import (
+    ANALYSIS_SECONDS,
+    SECOND_LOOK,
+    Judgement,
+    Reading,
+    Summary,
+    judgements,
+    second_look,
+    summarise,
+)
 from bot.clock import Clock
 from bot.service.cache import MatchCache
 from bot.service.deadlines import Deadlines
@@ -180,6 +189,27 @@ class Analyses:
             finally:
                 self._queued.discard(match_id)
 
+    async def _second_looks(self, match_id: int, replay: Replay) -> None:
+        """Search again, with SECOND_LOOK times the budget, each position whose move the
+        readings leave in doubt (ai.analysis.second_look), storing each new reading."""
+        assert self.read is not None
+        store, game = self.cache.store, replay.match.game
+        row = await store.analysis(match_id)
+        assert row is not None
+        readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
+        while (
+            step := await asyncio.to_thread(
+                second_look, game.name, replay.states, replay.turns, readings
+            )
+        ) is not None:
+            nodes = None if self.nodes is None else self.nodes * SECOND_LOOK
+            seconds, seed = self.seconds * SECOND_LOOK, replay.match.row.seed
+            reading = await self.read(
+                game.name, game.dump(replay.states[step]), seconds, seed, nodes
+            )
+            readings[step] = replace(reading, deeper=True)
+            await store.save_second_look(match_id, step, json.dumps(readings[step].to_json()))
+
     async def _run(self, match_id: int) -> None:
         if self.read is None:
             raise RuntimeError("no analysis worker is set")
@@ -203,6 +233,7 @@ class Analyses:
                 latest = await store.analysis(match_id)  # the message may be new
                 message_id = None if latest is None else latest.message_id
                 await self.progressed(Progress(match, done, row.positions, message_id))
+        await self._second_looks(match_id, replay)
         try:
             await self.post(match_id)
         except Exception as error:  # Discord did not take it: an ANALYSIS job posts it later

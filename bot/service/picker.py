@@ -8,6 +8,7 @@ cog offers a fresh picker.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.service.cache import MatchCache
@@ -16,6 +17,8 @@ from bot.service.offload import PICKER_SECONDS, Offload, TooComplex
 from bot.service.turns import require_turn
 from bot.texts import say, t
 
+SQUARE = re.compile(r"([a-z])\d+")
+MENU = 25  # the most choices one menu offers (Discord's limit on a select's options)
 TOO_COMPLEX = TooComplex(t("service.picker.too_complex"), t("service.picker.too_complex_hint"))
 
 
@@ -34,6 +37,23 @@ class PickerStep:
     choices: tuple[str, ...]
     labels: tuple[str, ...]  # each choice in words ("lift 2 chips"), or its token
     move: str | None  # the notation of the complete move the path spells, if it is one
+
+    @property
+    def groups(self) -> dict[str, tuple[str, ...]]:
+        """The choices by their square's letter, when more than one menu holds and every
+        choice is a square: a letter, then a square in it, reaches any of them in two
+        choices (Boku's 80 cells: 10 letters of at most 10). Empty when one menu is enough,
+        or a choice is no square, or a letter would hold more than a menu."""
+        if len(self.choices) <= MENU:
+            return {}
+        groups: dict[str, tuple[str, ...]] = {}
+        for choice in self.choices:
+            square = SQUARE.fullmatch(choice)
+            if square is None:
+                return {}
+            groups[square[1]] = (*groups.get(square[1], ()), choice)
+        fits = len(groups) <= MENU and all(len(group) <= MENU for group in groups.values())
+        return groups if fits else {}
 
 
 class Picker:

@@ -70,6 +70,16 @@ class Analyses(Database):
                 reading,
             )
 
+    async def save_second_look(self, match_id: int, step: int, reading: str) -> None:
+        """Replace a position's reading by its second look (ai.analysis.second_look)."""
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE analysis_readings SET reading = ? WHERE match_id = ? AND step = ?",
+                reading,
+                match_id,
+                step,
+            )
+
     async def finish_analysis(self, match_id: int) -> None:
         async with self._writer() as db:
             await db.execute(

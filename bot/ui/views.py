@@ -263,7 +263,20 @@ def _option(token: str, label: str) -> discord.SelectOption:
     )
 
 
+class Menu:
+    """A select menu's item: what the click picked."""
+
+    item: ui.Item[Any]
+
+    @property
+    def chosen(self) -> str:
+        """The option picked (discord.py sets the values the click carries)."""
+        values = self.item.values if isinstance(self.item, ui.Select) else []
+        return values[0] if values else ""
+
+
 class PickSelect(
+    Menu,
     InMatch,
     Persistent,
     custom_id=CustomId(
@@ -291,11 +304,47 @@ class PickSelect(
         )
         return cls(select, **values)
 
-    @property
-    def chosen(self) -> str:
-        """The option picked (discord.py sets the values the click carries)."""
-        values = self.item.values if isinstance(self.item, ui.Select) else []
-        return values[0] if values else ""
+
+class PickGroup(
+    Menu, InMatch, Persistent, custom_id=CustomId("bg:group:{match_id}:{ply}:{path}", **PICKED)
+):
+    """The letters of a step's squares, when they need more than one menu: the letter
+    picked shows its squares in a second menu beneath, so any square is two choices away."""
+
+    ply: int
+    path: tuple[int, ...]
+
+    @classmethod
+    def build(cls, step: PickerStep, chosen: str | None) -> PickGroup:
+        groups = step.groups
+        letters = list(groups)
+        options = [
+            discord.SelectOption(
+                label=letter,
+                value=letter,
+                description=limits.option_label(
+                    say(
+                        t(
+                            "pictures.picker.letter",
+                            first=groups[letter][0],
+                            last=groups[letter][-1],
+                            count=len(groups[letter]),
+                        )
+                    )
+                ),
+                default=letter == chosen,
+            )
+            for letter in letters
+        ]
+        placeholder = t("pictures.picker.letters", first=letters[0], last=letters[-1])
+        values = _picked(step)
+        select: ui.Select[Any] = ui.Select(
+            placeholder=limits.placeholder(say(placeholder)),
+            options=options,
+            custom_id=cls.custom_ids.build(**values),
+            row=0,
+        )
+        return cls(select, **values)
 
 
 class PickPlay(
@@ -362,6 +411,7 @@ PERSISTENT_ITEMS: tuple[type[Persistent], ...] = (
     TakebackButton,
     ResignButton,
     PickSelect,
+    PickGroup,
     PickPlay,
     PickBack,
     KeepButton,
@@ -380,13 +430,25 @@ PLAYED = {
 }
 
 
-def picker_message(step: PickerStep, heading: str) -> tuple[str, ui.View]:
-    """The picker at this step: its text and its components (nothing kept in memory)."""
+def picker_message(
+    step: PickerStep, heading: str, letter: str | None = None
+) -> tuple[str, ui.View]:
+    """The picker at this step: its text and its components (nothing kept in memory). When
+    the choices are squares too many for one menu, a menu of their letters comes first and
+    `letter`, once picked, puts its squares in a menu beneath."""
     chosen = " → ".join(step.path) if step.path else say(t("views.picker.nothing_chosen"))
     lines = [heading, say(t("views.picker.chosen", path=chosen))]
     view = ui.View(timeout=None)
     at = _picked(step)
-    if step.choices and PickSelect.custom_ids.fits(**at, number=0):
+    groups = step.groups
+    if groups and PickGroup.custom_ids.fits(**at) and PickSelect.custom_ids.fits(**at, number=1):
+        view.add_item(PickGroup.build(step, letter))
+        if letter in groups:
+            lines.append(say(t("pictures.picker.square", letter=letter)))
+            view.add_item(PickSelect.build(step, groups[letter], 1))
+        else:
+            lines.append(say(t("pictures.picker.first_letter")))
+    elif step.choices and PickSelect.custom_ids.fits(**at, number=0):
         lines.append(
             say(t("views.picker.next_square" if step.path else "views.picker.first_square"))
         )

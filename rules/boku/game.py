@@ -142,8 +142,10 @@ class Boku(Game[BokuState, BokuMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: BokuState, names: Sequence[str] | None = None) -> Phrase:
-        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
+    def describe_position(
+        self, state: BokuState, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
+        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat, where))
 
     def describe_move(
         self, state: BokuState, move: BokuMove, names: Sequence[str] | None = None

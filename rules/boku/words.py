@@ -7,12 +7,15 @@ from collections.abc import Callable
 from rules.boku.board import NAMES, Place
 from rules.boku.notation import format_move
 from rules.boku.state import BokuState
-from rules.phrases import Phrase, Words, counted, owned, phrase
+from rules.phrases import Phrase, Words, counted, owned, phrase, placed
 
 
-def seat_words(state: BokuState, seat: int) -> Phrase:
-    """What one seat has on the board: `12 stones`."""
-    return counted(state.board.count(str(seat)), "rules.count.stones", "rules.count.no_stones")
+def seat_words(state: BokuState, seat: int, where: bool = False) -> Phrase:
+    """What one seat has on the board: `12 marbles`, or `where` they stand: `marbles on e5`."""
+    if where:
+        squares = [NAMES[i] for i, marble in enumerate(state.board) if marble == str(seat)]
+        return placed("rules.where.marbles", "rules.count.no_marbles", squares)
+    return counted(state.board.count(str(seat)), "rules.count.marbles", "rules.count.no_marbles")
 
 
 def describe_move(state: BokuState, move: Place, whose: Callable[[int], Words]) -> Words:

@@ -242,8 +242,10 @@ class Boost(Game[BoostState, BoostMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: BoostState, names: Sequence[str] | None = None) -> Phrase:
-        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
+    def describe_position(
+        self, state: BoostState, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
+        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat, where))
 
     def describe_move(
         self, state: BoostState, move: BoostMove, names: Sequence[str] | None = None

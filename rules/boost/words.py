@@ -21,7 +21,7 @@ from rules.boost.board import (
 )
 from rules.boost.notation import format_move
 from rules.boost.state import BoostState, out_of_game
-from rules.phrases import Words, clauses, counted, listed, owned, phrase
+from rules.phrases import Words, clauses, counted, listed, owned, phrase, placed
 
 # Counts and captured pieces, by the piece's kind on the board (PAWN, KNIGHT, TOWER).
 COUNTS = (
@@ -30,15 +30,25 @@ COUNTS = (
     ("rules.count.towers", "rules.count.no_towers"),
 )
 OWNED = ("rules.owned.pawns", "rules.owned.knights", "rules.owned.towers")
+WHERE = ("rules.where.pawns", "rules.where.knights", "rules.where.towers")
+KINDS = (PAWN, KNIGHT, TOWER)
 
 
-def seat_words(state: BoostState, seat: int) -> Words:
-    """What one seat has on the board: `8 pawns, 1 knight and no towers`."""
+def seat_words(state: BoostState, seat: int, where: bool = False) -> Words:
+    """What one seat has on the board: `8 pawns, 1 knight and no towers`, or `where` they
+    stand: `pawns on b1 and c1, a knight on d2 and no towers`."""
     if seat in state.resigned:
         return phrase("rules.boost.out")
-    return listed(
-        [counted(state.masks[slot(seat, k)].bit_count(), *COUNTS[k]) for k in (PAWN, KNIGHT, TOWER)]
-    )
+    if where:
+        names = GEOMETRIES[state.size].names
+        points = [[names[p] for p in _points(state.masks[slot(seat, k)])] for k in KINDS]
+        return listed([placed(WHERE[k], COUNTS[k][1], points[k]) for k in KINDS])
+    return listed([counted(state.masks[slot(seat, k)].bit_count(), *COUNTS[k]) for k in KINDS])
+
+
+def _points(mask: int) -> list[int]:
+    """The points a mask holds, in order."""
+    return [point for point in range(mask.bit_length()) if mask >> point & 1]
 
 
 def describe_move(

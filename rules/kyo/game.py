@@ -211,7 +211,9 @@ class Kyo(Game[KyoState, KyoMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: KyoState, names: Sequence[str] | None = None) -> Phrase:
+    def describe_position(
+        self, state: KyoState, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
         """Each side's pawns and the mana it still has on the board (it loses at none)."""
         return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
 

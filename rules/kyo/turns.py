@@ -33,6 +33,7 @@ Notation tokens (the picker's tokens too): the origin square, then
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
@@ -427,9 +428,9 @@ def _walk_takes(board: Board, origin: int, side: Side) -> tuple[int, list[Take]]
     found: dict[tuple[int, int], tuple[tuple[str, ...], Board]] = {}
     seen: set[tuple[Any, ...]] = set()
     start = start_node(board, origin, side)
-    pending: list[tuple[Node, tuple[str, ...]]] = [(start, (NAMES[origin],))]
+    pending: deque[tuple[Node, tuple[str, ...]]] = deque([(start, (NAMES[origin],))])
     while pending:
-        node, tokens = pending.pop()
+        node, tokens = pending.popleft()
         now, pos, c, phase, colour, way, lo, _, _, lifted = node
         key = (pos, now[pos], c, phase, colour, way, lifted)
         if key in seen:

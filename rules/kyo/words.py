@@ -44,16 +44,21 @@ def describe_move(state: KyoState, move: Turn, whose: Callable[[int], Words]) ->
 def turn_clauses(
     board: Board, side: Side, trace: Trace, whose: Callable[[int], Words]
 ) -> list[Phrase]:
-    """The events of a turn in order, as clauses (`moving Gold's tower`, `deploying a shield
-    to f4`); `whose(seat)` names a player."""
-    mover, enemy = whose(side.seat), whose(3 - side.seat)
+    """The events of a turn in order, as clauses (`moving their tower`, `deploying a shield
+    to f4`), the mover's pieces as theirs, so a post names the mover once; `whose(seat)`
+    names the other player. The chips a route drops, or lifts, are one clause each, however
+    many tiles: the notation shows where each went."""
+    enemy = whose(3 - side.seat)
     origin = trace.actions[0].node[1]
     pawn = board[origin][-1]
     moves = [a for a in trace.actions if _is_step(a.token, a.node)]
     struck_pawn = any(a.code == STRIKE and _target(a.token, a.node)[-1] != SHIELD for a in moves)
     moved = pawn not in MANA and not struck_pawn and any(a.code != STRIKE for a in moves)
-    events = [phrase("rules.kyo.moving", owner=mover, pawn=item_name(pawn))] if moved else []
+    events = [phrase("rules.kyo.moving", pawn=item_name(pawn))] if moved else []
     deploys: dict[str, int] = {}
+    slots: dict[str, int] = {}  # leaving or picking up: its clause's place among the events
+    tiles: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
     for action in trace.actions:
         token, node, chips = action.token, action.node, action.chips
         pos = node[1]
@@ -61,19 +66,20 @@ def turn_clauses(
         here = NAMES[pos]
         square = token.lstrip("x>+=")
         if token[0] != "=" and node[3] != START and chips != node[2]:
-            top = len(stack) - (stack[-1] not in MANA)
-            low, high = sorted((node[2], chips))
             verb = "rules.kyo.leaving" if chips < node[2] else "rules.kyo.picking_up"
-            events.append(phrase(verb, chips=chip_list(stack[top - high : top - low]), square=here))
+            if verb not in slots:
+                slots[verb] = len(events)
+                events.append(phrase(verb))
+            if here not in tiles.setdefault(verb, []):
+                tiles[verb].append(here)
+            counts[verb] = counts.get(verb, 0) + abs(chips - node[2])
         if token[0] == "=":
             if stack[-1] in MANA:
                 shuffled = phrase("rules.kyo.shuffling.on", square=here)
             elif moved:
                 shuffled = phrase("rules.kyo.shuffling.its")
             else:
-                shuffled = phrase(
-                    "rules.kyo.shuffling.under", owner=mover, pawn=item_name(stack[-1])
-                )
+                shuffled = phrase("rules.kyo.shuffling.under", pawn=item_name(stack[-1]))
             if shuffled not in events:
                 events.append(shuffled)
         elif token[0] == "+":
@@ -91,6 +97,8 @@ def turn_clauses(
                 events.append(
                     phrase("rules.kyo.striking", owner=enemy, pawn=item_name(target), square=square)
                 )
+    for verb, slot in slots.items():
+        events[slot] = phrase(verb, count=counts[verb], squares=listed(tiles[verb]))
     if deploys:
         shields = [
             phrase("rules.kyo.shields_to", shields=phrase(CHIPS[SHIELD], count=n), square=square)

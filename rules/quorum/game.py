@@ -164,8 +164,10 @@ class Quorum(Game[QuorumState, QuorumMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: QuorumState, names: Sequence[str] | None = None) -> Phrase:
-        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
+    def describe_position(
+        self, state: QuorumState, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
+        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat, where))
 
     def describe_move(
         self, state: QuorumState, move: QuorumMove, names: Sequence[str] | None = None

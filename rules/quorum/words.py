@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.notation import square_name
-from rules.phrases import Phrase, Words, clauses, counted, listed, owned, phrase
+from rules.phrases import Phrase, Words, clauses, counted, listed, owned, phrase, placed
 from rules.quorum.board import EMPTY, HOMES, NAMES, POINTS, STONE, Jump, Place
 from rules.quorum.notation import format_move
 from rules.quorum.state import QuorumState
 from rules.state import next_seat
 
 
-def seat_words(state: QuorumState, seat: int) -> Phrase:
-    """What one seat has on the board: `12 stones`."""
+def seat_words(state: QuorumState, seat: int, where: bool = False) -> Phrase:
+    """What one seat has on the board: `12 stones`, or `where` they stand: `stones on a1`."""
+    if where:
+        squares = [NAMES[i] for i, stone in enumerate(state.board) if stone == STONE[seat]]
+        return placed("rules.where.stones", "rules.count.no_stones", squares)
     return counted(state.board.count(STONE[seat]), "rules.count.stones", "rules.count.no_stones")
 
 

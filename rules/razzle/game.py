@@ -173,8 +173,10 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
 
     # -- words -----------------------------------------------------------------------------
 
-    def describe_position(self, state: RazzleState, names: Sequence[str] | None = None) -> Phrase:
-        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat))
+    def describe_position(
+        self, state: RazzleState, names: Sequence[str] | None = None, where: bool = False
+    ) -> Phrase:
+        return self.seats_described(state, names, lambda seat: words.seat_words(state, seat, where))
 
     def describe_move(
         self, state: RazzleState, move: RazzleMove, names: Sequence[str] | None = None

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.phrases import Phrase, Words, chained, counted, phrase
+from rules.phrases import Phrase, Words, chained, counted, phrase, placed
 from rules.razzle.board import BALL, NAMES, PIECE, Chain, Knight, RazzleMove
 from rules.razzle.notation import format_move
 from rules.razzle.state import RazzleState
 
 
-def seat_words(state: RazzleState, seat: int) -> Phrase:
-    """What one seat has on the board: `6 pieces, the ball on d1`."""
-    pieces = counted(
-        state.board.count(PIECE[seat]) + 1, "rules.count.pieces", "rules.count.no_pieces"
-    )
+def seat_words(state: RazzleState, seat: int, where: bool = False) -> Phrase:
+    """What one seat has on the board: `6 pieces, the ball on d1`, or `where` the pieces
+    stand: `pieces on b1, c1, d1, e1 and f1, the ball on d1`."""
+    if where:
+        mine = (PIECE[seat], BALL[seat])
+        squares = [NAMES[i] for i, piece in enumerate(state.board) if piece in mine]
+        pieces = placed("rules.where.pieces", "rules.count.no_pieces", squares)
+    else:
+        count = state.board.count(PIECE[seat]) + 1
+        pieces = counted(count, "rules.count.pieces", "rules.count.no_pieces")
     ball = NAMES[state.board.index(BALL[seat])]
     return phrase("rules.razzle.has", pieces=pieces, ball=ball)
 
@@ -25,7 +30,7 @@ def describe_move(
     legal_moves: Callable[[RazzleState], tuple[RazzleMove, ...]],
     whose: Callable[[int], Words],
 ) -> Words:
-    """`c6-e7, landing next to bob's ball, so bob must throw`; `whose(seat)` names a player."""
+    """`c6-e7, landing next to bob's ball, so they must throw`; `whose(seat)` names a player."""
     notation = format_move(move)
     if isinstance(move, Chain):
         route = _route([NAMES[square] for square in move.path[1:]])

@@ -56,12 +56,15 @@ to move: gold
 
 
 def test_a_take_the_walk_spelled_is_played_in_its_shortest_notation() -> None:
-    """A take not among the turns listed in time is played the shortest way, like every
-    listed turn, not with the walk's detour."""
+    """The takes' walk goes breadth first, so it spells a take with the fewest steps; a take
+    spelled with a detour (not among the turns listed in time) is played the shortest way,
+    like every listed turn."""
     state = KYO.parse_diagram(DETOURS)
     takes = TakeFinder(state.board, SIDES[1]).takes(state.board)
-    detour = next(Turn(tokens, after) for tokens, after in takes if tokens[0] == "f2")
-    assert str(detour) == "f2:1-g3-h3-g4-h4-i4-j5xj6"
+    walked = next(Turn(tokens, after) for tokens, after in takes if tokens[0] == "f2")
+    assert str(walked) == "f2:1-g3-h3-i4-j5xj6"
+    detour = KYO.parse_move(state, "f2:1-g3-h3-g4-h4-i4-j5xj6")
+    assert isinstance(detour, Turn) and detour.board == walked.board
     assert str(Alike(state.board, SIDES[1]).spelled(detour, {})) == "f2:1-g3-h3-i4-j5xj6"
 
 

@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ai.analysis import Reading
+from ai.analysis import Judgement, Mark, Reading
 from bot import Settings, create_bot
 from bot.clock import ManualClock
 from bot.offline import OfflineDiscord, run_offline
+from bot.posts.analyst import marked_move, worst_moves
 from bot.settings import SettingsError, load_settings
+from bot.texts import say
 from tests.ai.readers import slow_read
 from tests.bot.support import START, new_bot, private, public, start_match
 
@@ -57,10 +60,14 @@ def test_a_handed_over_five_is_a_blunder_posted_with_graph_and_summary(
         assert progress.content.startswith("Analysing Boku #1: 0 of 10 positions")
         done = h.messages[progress.message_id or 0]["content"]
         assert done.startswith("Computer analysis of Boku #1: all 10 positions judged")
+        assert "then 3 boards of the worst ones" in done, "it says what follows"
         (embed,) = graph.embeds
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["alice"]
         assert "0 inaccuracies, 0 mistakes, 2 blunders" in fields["bob"]
+        assert "\nTurn 7, e6: blunder, 100% to " in fields["alice"]
+        assert "\nTurn 8, a2: blunder, " in fields["bob"] and "to 0%; better e2" in fields["bob"]
+        assert len(fields["bob"].splitlines()) == 3, "the summary, then each marked move"
         assert "alice wins (five)" in embed["description"]
         assert graph.pngs and blunder.pngs
         alt = h.messages[graph.message_id or 0]["attachments"][0]["description"]
@@ -104,12 +111,16 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         row = await h.bot.store.analysis(match_id)
         assert row is not None and row.finished and row.requested_by == alice.id
         assert len(row.readings) == len(GAME) + 1
+        looked_again = {s for s, text in row.readings.items() if json.loads(text)["deeper"]}
+        assert looked_again == {5, 6, 7}, "each marked move's position, searched again"
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
+        assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content
         step = await h.click(bob, shown.message_id or 0, "◀")
         text = h.messages[shown.message_id or 0]["content"]
         assert step is not None and "bob's a2 was a blunder" in text
         assert "the computer preferred e2" in text
+        assert "Computer's choice for turn 8: e2 (its line: e2 " in text
 
     offline(scenario, ai_nodes=NODES, seeds=lambda: SEED)
 
@@ -182,3 +193,15 @@ def test_analysis_seconds_setting() -> None:
     for wrong in ("0", "-1", "soon", "61"):
         with pytest.raises(SettingsError, match="ANALYSIS_SECONDS must be a number"):
             load_settings({"ANALYSIS_SECONDS": wrong}, None)
+
+
+def test_a_marked_move_names_the_better_move_or_says_none_was_found() -> None:
+    judged = [
+        Judgement(5, (0.7, 0.3), 2, "e4", "d4", 30.0, Mark.BLUNDER, better="d4"),
+        Judgement(6, (1.0, 0.0), 1, "d4", "d4", 0.0),
+        Judgement(7, (1.0, 0.0)),
+    ]
+    assert say(marked_move(judged, 0)) == "Turn 1, e4: blunder, 30% to 0%; better d4"
+    alone = [replace(judged[0], best="e4", better=None), *judged[1:]]
+    assert say(marked_move(alone, 0)) == "Turn 1, e4: blunder, 30% to 0%; nothing better found"
+    assert worst_moves(judged, 2) == [0] and worst_moves(alone, 2) == []

@@ -32,6 +32,7 @@ PINNED: list[tuple[type[Persistent], dict[str, Any], str]] = [
         "bg:pick:7:3:0.12.5:1",
     ),
     (views.PickSelect, {"match_id": 7, "ply": 3, "path": (), "number": 0}, "bg:pick:7:3::0"),
+    (views.PickGroup, {"match_id": 7, "ply": 3, "path": ()}, "bg:group:7:3:"),
     (views.PickPlay, {"match_id": 7, "ply": 3, "path": (0, 12, 5)}, "bg:play:7:3:0.12.5"),
     (views.PickPlay, {"match_id": 7, "ply": 3, "path": ()}, "bg:play:7:3:"),
     (views.PickBack, {"match_id": 7, "ply": 3, "path": (0, 12, 5)}, "bg:back:7:3:0.12.5"),

@@ -152,7 +152,7 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
         return forcing, private(sent)[0].content
 
     forcing, refusal = offline(scenario)
-    assert "so ivy must throw." in forcing
+    assert "ivy's ball, so they must throw." in forcing
     assert "you must throw the ball" in refusal and "pass" not in refusal
     legend = inspect.getsource(renderers.razzle)
     assert '"must throw"' in legend and "must pass" not in legend

@@ -13,6 +13,7 @@ from discord import ui
 
 from bot.cogs.standings import HISTORY_PAGE
 from bot.offline import OfflineDiscord, Sent
+from bot.offline.records import flat
 from bot.store import Status
 from bot.ui import views
 from tests.bot.support import new_bot, private, public, resign, start_match
@@ -114,9 +115,11 @@ async def move_after_restart(h: OfflineDiscord, database: str) -> None:
     assert "Pick where your move starts" in picker.content
 
 
-async def open_picker(h: OfflineDiscord, *chosen: str) -> tuple[int, Sent, Any]:
+async def open_picker(
+    h: OfflineDiscord, *chosen: str, game: str = "quorum"
+) -> tuple[int, Sent, Any]:
     """alice opens the picker on her board and makes these choices in it."""
-    match_id, (alice, _) = await start_match(h)
+    match_id, (alice, _) = await start_match(h, game)
     board = h.latest(lambda s: "Move" in s.buttons)
     (picker,) = private(await h.click(alice, board.message_id or 0, "Move"))
     for choice in chosen:
@@ -130,6 +133,19 @@ async def pick_after_restart(h: OfflineDiscord, database: str) -> None:
     await restart(h, database)
     (edit,) = edits(await h.choose(alice, picker.message_id or 0, "a1"))
     assert "a1" in edit.content and "Back" in edit.buttons
+
+
+def options(sent: Sent) -> list[str]:
+    """The values every select menu of a message offers."""
+    return [o["value"] for c in flat(sent.components) if c.get("type") == 3 for o in c["options"]]
+
+
+@covers(views.PickGroup)
+async def letter_after_restart(h: OfflineDiscord, database: str) -> None:
+    _, picker, alice = await open_picker(h, game="boku")
+    await restart(h, database)
+    (edit,) = edits(await h.choose(alice, picker.message_id or 0, "e"))
+    assert "Pick the square in e." in edit.content and "e5" in options(edit)
 
 
 @covers(views.PickPlay)

@@ -20,6 +20,7 @@ from bot.ui.views import (
     KeepButton,
     MoveButton,
     PickBack,
+    PickGroup,
     PickPlay,
     PickSelect,
     RematchButton,
@@ -44,10 +45,12 @@ FORGED: dict[type[Persistent], str] = {
     ResignButton: "bg:resign:yes:1",
     ReplayButton: "bg:replay:1:0:n",
     PickSelect: "bg:pick:1:1::0",
+    PickGroup: "bg:group:1:1:",
     PickPlay: "bg:play:1:1:0",
     PickBack: "bg:back:1:1:0",
     KeepButton: "bg:keep:1",
 }
+MENUS = ("bg:pick:", "bg:group:")  # select menus; the others are buttons
 
 
 def match_commands(h: OfflineDiscord) -> list[app_commands.Command[Any, ..., Any]]:
@@ -59,7 +62,7 @@ def match_commands(h: OfflineDiscord) -> list[app_commands.Command[Any, ..., Any
 def forge(h: OfflineDiscord, channel_id: int, custom_id: str) -> int:
     """A message in this channel carrying a component with this custom_id, as a member
     sending Discord's API whatever it likes could make one appear to the bot."""
-    if custom_id.startswith("bg:pick:"):
+    if custom_id.startswith(MENUS):
         control = {"type": 3, "custom_id": custom_id, "options": [{"label": "h8", "value": "h8"}]}
     else:
         control = {"type": 2, "style": 1, "label": "Forged", "custom_id": custom_id}
@@ -68,7 +71,7 @@ def forge(h: OfflineDiscord, channel_id: int, custom_id: str) -> int:
 
 
 async def press(h: OfflineDiscord, user: Any, message_id: int, custom_id: str) -> list[Sent]:
-    values = ["h8"] if custom_id.startswith("bg:pick:") else None
+    values = ["h8"] if custom_id.startswith(MENUS) else None
     payload = h.component_payload(user, message_id, custom_id, values)
     return await h.run(payload, user, message_id)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import GifImagePlugin, Image, ImageSequence
 
-from renderers import quorum, render_replay, replay_gif
+from renderers import quorum, record_gif, render_replay
 from renderers.canvas import quantize
 from renderers.replay import (
     FINAL_MS,
@@ -26,7 +26,8 @@ from renderers.replay import (
 )
 from renderers.themes import CLASSIC, DARK
 from rules import GAMES, get_game
-from rules.playout import random_states
+from rules.playout import random_states, random_turns
+from rules.records import Record
 
 
 def states_of(game_name: str, turns: int, seed: int = 1) -> list[Any]:
@@ -98,15 +99,16 @@ def test_a_long_game_is_quicker_early_and_stays_under_the_limit() -> None:
     assert sum(frame.info["duration"] for frame in frames) <= TOTAL_MS
 
 
-def test_the_worker_entry_point_takes_dumps_and_draws_what_render_replay_draws() -> None:
+def test_the_worker_entry_point_takes_a_record_and_draws_what_render_replay_draws() -> None:
     game = get_game("kyo")
-    states = states_of("kyo", 6)
-    dumps = [game.dump(state) for state in states]
-    pickle.dumps(("kyo", dumps, ["ann", "bo"], 2, "dark"))  # what a process pool sends
+    start = game.new(seed=5)
+    turns = random_turns(game, random.Random(1), start, bound=6)
+    record = Record("kyo", start.variant, 2, 5, tuple(game.format_move(s, m) for s, m, _ in turns))
+    states = list(record.positions(game))
+    assert len(states) == 7
+    pickle.dumps((record, ["ann", "bo"], 2, "dark"))  # what a process pool sends
     with ProcessPoolExecutor(max_workers=1) as pool:
-        work = pool.submit(
-            replay_gif, "kyo", dumps, names=["ann", "bo"], perspective=2, theme="dark"
-        )
+        work = pool.submit(record_gif, record, names=["ann", "bo"], perspective=2, theme="dark")
         gif = work.result()
     assert gif == render_replay("kyo", states, names=["ann", "bo"], perspective=2, theme=DARK)
 

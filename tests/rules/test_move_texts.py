@@ -325,13 +325,13 @@ RAZZLE = [
         R_NEAR_BALL,
         "c6-e7",
         NAMES[:2],
-        "c6-e7, landing next to Bob's ball, so Bob must throw",
+        "c6-e7, landing next to Bob's ball, so they must throw",
     ),
     (
         R_NEAR_BALL,
         "c6-e7",
         None,
-        "c6-e7, landing next to Black's ball, so Black must throw",
+        "c6-e7, landing next to Black's ball, so they must throw",
     ),
     (R_NO_THROW, "c6-e7", NAMES[:2], "c6-e7, landing next to Bob's ball"),
     (R_NEAR_BALL, "c6-b4", NAMES[:2], "c6-b4"),
@@ -401,8 +401,8 @@ def kyo(pieces: str, to_move: str = "gold") -> str:
 K_START = get_game("kyo").format_diagram(get_game("kyo").new())
 
 KYO = [
-    (K_START, "a4-a5", NAMES[:2], "a4-a5, moving ivy's light pawn"),
-    (K_START, "a4-a5", None, "a4-a5, moving Gold's light pawn"),
+    (K_START, "a4-a5", NAMES[:2], "a4-a5, moving their light pawn"),
+    (K_START, "a4-a5", None, "a4-a5, moving their light pawn"),
     (
         kyo("d4:DH e5:ddh"),
         "d4xe5",
@@ -426,15 +426,15 @@ KYO = [
         kyo("d4:H d5:dl"),
         "d4-d5",
         NAMES[:2],
-        "d4-d5, moving ivy's heavy pawn and destroying 2 mana chips",
+        "d4-d5, moving their heavy pawn and destroying 2 mana chips",
     ),
-    (K_START, "e2-e3+f4", None, "e2-e3+f4, moving Gold's tower and deploying a shield to f4"),
+    (K_START, "e2-e3+f4", None, "e2-e3+f4, moving their tower and deploying a shield to f4"),
     (K_START, "e2+d2+d3", NAMES[:2], "e2+d2+d3, deploying a shield to d2 and a shield to d3"),
     (
         K_START,
         "e2-d2+c2+c2",
         NAMES[:2],
-        "e2-d2+c2+c2, moving ivy's tower and deploying 2 shields to c2",
+        "e2-d2+c2+c2, moving their tower and deploying 2 shields to c2",
     ),
     (K_START, "b1>a1", NAMES[:2], "b1>a1, moving 2 dark mana chips and a light mana chip to a1"),
     (K_START, "e1:1>d1", NAMES[:2], "e1:1>d1, moving a shield to d1"),
@@ -442,17 +442,22 @@ KYO = [
         K_START,
         "b1:2-b2:1-b3:0-a2",
         NAMES[:2],
-        "b1:2-b2:1-b3:0-a2, moving ivy's heavy pawn, leaving a dark mana chip on b2 and "
-        "leaving a light mana chip on b3",
+        "b1:2-b2:1-b3:0-a2, moving their heavy pawn, and leaving 2 chips on b2 and b3",
     ),
-    (K_START, "b1=LD", NAMES[:2], "b1=LD, shuffling the chips under ivy's heavy pawn"),
-    (K_START, "f1=LDS-g2", NAMES[:2], "f1=LDS-g2, moving ivy's queen and shuffling its chips"),
+    (
+        kyo("e2:T f3:S"),
+        "e2-f3:1+f4",
+        NAMES[:2],
+        "e2-f3:1+f4, moving their tower, picking up a chip on f3 and deploying a shield to f4",
+    ),
+    (K_START, "b1=LD", NAMES[:2], "b1=LD, shuffling the chips under their heavy pawn"),
+    (K_START, "f1=LDS-g2", NAMES[:2], "f1=LDS-g2, moving their queen and shuffling its chips"),
     (
         kyo("d4:LDQ f6:h e5:D e6:L"),
         "d4:1-e5-e6=DL:1-e7:0xf6",
         NAMES[:2],
-        "d4:1-e5-e6=DL:1-e7:0xf6, shuffling the chips under ivy's queen, leaving a dark mana "
-        "chip on e6, leaving a light mana chip on e7 and striking Bob's heavy pawn on f6",
+        "d4:1-e5-e6=DL:1-e7:0xf6, shuffling the chips under their queen, leaving 2 chips on e6 "
+        "and e7, and striking Bob's heavy pawn on f6",
     ),
 ]
 
