@@ -17,6 +17,7 @@ from bot.posts.match_texts import jump_url, shown
 from bot.service import Match, Waiting
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
+from bot.ui.persistent import Named
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -67,7 +68,7 @@ def needing_line(waiting: Waiting) -> Text:
 class Matches(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
-        bot.clicks.guard(self.admit)
+        bot.clicks.guard(Named.MATCH, self.admit)
 
     @app_commands.command(name="matches", description=described(t("commands.matches.description")))
     @app_commands.describe(page=described(t("commands.matches.options.page")))

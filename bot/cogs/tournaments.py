@@ -30,6 +30,7 @@ from bot.service.tournaments import (
 from bot.store import Stage
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player
+from bot.ui.persistent import Named
 from bot.ui.views import JoinButton, LeaveButton, entry_view
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class Tournaments(commands.Cog):
             LeaveButton,
             lambda interaction, button: self.leave_button(interaction, button.tournament_id),
         )
+        bot.clicks.guard(Named.TOURNAMENT, self.admit)
 
     async def cog_load(self) -> None:
         self.bot.service.tournaments.listeners.append(self.on_event)
@@ -173,6 +175,14 @@ class Tournaments(commands.Cog):
             found = await self.bot.service.tournaments.listing(interaction.guild_id or 0)
             lines = [texts.listing_line(entry) for entry in found[:LISTED]] or [texts.NONE_LISTED]
             await interaction.response.send_message(limits.content(worded(lines)), ephemeral=True)
+
+    async def admit(self, interaction: Interaction, tournament_id: int) -> bool:
+        """Whether a button naming this tournament may act where it was pressed: in its
+        own server only (another's reads as one that does not exist)."""
+        async with answering(interaction):
+            await self.bot.service.tournaments.resolve(interaction.guild_id or 0, tournament_id)
+            return True
+        return False
 
     async def join(self, interaction: Interaction, tournament_id: int) -> None:
         """The entry message's Join button."""

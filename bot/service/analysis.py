@@ -1,7 +1,9 @@
 """Computer analyses of finished matches: who may ask, one analysis per match, the queue.
 
 A request on a finished match records the analysis (a second request joins the first) and
-queues it; analyses run one at a time, position by position, each position's reading stored
+queues it in its asker's queue; each member's analyses run one at a time, position by
+position, and the worker pool judges the positions of the members waiting in turn (so one
+member's twenty analyses do not hold up another's), each position's reading stored
 as it comes back, so a restart resumes at the first position without one. The judging is
 ai.analysis (pure) in the analysis worker process; posting is the caller's (`progressed`,
 `finished`), so this module knows nothing of Discord.
@@ -31,9 +33,9 @@ TASK_PREFIX = "analysis"  # the offline harness waits for tasks named so
 PROGRESS_SECONDS = 5.0  # the progress message is edited at most this often
 
 
-Reader = Callable[[str, Mapping[str, Any], float, int, int | None], Awaitable[Reading]]
-"""(game name, dump, seconds, seed, nodes) -> the position's Reading, judged in a worker
-process (bot/workers/pool.py)."""
+Reader = Callable[[str, Mapping[str, Any], float, int, int | None, int], Awaitable[Reading]]
+"""(game name, dump, seconds, seed, nodes, asker) -> the position's Reading, judged in a worker
+process (bot/workers/pool.py) in the asker's turn."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,9 @@ class Analyses:
         self.finished: Callable[[Analysis], Awaitable[None]] | None = None
         self.seconds = ANALYSIS_SECONDS
         self.nodes: int | None = None
-        self._queue: deque[int] = deque()
+        self._queues: dict[int, deque[int]] = {}  # each asker's analyses, in order
         self._queued: set[int] = set()
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}  # each asker's queue running
 
     async def request(self, match: Match, user_id: int) -> Request:
         """Ask for `match`'s analysis: refused while it is played, joined if already asked."""
@@ -99,7 +101,7 @@ class Analyses:
         row = await store.analysis(match.id)
         assert row is not None  # just recorded
         if not row.finished:
-            self._enqueue(match.id)
+            self._enqueue(match.id, row.requested_by)
         progress = Progress(match, len(row.readings), row.positions, row.message_id)
         return Request(progress, started, row.finished)
 
@@ -111,7 +113,8 @@ class Analyses:
         """Queue every analysis a stopped process left unfinished on these shards; how many."""
         unfinished = await self.cache.store.unfinished_analyses(shards)
         for match_id in unfinished:
-            self._enqueue(match_id)
+            row = await self.cache.store.analysis(match_id)
+            self._enqueue(match_id, 0 if row is None else row.requested_by)
         return len(unfinished)
 
     async def result(self, match_id: int, replay: Replay | None = None) -> Analysis | None:
@@ -131,32 +134,39 @@ class Analyses:
 
     async def close(self) -> None:
         """Stop judging: the positions not yet stored are judged after the next start-up."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _enqueue(self, match_id: int) -> None:
+    def _enqueue(self, match_id: int, asker: int) -> None:
         if match_id in self._queued:
             return
         self._queued.add(match_id)
-        self._queue.append(match_id)
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._drain(), name=f"{TASK_PREFIX}-queue")
+        self._queues.setdefault(asker, deque()).append(match_id)
+        task = self._tasks.get(asker)
+        if task is None or task.done():
+            self._tasks[asker] = asyncio.create_task(
+                self._drain(asker), name=f"{TASK_PREFIX}-queue-{asker}"
+            )
 
-    async def _drain(self) -> None:
-        """Run the queued analyses one after another, then stop (a new request starts again)."""
-        while self._queue:
-            match_id = self._queue.popleft()
+    async def _drain(self, asker: int) -> None:
+        """Run an asker's queued analyses one after another, then stop (a new request starts
+        again)."""
+        queue = self._queues[asker]
+        while queue:
+            match_id = queue.popleft()
             try:
-                await self._run(match_id)
+                await self._run(match_id, asker)
             except Exception:
                 log.exception(
                     "the analysis of match #%s stopped; asking again resumes it", match_id
                 )
             finally:
                 self._queued.discard(match_id)
+        del self._queues[asker]
 
-    async def _run(self, match_id: int) -> None:
+    async def _run(self, match_id: int, asker: int) -> None:
         if self.read is None:
             raise RuntimeError("no analysis worker is set")
         store = self.cache.store
@@ -170,7 +180,7 @@ class Analyses:
             if step in row.readings:
                 continue
             reading = await self.read(
-                game.name, game.dump(state), self.seconds, match.row.seed, self.nodes
+                game.name, game.dump(state), self.seconds, match.row.seed, self.nodes, asker
             )
             await store.save_reading(match_id, step, json.dumps(reading.to_json()))
             done += 1

@@ -158,10 +158,7 @@ class Tournaments:
     async def get(self, tournament_id: int) -> Tournament:
         row = await self.cache.store.get_tournament(tournament_id)
         if row is None:
-            raise ServiceError(
-                t("service.tournament.missing", tournament=tournament_id),
-                t("service.tournament.missing_hint"),
-            )
+            raise _missing(tournament_id)
         entrants = await self.cache.store.entrants(tournament_id)
         boards = await self.cache.store.boards(tournament_id)
         return Tournament(row, tuple(entrants), tuple(boards))
@@ -343,8 +340,8 @@ class Tournaments:
         finished too, when `finished`: standings stay readable after the end)."""
         if tournament_id is not None:
             tournament = await self.get(tournament_id)
-            if tournament.row.guild_id != guild_id:
-                raise ServiceError(t("service.tournament.elsewhere", tournament=tournament_id))
+            if tournament.row.guild_id != guild_id:  # as if missing, like a match elsewhere
+                raise _missing(tournament_id)
             return tournament
         stages = [Stage.OPEN, Stage.RUNNING, *([Stage.FINISHED] if finished else [])]
         rows = await self.cache.store.tournaments_in(guild_id, stages)
@@ -497,3 +494,10 @@ def _points_of_first(match: Match) -> float:
     if outcome.is_draw:
         return pairing.DRAW
     return pairing.WIN if 1 in outcome.winners else pairing.LOSS
+
+
+def _missing(tournament_id: int) -> ServiceError:
+    return ServiceError(
+        t("service.tournament.missing", tournament=tournament_id),
+        t("service.tournament.missing_hint"),
+    )
