@@ -21,6 +21,7 @@ from bot.service.pairing import System
 from bot.service.tournaments import (
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MIN_PLAYERS,
     Event,
     Finished,
@@ -30,7 +31,7 @@ from bot.service.tournaments import (
 from bot.store import Stage
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, player
-from bot.ui.persistent import Named
+from bot.ui.persistent import LARGEST_COUNT, Named
 from bot.ui.views import JoinButton, LeaveButton, entry_view
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ FORMAT_CHOICES = [
     for system in System
 ]
 LISTED = 10  # tournaments shown by /tournament list
+TournamentId = app_commands.Range[int, 1, LARGEST_COUNT]
 WHICH = described(t("commands.options.tournament"))
 
 
@@ -101,9 +103,9 @@ class Tournaments(commands.Cog):
         interaction: Interaction,
         game: str,
         format: str,
-        rounds: int | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         days: int = DEFAULT_DAYS,
-        max_players: int = DEFAULT_MAX_PLAYERS,
+        max_players: app_commands.Range[int, MIN_PLAYERS, MAX_PLAYERS] = DEFAULT_MAX_PLAYERS,
         rated: bool = True,
         variant: str | None = None,
         double: bool = False,
@@ -135,7 +137,7 @@ class Tournaments(commands.Cog):
 
     @group.command(name="start", description=described(t("commands.tournament.start.description")))
     @app_commands.describe(tournament=WHICH)
-    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def start(self, interaction: Interaction, tournament: TournamentId | None = None) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament)
@@ -149,7 +151,9 @@ class Tournaments(commands.Cog):
         name="standings", description=described(t("commands.tournament.standings.description"))
     )
     @app_commands.describe(tournament=WHICH)
-    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def standings(
+        self, interaction: Interaction, tournament: TournamentId | None = None
+    ) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament, finished=True)
@@ -162,7 +166,7 @@ class Tournaments(commands.Cog):
 
     @group.command(name="leave", description=described(t("commands.tournament.leave.description")))
     @app_commands.describe(tournament=WHICH)
-    async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def leave(self, interaction: Interaction, tournament: TournamentId | None = None) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament)

@@ -28,6 +28,8 @@ MAX_PLAYERS = 64
 """A Swiss round of 64 pairs in under 5 ms of CPU (benchmarks/pairing_speed), so pairing
 stays on the event loop."""
 DEFAULT_MAX_PLAYERS = 16
+MAX_ROUNDS = MAX_PLAYERS - 1
+"""A Swiss event's rounds: as many as its largest field has opponents for each player."""
 KINDS = {
     System.ROUND_ROBIN: t("service.tournament.round_robin"),
     System.SWISS: t("service.tournament.swiss"),
@@ -220,6 +222,8 @@ class Tournaments:
             raise ServiceError(
                 t("service.tournament.rounds", count=rounds), t("service.tournament.rounds_hint")
             )
+        if rounds is not None and rounds > MAX_ROUNDS:
+            raise ServiceError(t("gates.too_many_rounds", count=rounds, most=MAX_ROUNDS))
         return TournamentRequest(
             guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
             max_players, probe.rated, double,
