@@ -72,9 +72,7 @@ class Matches(commands.Cog):
 
     @app_commands.command(name="matches", description=described(t("commands.matches.description")))
     @app_commands.describe(page=described(t("commands.matches.options.page")))
-    async def matches(
-        self, interaction: Interaction, page: app_commands.Range[int, 1] = 1
-    ) -> None:
+    async def matches(self, interaction: Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             listing = await self.bot.service.queries.listing(

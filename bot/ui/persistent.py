@@ -64,8 +64,8 @@ def count(value: int) -> bool:
     return 0 <= value <= LARGEST_COUNT
 
 
-NUMBER = Part(r"\d{1,20}", int, sound=snowflake)
-COUNT = Part(r"\d{1,10}", int, sound=count)
+NUMBER = Part("[0-9]{1,20}", int, sound=snowflake)
+COUNT = Part("[0-9]{1,10}", int, sound=count)
 YES_NO = Part("yes|no", lambda text: text == "yes", lambda yes: "yes" if yes else "no")
 
 

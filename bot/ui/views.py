@@ -253,13 +253,14 @@ def board_view(match_id: int) -> ui.View:
 
 
 # A picker's components carry everything it knows: match, ply, the path as positions among
-# each step's choices (at most 3 digits each, bounded so a forged id cannot be huge).
+# each step's choices (at most 3 digits each, bounded so a forged id cannot be huge). ASCII
+# digits only (`\d` takes any script's), and a pattern that reads a forged id in one pass.
 MAX_PATH = 40
 PICKED: dict[str, Part[Any]] = {
-    "match_id": Part(r"\d{1,20}", int, sound=snowflake),
-    "ply": Part(r"\d{1,9}", int, sound=count),
+    "match_id": Part("[0-9]{1,20}", int, sound=snowflake),
+    "ply": Part("[0-9]{1,9}", int, sound=count),
     "path": Part(
-        rf"(?:\d{{1,3}}\.?){{0,{MAX_PATH}}}",
+        rf"(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{0,{MAX_PATH - 1}}})?",
         lambda text: tuple(int(part) for part in text.split(".") if part),
         lambda positions: ".".join(map(str, positions)),
     ),
@@ -283,7 +284,7 @@ class PickSelect(
     InMatch,
     Persistent,
     custom_id=CustomId(
-        "bg:pick:{match_id}:{ply}:{path}:{number}", **PICKED, number=Part(r"\d", int)
+        "bg:pick:{match_id}:{ply}:{path}:{number}", **PICKED, number=Part("[0-9]", int)
     ),
 ):
     """One menu of the next choices (a step may need several: 25 options each)."""
