@@ -124,6 +124,7 @@ class Challenges(commands.Cog):
                 rated=rated,
                 players=players,
             )
+            await self.bot.service.limits.challenge(request)
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)
             async with self.bot.service.cache.lock(match.id):

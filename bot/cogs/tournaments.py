@@ -125,6 +125,7 @@ class Tournaments(commands.Cog):
                 variant=variant,
                 double=double,
             )
+            await self.bot.service.limits.tournament(request.guild_id, request.creator.user_id)
             await interaction.response.defer(thinking=True)
             tournament = await service.open(request)
             message = await interaction.followup.send(

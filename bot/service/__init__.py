@@ -40,6 +40,7 @@ from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
+from bot.service.limits import MemberLimits
 from bot.service.matches import Match, Player, ServiceError, Turn, Viewer, refusal
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
@@ -107,8 +108,9 @@ class MatchService:
         self.queries = Queries(self.cache, self.offload)
         self.ratings = Ratings(self.cache, self.queries)
         self.turns = Turns(self.cache, self.offload, finished=self._finished)
+        self.limits = MemberLimits(self.cache)
         self.challenges = Challenges(
-            self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
+            self.cache, self.turns, seeds or (lambda: random.randrange(2**31)), self.limits
         )
         clock = clock or SystemClock()
         self.vacations = Vacations(self.cache, clock)
@@ -122,7 +124,7 @@ class MatchService:
         self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
-        self.analyses = Analyses(self.cache, self.ratings, clock)
+        self.analyses = Analyses(self.cache, self.ratings, clock, self.limits)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its

@@ -22,6 +22,7 @@ from typing import Any
 from ai.analysis import ANALYSIS_SECONDS, Judgement, Reading, Summary, judgements, summarise
 from bot.clock import Clock
 from bot.service.cache import MatchCache
+from bot.service.limits import MemberLimits
 from bot.service.matches import Match, ServiceError
 from bot.service.ratings import Ratings, Replay
 from bot.store import Shards, Status
@@ -75,17 +76,20 @@ class Analyses:
     """Queues and stores analyses. The app sets `read` (the worker), `progressed` and
     `finished` (the posts), and `seconds` and `nodes` (ANALYSIS_SECONDS, AI_NODES)."""
 
-    def __init__(self, cache: MatchCache, ratings: Ratings, clock: Clock) -> None:
+    def __init__(
+        self, cache: MatchCache, ratings: Ratings, clock: Clock, limits: MemberLimits
+    ) -> None:
         self.cache = cache
         self.ratings = ratings
         self.clock = clock
+        self.limits = limits
         self.read: Reader | None = None
         self.progressed: Callable[[Progress], Awaitable[None]] | None = None
         self.finished: Callable[[Analysis], Awaitable[None]] | None = None
         self.seconds = ANALYSIS_SECONDS
         self.nodes: int | None = None
         self._queues: dict[int, deque[int]] = {}  # each asker's analyses, in order
-        self._queued: set[int] = set()
+        self._askers: dict[int, int] = {}  # each analysis queued or running: who asked
         self._tasks: dict[int, asyncio.Task[None]] = {}  # each asker's queue running
 
     async def request(self, match: Match, user_id: int) -> Request:
@@ -97,6 +101,8 @@ class Analyses:
             )
         replay = await self.ratings.positions(match.id)
         store = self.cache.store
+        if await store.analysis(match.id) is None:
+            self.limits.analysis(sum(asker == user_id for asker in self._askers.values()))
         started = await store.start_analysis(match.id, user_id, len(replay.states))
         row = await store.analysis(match.id)
         assert row is not None  # just recorded
@@ -140,9 +146,9 @@ class Analyses:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def _enqueue(self, match_id: int, asker: int) -> None:
-        if match_id in self._queued:
+        if match_id in self._askers:
             return
-        self._queued.add(match_id)
+        self._askers[match_id] = asker
         self._queues.setdefault(asker, deque()).append(match_id)
         task = self._tasks.get(asker)
         if task is None or task.done():
@@ -163,7 +169,7 @@ class Analyses:
                     "the analysis of match #%s stopped; asking again resumes it", match_id
                 )
             finally:
-                self._queued.discard(match_id)
+                del self._askers[match_id]
         del self._queues[asker]
 
     async def _run(self, match_id: int, asker: int) -> None:

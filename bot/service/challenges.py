@@ -17,6 +17,7 @@ from bot.clock import DAY
 from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
+from bot.service.limits import MemberLimits
 from bot.service.matches import STATUS, Match, Player, ServiceError, Turn, refusal
 from bot.service.turns import Turns
 from bot.store import OPEN_SEAT, Status
@@ -62,10 +63,13 @@ CHANGED = t("service.challenge.changed")  # what a write refused by the ply chec
 class Challenges:
     """Who may open, answer or take back a challenge, and what each answer stores."""
 
-    def __init__(self, cache: MatchCache, turns: Turns, seeds: Callable[[], int]) -> None:
+    def __init__(
+        self, cache: MatchCache, turns: Turns, seeds: Callable[[], int], limits: MemberLimits
+    ) -> None:
         self.cache = cache
         self.turns = turns
         self.seeds = seeds
+        self.member_limits = limits
 
     def prepare(
         self,
@@ -219,6 +223,7 @@ class Challenges:
             challenger=next(n for n, s in enumerate(rotated, 1) if s.user_id == user_id),
             rematch_of=old.id,
         )
+        await self.member_limits.challenge(request)
         match = await self.open(request)
         return RematchResult(await self.accept_engines(match.id), created=True)
 
