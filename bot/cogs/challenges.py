@@ -18,8 +18,8 @@ from bot.posts.match_texts import (
     challenge_text,
     challenge_withdrawn,
     pace,
-    shown,
 )
+from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, Match, Player
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
@@ -172,7 +172,7 @@ class Challenges(commands.Cog):
                         await self.bot.announcer.open_match(match, message, answer.turns)
             done = t(
                 "answers.rematch.asked" if result.created else "answers.rematch.accepted",
-                match=shown(match.describe()),
+                match=safe_name(match.describe()),
             )
             await tell(interaction, say(done))
 
@@ -219,7 +219,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.decline(match_id, interaction.user.id)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             await interaction.edit_original_response(
                 content=challenge_declined(match, me), view=None
             )
@@ -229,7 +229,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.withdraw(match_id, interaction.user.id)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             await interaction.edit_original_response(
                 content=challenge_withdrawn(match, me), view=None
             )

@@ -17,6 +17,8 @@ import discord
 
 from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
+from bot.posts.match_texts import plain
+from bot.posts.names import safe_name
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import ENGLISH, Text, say, t
@@ -78,22 +80,23 @@ def summary_line(summary: Summary) -> Text:
 
 def summary_embed(analysis: Analysis, locale: str = ENGLISH) -> discord.Embed:
     match = analysis.match
-    fields = [(match.names[s.seat - 1], say(summary_line(s), locale)) for s in analysis.summaries]
+    names = [safe_name(name) for name in match.names]
+    fields = [(names[s.seat - 1], say(summary_line(s), locale)) for s in analysis.summaries]
     description = t(
         "analysis.embed_description", result=shown_outcome(analysis), rule=marks_rule(locale)
     )
-    title = t("analysis.embed_title", match=match.describe())
+    title = t("analysis.embed_title", match=safe_name(match.describe()))
     return limits.embed(say(title, locale), say(description, locale), fields)
 
 
 def shown_outcome(analysis: Analysis) -> Text:
-    return t("analysis.result", outcome=analysis.match.describe_outcome())
+    return t("analysis.result", outcome=analysis.match.describe_outcome(safe_name))
 
 
 def graph_alt(analysis: Analysis, locale: str = ENGLISH) -> str:
     """The graph in words: where it starts, its largest swings, where it ends."""
     match, judged = analysis.match, analysis.judged
-    names = match.names
+    names = [plain(name) for name in match.names]
 
     def standing(chances: Sequence[float]) -> str:
         return ", ".join(
@@ -148,7 +151,7 @@ def largest_blunders(judged: Sequence[Judgement]) -> list[int]:
 def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> str:
     """For /replay at position `index`: the chances there and what the move leading to it
     was worth."""
-    names, judged = analysis.match.names, analysis.judged
+    names, judged = [safe_name(name) for name in analysis.match.names], analysis.judged
     chances = ", ".join(
         say(t("analysis.chance", player=name, percent=percent(c)), locale)
         for name, c in zip(names, judged[index].chances, strict=False)
@@ -202,9 +205,9 @@ class Analyst:
         graph = await asyncio.to_thread(
             graph_png,
             [j.chances for j in analysis.judged],
-            names=match.names,
+            names=[plain(name) for name in match.names],
             dots=dots(analysis.judged),
-            title=say(t("analysis.graph_title", match=match.describe())),
+            title=say(t("analysis.graph_title", match=plain(match.describe()))),
         )
         name = f"{match.game.name}-{match.id}-analysis.png"
         await channel.send(
@@ -227,7 +230,7 @@ class Analyst:
     async def _blunder(self, analysis: Analysis, index: int) -> tuple[Text, discord.File]:
         """A blunder's post: the move played beside the computer's choice, with alt text."""
         match, judgement = analysis.match, analysis.judged[index]
-        game, names = match.game, match.names
+        game, names = match.game, [plain(name) for name in match.names]
         state = analysis.replay.states[index]
         seat = judgement.seat or 1
         who = names[seat - 1]
@@ -247,7 +250,9 @@ class Analyst:
             t("analysis.blunder.better", move=judgement.best),
         )
 
-        def draw() -> tuple[bytes, str, str]:
+        shown = [safe_name(name) for name in match.names]  # in the post; `names` elsewhere
+
+        def draw() -> tuple[bytes, tuple[str, str], tuple[str, str]]:
             best = game.parse_move(state, judgement.best or "")
             played = game.parse_move(state, judgement.played or "")
             better_state = game.apply(state, best)
@@ -261,19 +266,27 @@ class Analyst:
             )
             return (
                 png,
-                say(game.describe_move(state, played, names)),
-                say(game.describe_move(state, best, names)),
+                (
+                    say(game.describe_move(state, played, names)),
+                    say(game.describe_move(state, best, names)),
+                ),
+                (
+                    say(game.describe_move(state, played, shown)),
+                    say(game.describe_move(state, best, shown)),
+                ),
             )
 
-        png, played_words, better_words = await asyncio.to_thread(draw)
+        png, (played_words, better_words), (played_post, better_post) = await asyncio.to_thread(
+            draw
+        )
         text = t(
             "analysis.blunder.post",
             turn=index + 1,
-            player=who,
-            played=played_words,
+            player=shown[seat - 1],
+            played=played_post,
             before=percent(before),
             after=percent(after),
-            better=better_words,
+            better=better_post,
         )
         alt = t(
             "analysis.blunder.alt",

@@ -31,6 +31,7 @@ from bot.posts.match_texts import (
     jump_url,
     match_begins,
     on_vacation,
+    plain,
     reminder_direct,
     reminder_in_place,
     replay_alt,
@@ -165,7 +166,7 @@ class Announcer:
             match.game.name,
             state,
             perspective=view.perspective,
-            names=match.names,
+            names=[plain(name) for name in match.names],
             theme=view.theme,
         )
         name = f"{match.game.name}-{match.id}-{ply}.png"
@@ -184,7 +185,7 @@ class Announcer:
         after the result; the thread, reopened by the post, is archived again."""
         match = await self.service.cache.get(match_id)
         record = await self.service.queries.record(match_id)
-        gif = await self.workers.replay(record, names=match.names)
+        gif = await self.workers.replay(record, names=[plain(name) for name in match.names])
         name = f"{match.game.name}-{match.id}-replay.gif"
         alt = limits.description(say(replay_alt(match)))
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
@@ -240,7 +241,7 @@ class Announcer:
         """Open the match thread from the challenge message (or stay in the channel)."""
         no_thread: Undelivered | None = None
         if challenge is not None:
-            name = limits.thread_name(match.describe())
+            name = limits.thread_name(plain(match.describe()))
             try:
                 async with self._delivering(
                     t("posts.undelivered.open_thread"),

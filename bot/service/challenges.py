@@ -15,6 +15,7 @@ from typing import Any
 import rules
 from bot.clock import DAY
 from bot.posts import limits
+from bot.posts.names import safe_name
 from bot.service.cache import MatchCache
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.limits import MemberLimits
@@ -119,12 +120,12 @@ class Challenges:
                 continue  # the computer may take several seats, anyone a free one
             if opponent.bot:
                 raise ServiceError(
-                    t("service.challenge.bot", name=opponent.name),
+                    t("service.challenge.bot", name=safe_name(opponent.name)),
                     t("service.challenge.bot_hint"),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    t("service.challenge.twice", name=opponent.name),
+                    t("service.challenge.twice", name=safe_name(opponent.name)),
                     t("service.challenge.twice_hint"),
                 )
             seen.add(opponent.user_id)
@@ -256,7 +257,9 @@ class Challenges:
     async def withdraw(self, match_id: int, user_id: int) -> Match:
         match = await self.cache.get(match_id)
         if user_id != match.challenger.user_id:
-            raise ServiceError(t("service.challenge.withdraw_only", name=match.challenger.name))
+            raise ServiceError(
+                t("service.challenge.withdraw_only", name=safe_name(match.challenger.name))
+            )
         require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
@@ -272,7 +275,7 @@ def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
             t("service.challenge.expired", count=CHALLENGE_LIFETIME // DAY),
-            t("service.challenge.expired_hint", name=match.challenger.name),
+            t("service.challenge.expired_hint", name=safe_name(match.challenger.name)),
         )
     if match.status != Status.PENDING:
         raise ServiceError(t("service.challenge.closed", status=STATUS[match.status]))
@@ -283,7 +286,9 @@ def _challenged_seat(match: Match, user_id: int) -> int:
     require_open(match)
     seat = match.seat_of(user_id)
     if seat is None:
-        named = [s.name for s in match.seats if s.seat != match.row.challenger and not s.free]
+        named = [
+            safe_name(s.name) for s in match.seats if s.seat != match.row.challenger and not s.free
+        ]
         if not named:
             raise ServiceError(
                 t("service.challenge.seated_only"), t("service.challenge.seated_only_hint")

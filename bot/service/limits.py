@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
+from bot.posts.names import safe_name
 from bot.service.cache import MatchCache
 from bot.service.matches import ServiceError
 from bot.store import Stage, Status
-from bot.texts import t
+from bot.texts import Text, t
 
 if TYPE_CHECKING:
     from bot.service.challenges import ChallengeRequest
@@ -56,32 +57,39 @@ class MemberLimits:
             and row.seats[row.challenger - 1].user_id == challenger
         ]
         if len(made) >= self.allowed.challenges:
-            _refuse("challenges", self.allowed.challenges)
+            most = self.allowed.challenges
+            _refuse(t("limits.challenges", count=most), t("limits.challenges_hint"))
         for opponent in request.players:
             if opponent.user_id == challenger or opponent.engine is not None:
                 continue
             to_them = [r for r in made if any(s.user_id == opponent.user_id for s in r.seats)]
             if len(to_them) >= self.allowed.challenges_to_one:
-                _refuse("challenges_to_one", self.allowed.challenges_to_one, name=opponent.name)
+                most, name = self.allowed.challenges_to_one, safe_name(opponent.name)
+                _refuse(
+                    t("limits.challenges_to_one", count=most, name=name),
+                    t("limits.challenges_to_one_hint", name=name),
+                )
         if any(p.engine is not None for p in request.players):
             computer = [r for r in rows if any(s.engine is not None for s in r.seats)]
             if len(computer) >= self.allowed.computer_games:
-                _refuse("computer_games", self.allowed.computer_games)
+                most = self.allowed.computer_games
+                _refuse(t("limits.computer_games", count=most), t("limits.computer_games_hint"))
 
     async def tournament(self, guild_id: int, creator_id: int) -> None:
         """Refuse a tournament past the creator's limit in this server."""
         rows = await self.cache.store.tournaments_in(guild_id, [Stage.OPEN, Stage.RUNNING])
         created = [row for row in rows if row.creator_id == creator_id]
         if len(created) >= self.allowed.tournaments:
-            _refuse("tournaments", self.allowed.tournaments)
+            most = self.allowed.tournaments
+            _refuse(t("limits.tournaments", count=most), t("limits.tournaments_hint"))
 
     def analysis(self, waiting: int) -> None:
         """Refuse a new analysis to a member with `waiting` of theirs queued or running."""
         if waiting >= self.allowed.analyses:
-            _refuse("analyses", self.allowed.analyses)
+            most = self.allowed.analyses
+            _refuse(t("limits.analyses", count=most), t("limits.analyses_hint"))
 
 
-def _refuse(kind: str, most: int, **values: str) -> NoReturn:
-    raise ServiceError(
-        t(f"limits.{kind}", count=most, **values), t(f"limits.{kind}_hint", **values)
-    )
+def _refuse(limit: Text, freed_by: Text) -> NoReturn:
+    """The refusal: the limit, and (as its hint) what frees a place."""
+    raise ServiceError(limit, freed_by)
