@@ -22,6 +22,7 @@ from bot.ui.persistent import LARGEST_COUNT, LARGEST_ID, Persistent
 from bot.ui.views import PERSISTENT_ITEMS
 from tests.bot.support import private, start_match
 from tests.bot.test_servers import forge
+from tests.bot.test_stray_clicks import started_tournament
 
 # Numbers a forged id or option tries: the edges of every column and of Discord's integers.
 EDGES = [0, 1, 2, LARGEST_COUNT, LARGEST_COUNT + 1, 2**53, LARGEST_ID, LARGEST_ID + 1, 2**64]
@@ -56,16 +57,11 @@ is at ply 1; tournament 1 has started)."""
 async def tournament_and_match(h: OfflineDiscord) -> tuple[list[User], int, int]:
     """A started tournament #1 (alice, bob, carol; its entry message's buttons gone) and a
     match in progress whose first board is a stale copy (the move took its button)."""
-    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
-    await h.command(alice, "tournament create", game="quorum", format="swiss")
-    entry = h.latest(lambda s: "Join" in s.buttons)
-    for user in (bob, carol):
-        await h.click(user, entry.message_id or 0, "Join")
-    await h.command(alice, "tournament start")
+    users, entry = await started_tournament(h)
     match_id, (first, _) = await start_match(h)
     board = h.latest(lambda s: "Move" in s.buttons)
     await h.command(first, "move", board.channel_id, match=str(match_id), move="a1e3")
-    return [alice, bob, carol], entry.message_id or 0, board.message_id or 0
+    return users, entry.message_id or 0, board.message_id or 0
 
 
 def stale_id(item: type[Persistent], match_id: int) -> str:

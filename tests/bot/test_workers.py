@@ -5,6 +5,7 @@ blocks the event loop, and no worker outlives a killed bot."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -203,6 +204,29 @@ def test_workers_die_with_a_killed_bot() -> None:
         if owner.stdout is not None:
             owner.stdout.close()
     assert wait_until(lambda: all(gone(pid) for pid in pids), 5.0), "a worker outlived the bot"
+
+
+@needs_proc
+def test_a_worker_that_cannot_read_its_pipe_dies_with_a_killed_bot() -> None:
+    """The workers are stopped (SIGSTOP: no thread of theirs can notice the pipe close)
+    when the bot is killed with -9: the kernel ends them all the same (PR_SET_PDEATHSIG)."""
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        pids = json.loads(owner.stdout.readline())
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+    finally:
+        owner.kill()
+        owner.wait()
+        if owner.stdout is not None:
+            owner.stdout.close()
+    try:
+        assert wait_until(lambda: all(gone(pid) for pid in pids), 5.0), "a worker outlived it"
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_the_queues_and_the_work_are_measured() -> None:
