@@ -140,9 +140,11 @@ class Places:
     member's job gets a place, every other member waiting gets one before that member's
     next job does. One member holds at most `most` places."""
 
-    def __init__(self, size: int, most: int) -> None:
+    def __init__(self, size: int, most: int, waiting: Callable[[int], None]) -> None:
+        """`waiting` is told how many jobs wait, whenever that changes (for the metrics)."""
         self._free: deque[_Worker | None] = deque([None] * size)
         self._most = most
+        self._told = waiting
         self._held: dict[Owner, int] = {}
         self._waiting: dict[Owner, deque[asyncio.Future[_Worker | None]]] = {}
         self._served: dict[Owner, int] = {}  # when each member was last given a place
@@ -156,6 +158,7 @@ class Places:
         future: asyncio.Future[_Worker | None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(owner, deque()).append(future)
         self._serve()
+        self._told(self.waiting())
         try:
             return await future
         except asyncio.CancelledError:
@@ -187,7 +190,14 @@ class Places:
             self._held[owner] = self._held.get(owner, 0) + 1
             self._served[owner] = self._turns
             self._turns += 1
-            future.set_result(self._free.popleft())
+            future.set_result(self._warmest())
+            self._told(self.waiting())
+
+    def _warmest(self) -> _Worker | None:
+        """A free place, a running worker's before one where a worker must start."""
+        warm = next((worker for worker in self._free if worker is not None), None)
+        self._free.remove(warm)
+        return warm
 
     def _forget(self, owner: Owner, future: asyncio.Future[_Worker | None]) -> None:
         queue = self._waiting.get(owner)
@@ -197,6 +207,12 @@ class Places:
                 del self._waiting[owner]
                 if owner not in self._held:
                     self._served.pop(owner, None)
+            self._told(self.waiting())
+
+
+def _gauge(kind: Kind) -> Callable[[int], None]:
+    """What counts the jobs waiting for a worker of `kind`: the metrics and /server status."""
+    return lambda waiting: metrics.set_queue(METRIC_LABELS[kind], waiting)
 
 
 class WorkerPool:
@@ -216,10 +232,10 @@ class WorkerPool:
             raise ValueError(f"AI_WORKERS must be at least 1, not {ai_workers}")
         self._search = search
         self._read = read
+        most = {Kind.MOVE: ai_workers, Kind.REPLAY: 1, Kind.ANALYSIS: 1}
+        spare = {Kind.MOVE: 1, Kind.REPLAY: 0, Kind.ANALYSIS: 0}
         self._places = {
-            Kind.MOVE: Places(ai_workers + 1, most=ai_workers),
-            Kind.REPLAY: Places(1, most=1),
-            Kind.ANALYSIS: Places(1, most=1),
+            kind: Places(most[kind] + spare[kind], most[kind], _gauge(kind)) for kind in Kind
         }
         self._running: set[_Worker] = set()
         self._ending: set[asyncio.Task[int]] = set()
@@ -242,12 +258,7 @@ class WorkerPool:
             raise RuntimeError("the worker pool is closed")
         data = pickle.dumps((function, args, kwargs))
         places = self._places[kind]
-        taking = asyncio.ensure_future(places.take(owner))
-        self._measure(kind)
-        try:
-            worker = await taking
-        finally:
-            self._measure(kind)
+        worker = await places.take(owner)
         try:
             if worker is not None and worker.ended():
                 self._end(worker)
@@ -267,10 +278,6 @@ class WorkerPool:
             raise value
         result: T = value
         return result
-
-    def _measure(self, kind: Kind) -> None:
-        """Count the jobs waiting for a worker of `kind`, for the metrics and /server status."""
-        metrics.set_queue(METRIC_LABELS[kind], self._places[kind].waiting())
 
     async def _start(self, kind: Kind) -> _Worker:
         process = await asyncio.create_subprocess_exec(

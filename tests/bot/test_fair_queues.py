@@ -16,7 +16,7 @@ def test_members_waiting_are_served_in_turn() -> None:
     come before alice's third."""
 
     async def main() -> list[str]:
-        places = Places(1, most=1)
+        places = Places(1, 1, lambda waiting: None)
         served: list[str] = []
 
         async def job(owner: str) -> None:
@@ -40,7 +40,7 @@ def test_members_waiting_are_served_in_turn() -> None:
 
 def test_a_cancelled_wait_gives_its_turn_away() -> None:
     async def main() -> None:
-        places = Places(1, most=1)
+        places = Places(1, 1, lambda waiting: None)
         held = await places.take("alice")
         waiting = asyncio.create_task(places.take("bob"))
         after = asyncio.create_task(places.take("carol"))
