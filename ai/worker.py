@@ -9,6 +9,7 @@ is its length (HEADER) and then its pickle.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import queue
@@ -65,7 +66,9 @@ def serve() -> None:
     A job that raises leaves the worker serving.
 
     A thread reads the pipe, so the bot's end is noticed at once, even mid-job: when the
-    bot closes the pipe or dies, the process ends (no worker outlives the bot)."""
+    bot closes the pipe or dies, the process ends (no worker outlives the bot). On Linux the
+    kernel ends it too when the bot's process dies (`_die_with_parent`)."""
+    _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which stops us
     requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to the log, not into an answer
@@ -75,6 +78,21 @@ def serve() -> None:
     _send(answers, READY)
     while True:
         _send(answers, _run(inbox.get()))
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to kill this worker when the bot's process dies, whatever
+    the worker is doing. A bot that died just before the ask left us adopted by another
+    parent: we end at once (one that died earlier closed the pipe, which ends us too)."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 def _listen(requests: IO[bytes], inbox: queue.SimpleQueue[bytes]) -> None:

@@ -202,6 +202,7 @@ class BoardBot(commands.AutoShardedBot):
         """The store, the service and everything that acts for it, and the cogs."""
         self.store = await open_database(self.settings)
         self.service = MatchService(self.store, seeds=self._seeds, clock=self.clock)
+        self.service.limits.allowed = self.settings.limits
         self.workers = WorkerPool(self.settings.ai_workers, search=self._search, read=self._read)
         self.announcer = Announcer(self, self.service, self._render, self.workers)
         handler = JobHandler(self.service, self.announcer)

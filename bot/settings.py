@@ -12,6 +12,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.operations.logs import FORMATS
+from bot.service.limits import Limits
 from bot.store import Shards, parse_url
 from bot.texts import Text, t
 
@@ -46,6 +47,7 @@ class Settings:
     backup_dir: Path | None = None  # make backups here on a schedule (SQLite only)
     backup_every: float = 24.0  # hours between two scheduled backups
     backup_keep: int = 7  # scheduled backups kept, the newest
+    limits: Limits = Limits()  # what one member may have going at once (LIMIT_*)
 
     @property
     def shards(self) -> Shards | None:
@@ -113,6 +115,17 @@ def load_settings(
         backup_dir=backup_dir,
         backup_every=backup_every,
         backup_keep=_count(values, "BACKUP_KEEP") or Settings.backup_keep,
+        limits=_limits(values),
+    )
+
+
+def _limits(values: Mapping[str, str]) -> Limits:
+    """Each `LIMIT_<NAME>` (LIMIT_CHALLENGES, ...), a positive whole number, or its default."""
+    return Limits(
+        **{
+            name: _count(values, f"LIMIT_{name.upper()}") or getattr(Limits, name)
+            for name in Limits.__dataclass_fields__
+        }
     )
 
 

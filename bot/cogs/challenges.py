@@ -21,9 +21,9 @@ from bot.posts.match_texts import (
     jump_url,
     mention,
     pace,
-    shown,
     worded,
 )
+from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
 from bot.service.clocks import MAX_DAYS
@@ -159,6 +159,7 @@ class Challenges(commands.Cog):
                 state = await read_attached(rules.get_game(request.game), position)
                 request = self.bot.service.challenges.from_position(request, state)
             await self._refuse_duplicate(request)
+            await self.bot.service.limits.challenge(request)
             await interaction.response.defer(thinking=True)
             match = await self.bot.service.challenges.open(request)
             async with self.bot.service.cache.lock(match.id):
@@ -216,7 +217,7 @@ class Challenges(commands.Cog):
                         await self.bot.announcer.open_match(match, message, answer.turns)
             done = t(
                 "answers.rematch.asked" if result.created else "answers.rematch.accepted",
-                match=shown(match.describe()),
+                match=safe_name(match.describe()),
             )
             await tell(interaction, say(done))
 
@@ -235,7 +236,7 @@ class Challenges(commands.Cog):
         for user in named:
             if user.id not in inside and user.id != bot_id:
                 raise ServiceError(
-                    t("places.not_here", name=shown(user.display_name)),
+                    t("places.not_here", name=safe_name(user.display_name)),
                     t("places.not_here_hint"),
                 )
 
@@ -282,7 +283,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.decline(match_id, interaction.user.id)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             await interaction.edit_original_response(
                 content=challenge_declined(match, me), view=None
             )
@@ -292,7 +293,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.withdraw(match_id, interaction.user.id)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             await interaction.edit_original_response(
                 content=challenge_withdrawn(match, me), view=None
             )

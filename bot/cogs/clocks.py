@@ -8,7 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.described import described
-from bot.posts.match_texts import mention, shown
+from bot.posts.match_texts import mention
+from bot.posts.names import safe_name
 from bot.service.clocks import MAX_DAYS
 from bot.texts import t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
@@ -43,7 +44,7 @@ class Clocks(commands.Cog):
             found = await resolve(interaction, match)
             async with self.bot.service.cache.lock(found.id):
                 given = await self.bot.service.timing.give(found.id, interaction.user.id, days)
-            giver, player = shown(interaction.user.display_name), mention(given.to.user_id)
+            giver, player = safe_name(interaction.user.display_name), mention(given.to.user_id)
             if given.deadline is not None:
                 text = t(
                     "clocks.give.running",
@@ -71,7 +72,7 @@ class Clocks(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
             note = await self.bot.service.notes.keep(found, interaction.user.id, text)
-            where = shown(found.describe())
+            where = safe_name(found.describe())
             if text is None:
                 answer = (
                     t("clocks.note.yours", text=note.text)

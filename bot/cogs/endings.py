@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.cogs.described import described
 from bot.posts import limits
-from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer, shown
+from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer
+from bot.posts.names import safe_name
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
@@ -43,7 +44,7 @@ class Endings(commands.Cog):
             found = await resolve(interaction, match)
             self.bot.service.turns.require_playing(found, interaction.user.id)
             await interaction.followup.send(
-                limits.content(say(t("answers.resign.confirm", match=shown(found.describe())))),
+                limits.content(say(t("answers.resign.confirm", match=safe_name(found.describe())))),
                 view=resign_view(found.id),
                 ephemeral=True,
             )
@@ -65,7 +66,7 @@ class Endings(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             async with self.bot.service.cache.lock(found.id):
                 result = await self.bot.service.turns.draw(found.id, interaction.user.id)
                 if result.agreed:
@@ -83,7 +84,7 @@ class Endings(commands.Cog):
                     ping=[other.user_id],
                 )
                 await self.bot.service.cache.set_messages(result.match, draw_message_id=posted.id)
-            offered = t("answers.draw.offered", match=found.title, player=shown(other.name))
+            offered = t("answers.draw.offered", match=found.title, player=safe_name(other.name))
             await tell(interaction, say(offered))
 
     async def answer_draw(self, interaction: Interaction, match_id: int, accept: bool) -> None:
@@ -91,7 +92,7 @@ class Endings(commands.Cog):
         was answered; an accepted draw posts the result."""
         async with answering(interaction):
             await interaction.response.defer()
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             async with self.bot.service.cache.lock(match_id):
                 result = await self.bot.service.turns.answer_draw(
                     match_id, interaction.user.id, accept

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.described import described
-from bot.posts.match_texts import shown
+from bot.posts.names import safe_name
 from bot.records import Export
 from bot.records.archive import archives
 from bot.records.gather import Exporter, by_id, record_files
@@ -61,7 +61,7 @@ class Exports(commands.Cog):
                 )
                 for name, text in record_files(export)
             ]
-            described_match = shown(found.describe())
+            described_match = safe_name(found.describe())
             sent = t(
                 "records.sent_finished" if export.finished else "records.sent_running",
                 match=described_match,

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot.cogs.described import described
 from bot.posts import limits
-from bot.posts.match_texts import shown
+from bot.posts.names import safe_name
 from bot.texts import say, t
 from bot.ui.commands_sync import server_only
 from bot.ui.interface import Interaction, answering, resolve, service_of, tell, viewer
@@ -38,7 +38,7 @@ class Following(commands.Cog):
             found = await resolve(interaction, match)
             await self.bot.service.following.follow(found, interaction.user.id)
             following = t(
-                "answers.follow.following", match=shown(found.describe()), number=found.id
+                "answers.follow.following", match=safe_name(found.describe()), number=found.id
             )
             await tell(interaction, say(following))
 
@@ -53,7 +53,9 @@ class Following(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
             await self.bot.service.following.unfollow(found, interaction.user.id)
-            await tell(interaction, say(t("answers.follow.stopped", match=shown(found.describe()))))
+            await tell(
+                interaction, say(t("answers.follow.stopped", match=safe_name(found.describe())))
+            )
 
 
 async def setup(bot: BoardBot) -> None:

@@ -14,10 +14,12 @@ from discord.ext import commands
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.conversations import located
-from bot.posts.match_texts import jump_url, shown
+from bot.posts.match_texts import jump_url
+from bot.posts.names import safe_name
 from bot.service import Match, Waiting
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
+from bot.ui.persistent import Named
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -33,7 +35,7 @@ def listing_line(match: Match, user_id: int) -> Text:
             state = t("answers.matches.your_answer")
         else:
             state = t(
-                "answers.matches.waiting_for", names=", ".join(shown(s.name) for s in waiting)
+                "answers.matches.waiting_for", names=", ".join(safe_name(s.name) for s in waiting)
             )
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.challenge_message_id)
     else:
@@ -43,9 +45,9 @@ def listing_line(match: Match, user_id: int) -> Text:
         elif mover.user_id == user_id:
             state = t("answers.matches.your_move")
         else:
-            state = t("answers.matches.to_move", player=shown(mover.name))
+            state = t("answers.matches.to_move", player=safe_name(mover.name))
     where = located(match, user_id, link)
-    return t("answers.matches.line", match=shown(match.describe()), state=state, link=where)
+    return t("answers.matches.line", match=safe_name(match.describe()), state=state, link=where)
 
 
 def needing_line(waiting: Waiting, user_id: int) -> Text:
@@ -62,7 +64,7 @@ def needing_line(waiting: Waiting, user_id: int) -> Text:
         if waiting.due is not None
         else t("posts.no_time_limit")
     )
-    described_match = shown(match.describe())
+    described_match = safe_name(match.describe())
     where = located(match, user_id, link)
     return t("answers.next.line", match=described_match, what=what, due=due, link=where)
 
@@ -70,7 +72,7 @@ def needing_line(waiting: Waiting, user_id: int) -> Text:
 class Matches(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
-        bot.clicks.guard(self.admit)
+        bot.clicks.guard(Named.MATCH, self.admit)
 
     @app_commands.command(name="matches", description=described(t("commands.matches.description")))
     @app_commands.describe(page=described(t("commands.matches.options.page")))
@@ -123,7 +125,7 @@ class Matches(commands.Cog):
             found = await resolve(interaction, match, recent=True)
             record = await self.bot.service.queries.record(found.id)
             data = io.BytesIO(record.to_text(say).encode("utf-8"))
-            turns, described_match = turns_text(found), found.describe()
+            turns, described_match = turns_text(found), safe_name(found.describe())
             if found.outcome:
                 outcome = found.describe_outcome()
                 sent = t(

@@ -11,7 +11,8 @@ from discord.utils import MISSING
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
-from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worded
+from bot.posts.match_texts import Line, deadline_line, on_vacation, worded
+from bot.posts.names import safe_name
 from bot.service import Match, MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
@@ -107,23 +108,23 @@ class Moves(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match, recent=True)
             heading = t(
-                "answers.board.heading", match=shown(found.describe()), turns=turns_text(found)
+                "answers.board.heading", match=safe_name(found.describe()), turns=turns_text(found)
             )
             lines: list[Line] = [heading]
             mover = found.to_move
             if mover is not None:
                 side = found.game.seat_phrase(mover.seat)
-                lines.append(t("posts.to_move", player=shown(mover.name), side=side))
+                lines.append(t("posts.to_move", player=safe_name(mover.name), side=side))
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(deadline_line(deadline))
                 elif found.row.days_per_move:  # its board is not posted yet
                     lines.append(t("delivery.clock_waits"))
             elif found.outcome is not None:
-                outcome = found.describe_outcome(shown)
+                outcome = found.describe_outcome(safe_name)
                 lines.append(t("answers.board.game_over", outcome=outcome))
             else:
-                waiting = ", ".join(shown(s.name) for s in found.waiting_for)
+                waiting = ", ".join(safe_name(s.name) for s in found.waiting_for)
                 lines.append(t("answers.board.not_started", names=waiting))
             lines += on_vacation(await self.service.vacations.away(found)) if mover else []
             recent = await self.service.queries.recent_moves(found)
@@ -219,7 +220,7 @@ class Moves(commands.Cog):
         preview = await self.service.confirming.preview(found.id, user_id, text)
         move, ply = preview.notation, found.row.ply
         view = confirm_view(found.id, ply, preview.positions, move)
-        heading = t("clocks.confirm.heading", move=move, match=shown(found.describe()))
+        heading = t("clocks.confirm.heading", move=move, match=safe_name(found.describe()))
         lines: list[Line] = [heading]
         if not any(isinstance(item, PickPlay) for item in view.children):
             lines.append(t("clocks.confirm.too_long"))

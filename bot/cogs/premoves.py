@@ -9,7 +9,8 @@ from discord.ext import commands
 
 from bot.cogs.described import described
 from bot.posts import limits
-from bot.posts.match_texts import Line, shown, worded
+from bot.posts.match_texts import Line, worded
+from bot.posts.names import safe_name
 from bot.service import PremoveLines, ServiceError
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
@@ -63,7 +64,7 @@ class Premoves(commands.Cog):
 def listing(found: PremoveLines, kept: bool = False) -> str:
     """The member's lines, numbered, each as opponent's move → answer pairs (after saying a
     new line was `kept`)."""
-    title = shown(found.match.describe())
+    title = safe_name(found.match.describe())
     heading = t("answers.premove.lines" if found.lines else "answers.premove.none", match=title)
     rows: list[Line] = [t("answers.premove.kept", listing=heading) if kept else heading]
     for number, line in enumerate(found.lines, 1):

@@ -12,7 +12,8 @@ from bot.cogs.challenges import GAME_CHOICES
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.analyst import turn_evaluation
-from bot.posts.match_texts import Line, describe_turns, jump_url, mention, shown, worded
+from bot.posts.match_texts import Line, describe_turns, jump_url, mention, worded
+from bot.posts.names import safe_name
 from bot.service import Turn, Viewer
 from bot.service import rating_model as ratings
 from bot.service.ratings import Leaderboard, reason_of, result_for
@@ -33,7 +34,7 @@ RATING_NOTE = t("answers.standings.rating_note", least=ratings.PROVISIONAL_GAMES
 def history_line(row: MatchRow, user_id: int, locale: str = ENGLISH) -> str:
     """`Quorum #3 vs bob: **won** (resignation) · link`, for histories and profiles."""
     others = say(t("posts.and"), locale).join(
-        shown(s.name) for s in row.seats if s.user_id != user_id
+        safe_name(s.name) for s in row.seats if s.user_id != user_id
     )
     where = row.thread_id or row.channel_id
     line = t(
@@ -131,7 +132,7 @@ class Standings(commands.Cog):
             current = [
                 t(
                     "answers.standings.profile_match",
-                    match=shown(match.describe()),
+                    match=safe_name(match.describe()),
                     link=jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id),
                 )
                 for match in found.current
@@ -153,7 +154,7 @@ class Standings(commands.Cog):
                     if found.standings
                     else t("answers.standings.profile_summary_unrated", player=player)
                 )
-            title = t("answers.standings.profile_title", player=shown(who.display_name))
+            title = t("answers.standings.profile_title", player=safe_name(who.display_name))
             embed = limits.embed(say(title), worded([summary, RATING_NOTE]), fields)
             await interaction.followup.send(embed=embed, ephemeral=True)
 
@@ -231,7 +232,7 @@ class Standings(commands.Cog):
         lines: list[Line] = [
             t(
                 "answers.standings.replay_heading",
-                match=shown(match.describe()),
+                match=safe_name(match.describe()),
                 turn=ply,
                 last=last,
             )
@@ -244,7 +245,7 @@ class Standings(commands.Cog):
             seat = seat or match.game.to_move(replay.states[ply - 1])
             lines += describe_turns(match, [Turn(seat, match.at(seat).user_id, notation)])
         if ply == last and match.outcome is not None:
-            lines.append(t("answers.board.game_over", outcome=match.describe_outcome(shown)))
+            lines.append(t("answers.board.game_over", outcome=match.describe_outcome(safe_name)))
         analysis = await self.bot.service.analyses.result(match_id, replay)
         if analysis is not None:
             lines.append(turn_evaluation(analysis, ply))

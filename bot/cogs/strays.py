@@ -1,7 +1,11 @@
 """Every click gets an answer. discord.py drops a press on a component that matches none of
 the bot's templates, or that is no longer on its message (a client still showing a message
 as it was before an edit removed its buttons); this answers such a press privately, saying
-why, and does nothing else. Every component the bot sends is one of `PERSISTENT_ITEMS`."""
+why, and does nothing else. Every component the bot sends is one of `PERSISTENT_ITEMS`.
+
+Such a press passes the same gates as a live one: a match or tournament of another server
+reads as one that does not exist, and an id that is garbled, forged or out of range reads
+as "this button is out of date"."""
 
 from __future__ import annotations
 
@@ -11,8 +15,8 @@ import discord
 from discord.ext import commands
 
 from bot.texts import say, t
-from bot.ui.interface import Interaction, answering, tell
-from bot.ui.persistent import Persistent
+from bot.ui.interface import Interaction, answering, tell, viewer
+from bot.ui.persistent import OUT_OF_DATE, Persistent
 from bot.ui.views import (
     PERSISTENT_ITEMS,
     AcceptButton,
@@ -32,12 +36,12 @@ PAGER_ITEMS = (HistoryButton, ReplayButton)
 ENTRY_ITEMS = (JoinButton, LeaveButton)
 
 
-def recognise(custom_id: str) -> tuple[type[Persistent], dict[str, Any]] | None:
-    """The component class whose custom_id format this id fits, with the values it carries."""
+def recognise(custom_id: str) -> type[Persistent] | None:
+    """The component class whose custom_id format this id fits (its values may not be
+    sound: see CustomId.parse)."""
     for item in PERSISTENT_ITEMS:
-        values = item.custom_ids.parse(custom_id)
-        if values is not None:
-            return item, values
+        if item.custom_ids.pattern.fullmatch(custom_id):
+            return item
     return None
 
 
@@ -65,20 +69,23 @@ class StrayClicks(commands.Cog):
         if found is not None and on_message(
             interaction.message, custom_id, int(data.get("component_type", 0))
         ):
-            return  # its DynamicItem answers
+            return  # its DynamicItem answers, a forged or garbled one included
         async with answering(interaction):
-            if found is None:
-                await tell(interaction, say(t("views.stray.unknown")))
+            values = None if found is None else found.custom_ids.parse(custom_id)
+            if found is None or values is None:
+                await tell(interaction, say(OUT_OF_DATE))
                 return
-            item, values = found
-            if item in PAGER_ITEMS:
+            if found in PAGER_ITEMS:
                 await tell(interaction, say(t("views.stray.old_page")))
                 return
-            if item in ENTRY_ITEMS:
-                await tell(interaction, say(t("views.stray.entries_closed")))
-                return
+            if found in ENTRY_ITEMS:
+                tournaments = self.bot.service.tournaments
+                guild_id = interaction.guild_id or 0
+                tournament = await tournaments.resolve(guild_id, values["tournament_id"])
+                self.bot.service.stale.refuse_entry(tournament)
+            await self.bot.service.queries.reach(viewer(interaction), values["match_id"])
             await self.bot.service.stale.refuse(
-                values["match_id"], challenge=item in CHALLENGE_ITEMS, ply=values.get("ply")
+                values["match_id"], challenge=found in CHALLENGE_ITEMS, ply=values.get("ply")
             )
 
 

@@ -10,13 +10,13 @@ from discord.ext import commands
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import (
-    shown,
     takeback_accepted,
     takeback_agreed,
     takeback_asks,
     takeback_declined,
     taken_back,
 )
+from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
@@ -47,7 +47,7 @@ class Takebacks(commands.Cog):
             found = await resolve(interaction, match)
             async with self.bot.service.cache.lock(found.id):
                 request = await self.bot.service.takebacks.request(found.id, interaction.user.id)
-                name = shown(interaction.user.display_name)
+                name = safe_name(interaction.user.display_name)
                 await self.bot.announcer.post(
                     request.match,
                     takeback_asks(name, request),
@@ -63,7 +63,7 @@ class Takebacks(commands.Cog):
                 request = await self.bot.service.takebacks.answer(
                     match_id, ply, interaction.user.id, accept
                 )
-                name = shown(interaction.user.display_name)
+                name = safe_name(interaction.user.display_name)
                 if not accept:
                     await interaction.edit_original_response(
                         content=limits.content(say(takeback_declined(request, name))), view=None

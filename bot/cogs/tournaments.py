@@ -14,7 +14,8 @@ from bot.cogs.challenges import CLOCK_CHOICES, DAYS_CHOICES, GAME_CHOICES, WEEKE
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
-from bot.posts.match_texts import shown, worded
+from bot.posts.match_texts import worded
+from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
 from bot.posts.undelivered import Undelivered
 from bot.service.clocks import MAX_DAYS
@@ -24,6 +25,7 @@ from bot.service.timing import clock_terms
 from bot.service.tournaments import (
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MIN_PLAYERS,
     Event,
     Finished,
@@ -34,6 +36,7 @@ from bot.store import Stage
 from bot.texts import say, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, player
+from bot.ui.persistent import LARGEST_COUNT, Named
 from bot.ui.views import JoinButton, LeaveButton, entry_view
 
 if TYPE_CHECKING:
@@ -50,6 +53,7 @@ FORMAT_CHOICES = [
     for system in System
 ]
 LISTED = 10  # tournaments shown by /tournament list
+TournamentId = app_commands.Range[int, 1, LARGEST_COUNT]
 WHICH = described(t("commands.options.tournament"))
 
 
@@ -71,6 +75,7 @@ class Tournaments(commands.Cog):
             LeaveButton,
             lambda interaction, button: self.leave_button(interaction, button.tournament_id),
         )
+        bot.clicks.guard(Named.TOURNAMENT, self.admit)
 
     async def cog_load(self) -> None:
         self.bot.service.tournaments.listeners.append(self.on_event)
@@ -110,9 +115,9 @@ class Tournaments(commands.Cog):
         interaction: Interaction,
         game: str,
         format: str,
-        rounds: int | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         days: int = DEFAULT_DAYS,
-        max_players: int = DEFAULT_MAX_PLAYERS,
+        max_players: app_commands.Range[int, MIN_PLAYERS, MAX_PLAYERS] = DEFAULT_MAX_PLAYERS,
         rated: bool = True,
         variant: str | None = None,
         double: bool = False,
@@ -138,6 +143,7 @@ class Tournaments(commands.Cog):
                 double=double,
                 clock=terms,
             )
+            await self.bot.service.limits.tournament(request.guild_id, request.creator.user_id)
             await interaction.response.defer(thinking=True)
             tournament = await service.open(request)
             message = await interaction.followup.send(
@@ -150,7 +156,7 @@ class Tournaments(commands.Cog):
 
     @group.command(name="start", description=described(t("commands.tournament.start.description")))
     @app_commands.describe(tournament=WHICH)
-    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def start(self, interaction: Interaction, tournament: TournamentId | None = None) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament)
@@ -173,7 +179,7 @@ class Tournaments(commands.Cog):
             service.check_admin(chosen, interaction.user.id, manager)
             await interaction.response.defer(thinking=True)
             cancelled = await service.cancel(chosen.id, interaction.user.id, manager)
-            me = shown(interaction.user.display_name)
+            me = safe_name(interaction.user.display_name)
             said = t("lifecycle.tournament.cancelled", title=cancelled.title, player=me)
             await interaction.followup.send(say(said), allowed_mentions=pinging())
             await self.refresh(cancelled)
@@ -194,7 +200,7 @@ class Tournaments(commands.Cog):
             manager = interaction.permissions.manage_guild
             await interaction.response.defer(ephemeral=True, thinking=True)
             after = await service.remove(chosen.id, interaction.user.id, manager, player.id)
-            name = shown(player.display_name)
+            name = safe_name(player.display_name)
             if after.row.stage is Stage.OPEN:
                 done = t("lifecycle.tournament.removed", player=name, tournament=chosen.id)
             else:
@@ -206,7 +212,9 @@ class Tournaments(commands.Cog):
         name="standings", description=described(t("commands.tournament.standings.description"))
     )
     @app_commands.describe(tournament=WHICH)
-    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def standings(
+        self, interaction: Interaction, tournament: TournamentId | None = None
+    ) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament, finished=True)
@@ -219,7 +227,7 @@ class Tournaments(commands.Cog):
 
     @group.command(name="leave", description=described(t("commands.tournament.leave.description")))
     @app_commands.describe(tournament=WHICH)
-    async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def leave(self, interaction: Interaction, tournament: TournamentId | None = None) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
             chosen = await service.resolve(interaction.guild_id or 0, tournament)
@@ -232,6 +240,14 @@ class Tournaments(commands.Cog):
             found = await self.bot.service.tournaments.listing(interaction.guild_id or 0)
             lines = [texts.listing_line(entry) for entry in found[:LISTED]] or [texts.NONE_LISTED]
             await interaction.response.send_message(limits.content(worded(lines)), ephemeral=True)
+
+    async def admit(self, interaction: Interaction, tournament_id: int) -> bool:
+        """Whether a button naming this tournament may act where it was pressed: in its
+        own server only (another's reads as one that does not exist)."""
+        async with answering(interaction):
+            await self.bot.service.tournaments.resolve(interaction.guild_id or 0, tournament_id)
+            return True
+        return False
 
     async def join(self, interaction: Interaction, tournament_id: int) -> None:
         """The entry message's Join button."""

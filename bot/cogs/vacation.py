@@ -30,7 +30,9 @@ class Vacation(commands.Cog):
         name="vacation", description=described(t("commands.vacation.description"))
     )
     @app_commands.describe(days=described(t("commands.vacation.options.days", most=MAX_DAYS)))
-    async def vacation(self, interaction: Interaction, days: int) -> None:
+    async def vacation(
+        self, interaction: Interaction, days: app_commands.Range[int, 0, MAX_DAYS]
+    ) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             name = interaction.user.display_name

@@ -161,7 +161,12 @@ class Computer:
         """The computer's move in `match`, as notation."""
         game, state = match.game, match.state
         answer = await self.pool.choose(
-            game.name, game.dump(state), level, seed=match.row.seed, nodes=self.nodes
+            game.name,
+            game.dump(state),
+            level,
+            seed=match.row.seed,
+            nodes=self.nodes,
+            owner=min(match.people, default=None),
         )
         return game.format_move(state, answer.move)
 

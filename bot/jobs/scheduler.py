@@ -14,10 +14,11 @@ whose shards hold the match's server. The handler's own writes are guarded by th
 expect, so a move that lands first wins over its timeout.
 
 While a job runs its claim is renewed, so it never looks abandoned. A claim never finished
-belongs to a process that stopped mid-job: this process's own are recovered when it starts
-again, others once older than CLAIM_LEASE. Timeouts and expiries run again (re-running a
-guarded write acts at most once); reminders count as done. Finished jobs are forgotten
-after KEEP_DONE.
+belongs to a process that stopped mid-job: those of a process of this host that has ended are
+recovered when this one starts, others once older than CLAIM_LEASE (a claim names its process's
+lifetime, see `process_name`, so no other process ever takes a live one). Timeouts and
+expiries run again (re-running a guarded write acts at most once); reminders count as done.
+Finished jobs are forgotten after KEEP_DONE.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import re
+import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -74,10 +78,29 @@ class Retry(Exception):
 
 
 def process_name(shard_ids: tuple[int, ...] | None) -> str:
-    """Who claims jobs: the host and the shards it runs, the same again after a restart and
-    different for every process of one deployment (each runs its own shards)."""
+    """Who claims jobs: the host, the shards it runs, its process id and a token drawn at
+    start, so two processes on one host (a restart included) never share a claim."""
     shards = "all shards" if shard_ids is None else "shards " + ",".join(map(str, shard_ids))
-    return f"{socket.gethostname()} ({shards})"
+    return f"{socket.gethostname()} ({shards}) pid {os.getpid()} {secrets.token_hex(6)}"
+
+
+CLAIMER = re.compile(r"(?P<host>.*) \(.*\) pid (?P<pid>\d{1,9}) [0-9a-f]+")
+
+
+def ended(claimer: str) -> bool:
+    """Whether the process that claimed as `claimer` (a `process_name`) ran on this host and
+    has ended, so its claims need not wait out their lease. A process id taken again by
+    another process counts as running: that claim waits out the lease."""
+    found = CLAIMER.fullmatch(claimer)
+    if found is None or found["host"] != socket.gethostname():
+        return False
+    try:
+        os.kill(int(found["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # running, as another user
+        return False
+    return False
 
 
 class Scheduler:
@@ -222,14 +245,20 @@ class Scheduler:
             await task
 
     async def _recover(self, *, mine: bool) -> None:
-        """Take back stale claims (and, on starting, this process's own unfinished ones)."""
-        recovered = await self.store.recover_claims(
-            RETRIED_AFTER_RESTART,
-            at=self._now(),
-            lease=CLAIM_LEASE,
-            owner=self.owner if mine else None,
-            shards=self.shards,
-        )
+        """Take back stale claims (and, on starting, those of ended processes of this host,
+        and this process's own unfinished ones after a stop)."""
+        owners: list[str | None] = [None]
+        if mine:
+            owners = [self.owner, *filter(ended, await self.store.claimers(self.shards))]
+        recovered = 0
+        for owner in owners:
+            recovered += await self.store.recover_claims(
+                RETRIED_AFTER_RESTART,
+                at=self._now(),
+                lease=CLAIM_LEASE,
+                owner=owner,
+                shards=self.shards,
+            )
         if recovered:
             log.info("recovered %d unfinished job claims", recovered)
 

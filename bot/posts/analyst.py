@@ -20,6 +20,8 @@ from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
 from bot.posts.conversations import Conversation, Conversations, private
 from bot.posts.delivery import send_embedded
+from bot.posts.match_texts import plain
+from bot.posts.names import safe_name
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import ENGLISH, Text, say, t
@@ -118,24 +120,23 @@ def player_summary(analysis: Analysis, summary: Summary, locale: str = ENGLISH) 
 
 def summary_embed(analysis: Analysis, locale: str = ENGLISH) -> discord.Embed:
     match = analysis.match
-    fields = [
-        (match.names[s.seat - 1], player_summary(analysis, s, locale)) for s in analysis.summaries
-    ]
+    names = [safe_name(name) for name in match.names]
+    fields = [(names[s.seat - 1], player_summary(analysis, s, locale)) for s in analysis.summaries]
     description = t(
         "analysis.embed_description", result=shown_outcome(analysis), rule=marks_rule(locale)
     )
-    title = t("analysis.embed_title", match=match.describe())
+    title = t("analysis.embed_title", match=safe_name(match.describe()))
     return limits.embed(say(title, locale), say(description, locale), fields)
 
 
 def shown_outcome(analysis: Analysis) -> Text:
-    return t("analysis.result", outcome=analysis.match.describe_outcome())
+    return t("analysis.result", outcome=analysis.match.describe_outcome(safe_name))
 
 
 def graph_alt(analysis: Analysis, locale: str = ENGLISH) -> str:
     """The graph in words: where it starts, its largest swings, where it ends."""
     match, judged = analysis.match, analysis.judged
-    names = match.names
+    names = [plain(name) for name in match.names]
 
     def standing(chances: Sequence[float]) -> str:
         return ", ".join(
@@ -199,7 +200,7 @@ def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> st
     """For /replay at position `index`: the chances there, what the move leading to it was
     worth, and the computer's choice at that turn with the line it expected (at the setup,
     its choice for the first turn)."""
-    names, judged = analysis.match.names, analysis.judged
+    names, judged = [safe_name(name) for name in analysis.match.names], analysis.judged
     chances = ", ".join(
         say(t("analysis.chance", player=name, percent=percent(c)), locale)
         for name, c in zip(names, judged[index].chances, strict=False)
@@ -268,9 +269,9 @@ class Analyst:
         graph = await asyncio.to_thread(
             graph_png,
             [j.chances for j in analysis.judged],
-            names=match.names,
+            names=[plain(name) for name in match.names],
             dots=dots(analysis.judged),
-            title=say(t("analysis.graph_title", match=match.describe())),
+            title=say(t("analysis.graph_title", match=plain(match.describe()))),
         )
         name = f"{match.game.name}-{match.id}-analysis.png"
         alt = graph_alt(analysis)
@@ -296,7 +297,7 @@ class Analyst:
         """A marked move's post: the move played beside the computer's choice, with alt
         text."""
         match, judgement = analysis.match, analysis.judged[index]
-        game, names = match.game, match.names
+        game, names = match.game, [plain(name) for name in match.names]
         state = analysis.replay.states[index]
         seat = judgement.seat or 1
         who = names[seat - 1]
@@ -319,7 +320,9 @@ class Analyst:
             t("analysis.board.better", move=judgement.better),
         )
 
-        def draw() -> tuple[bytes, str, str]:
+        shown = [safe_name(name) for name in match.names]  # in the post; `names` elsewhere
+
+        def draw() -> tuple[bytes, tuple[str, str], tuple[str, str]]:
             best = game.parse_move(state, judgement.better or "")
             played = game.parse_move(state, judgement.played or "")
             better_state = game.apply(state, best)
@@ -333,20 +336,28 @@ class Analyst:
             )
             return (
                 png,
-                say(game.describe_move(state, played, names)),
-                say(game.describe_move(state, best, names)),
+                (
+                    say(game.describe_move(state, played, names)),
+                    say(game.describe_move(state, best, names)),
+                ),
+                (
+                    say(game.describe_move(state, played, shown)),
+                    say(game.describe_move(state, best, shown)),
+                ),
             )
 
-        png, played_words, better_words = await asyncio.to_thread(draw)
+        png, (played_words, better_words), (played_post, better_post) = await asyncio.to_thread(
+            draw
+        )
         text = t(
             "analysis.board.post",
             turn=index + 1,
-            player=who,
+            player=shown[seat - 1],
             mark=mark,
-            played=played_words,
+            played=played_post,
             before=percent(before),
             after=percent(after),
-            better=better_words,
+            better=better_post,
         )
         alt = t(
             "analysis.board.alt",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.clock import describe_duration
-from bot.posts.match_texts import Line, shown
+from bot.posts.match_texts import Line
+from bot.posts.names import safe_name
 from bot.service import Match
 from bot.service.timing import Left
 from bot.texts import t
@@ -18,7 +19,7 @@ def banks_line(left: list[Left]) -> Line:
             else "clocks.left_running"
             if held.running
             else "clocks.left_one",
-            player=shown(held.seat.name),
+            player=safe_name(held.seat.name),
             time=describe_duration(held.seconds),
         )
         for held in left

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-import discord
-
 from bot.clock import DAY
 from bot.posts import limits
+from bot.posts.names import safe_name
 from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState, rating_model
 from bot.service.aborts import Aborted
 from bot.service.clocks import terms as clock_terms
@@ -43,13 +42,7 @@ def mention(user_id: int) -> str:
 def who(seat: SeatRow) -> str:
     """A seat in a post: a person is mentioned, the computer named by its side
     ("Computer (Red)"), so its seats are told apart and the bot never pings itself."""
-    return mention(seat.user_id) if seat.engine is None else shown(seat.name)
-
-
-def shown(name: str) -> str:
-    """A member's display name as it may appear in a message: mentions and markdown in it
-    are shown as typed, not acted on."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+    return mention(seat.user_id) if seat.engine is None else safe_name(seat.name)
 
 
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
@@ -103,7 +96,7 @@ def challenge_text(match: Match, locale: str = ENGLISH) -> str:
             t("records.from_position", side=match.game.seat_phrase(match.game.to_move(match.state)))
         )
     if match.status == "pending":
-        accepted = [shown(s.name) for s in invited if s.accepted]
+        accepted = [safe_name(s.name) for s in invited if s.accepted]
         if accepted:
             lines.append(t("posts.challenge.accepted", names=", ".join(accepted)))
         waiting = ", ".join(mention(s.user_id) for s in match.waiting_for if not s.free)
@@ -136,7 +129,7 @@ def challenge_expired(match: Match, locale: str = ENGLISH) -> str:
 def challenge_unanswered(match: Match, to: int | None = None) -> Text:
     """Told to the challenger whose challenge expired: by DM, or addressed `to` them in the
     channel (`@dave, your challenge ...`)."""
-    described = shown(match.describe())
+    described = safe_name(match.describe())
     if to is None:
         return t("posts.challenge.unanswered", match=described)
     return t("posts.challenge.unanswered_to", player=mention(to), match=described)
@@ -159,7 +152,7 @@ def describe_turns(match: Match, turns: Sequence[Turn], reply: bool = False) -> 
     computer's answer posted with the move it answers: 'Computer (Red) replied ...')."""
     lines = []
     for turn in turns:
-        name = shown(match.at(turn.seat).name)
+        name = safe_name(match.at(turn.seat).name)
         if turn.notation.startswith("resign"):
             lines.append(t("posts.turn.resigned", player=name))
         elif turn.notation.startswith("timeout") and match.outcome is None:
@@ -193,7 +186,7 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
     """What a screen reader says for a board: the game, the turn, whose move, the last move
     and where each side's pieces stand, in the rules' words (Discord's attachment
     description); what each side has, counted, when the squares would not fit."""
-    game, names = match.game, match.names
+    game, names = match.game, [safe_name(name, markdown=False) for name in match.names]
     ply = int(game.ply(state))
     lines: list[Line] = [
         t("posts.alt.board", title=match.title, variant=match.row.variant, count=ply)
@@ -210,7 +203,7 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
         )
     outcome = game.outcome(state)
     if outcome is not None:
-        over = match.describe_outcome() if outcome == match.outcome else outcome.by_seat()
+        over = match.describe_outcome(plain) if outcome == match.outcome else outcome.by_seat()
         lines.append(t("posts.alt.game_over", outcome=over))
     else:
         seat = game.to_move(state)
@@ -224,15 +217,20 @@ def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
     return limits.description(f"{heading} {counted}")
 
 
+def plain(name: str) -> str:
+    """A name (or a line naming players) in alt text: read aloud, not rendered."""
+    return safe_name(name, markdown=False)
+
+
 def status_line(match: Match) -> Line:
     """Who is to move (with a mention, unless the computer is), or the result."""
     if match.outcome is not None:
-        return t("posts.game_over", outcome=match.describe_outcome(shown))
+        return t("posts.game_over", outcome=match.describe_outcome(safe_name))
     mover = match.to_move
     if mover is None:
         return ""
     if mover.engine is not None:
-        return t("posts.thinking", player=shown(mover.name), level=mover.engine)
+        return t("posts.thinking", player=safe_name(mover.name), level=mover.engine)
     side = match.game.seat_phrase(mover.seat)
     return t("posts.your_turn", player=mention(mover.user_id), side=side)
 
@@ -247,7 +245,7 @@ def deadline_line(deadline: int | None) -> Line:
 
 def on_vacation(away: Sequence[Away]) -> list[Text]:
     """`alice is on vacation until <t:...:f>.` for each player away (their clock stopped)."""
-    return [t("posts.on_vacation", player=shown(a.seat.name), until=a.until) for a in away]
+    return [t("posts.on_vacation", player=safe_name(a.seat.name), until=a.until) for a in away]
 
 
 def days_left(state: VacationState) -> Text:
@@ -258,15 +256,15 @@ def days_left(state: VacationState) -> Text:
 def vacation_began(name: str, until: int, due: int | None) -> Text:
     """Said in each match whose clock the vacation stopped."""
     if due is None:
-        return t("posts.on_vacation", player=shown(name), until=until)
-    return t("posts.vacation.began_due", player=shown(name), until=until, due=due)
+        return t("posts.on_vacation", player=safe_name(name), until=until)
+    return t("posts.vacation.began_due", player=safe_name(name), until=until, due=due)
 
 
 def vacation_ended(name: str, due: int | None) -> Text:
     """Said in each match whose clock an early return restarted."""
     if due is None:
-        return t("posts.vacation.ended", player=shown(name))
-    return t("posts.vacation.ended_due", player=shown(name), due=due)
+        return t("posts.vacation.ended", player=safe_name(name))
+    return t("posts.vacation.ended_due", player=safe_name(name), due=due)
 
 
 def followed(
@@ -281,11 +279,11 @@ def followed(
     mover = match.to_move
     state: Line = ""
     if match.outcome is not None:
-        state = t("posts.game_over", outcome=match.describe_outcome(shown))
+        state = t("posts.game_over", outcome=match.describe_outcome(safe_name))
     elif mover is not None:
         side = match.game.seat_phrase(mover.seat)
-        state = t("posts.to_move", player=shown(mover.name), side=side)
-    heading = t("posts.direct.followed", match=shown(match.describe()))
+        state = t("posts.to_move", player=safe_name(mover.name), side=side)
+    heading = t("posts.direct.followed", match=safe_name(match.describe()))
     stop = t("posts.direct.unfollow", match=match.id)
     every = [heading, *lines, state, *notes, link, stop]
     return worded([line for line in every if line], locale)
@@ -293,7 +291,7 @@ def followed(
 
 def your_move(match: Match, due: Line, link: str) -> Text:
     """The direct message to the player to move."""
-    return t("posts.direct.your_move", match=shown(match.describe()), due=due, link=link)
+    return t("posts.direct.your_move", match=safe_name(match.describe()), due=due, link=link)
 
 
 def dms_closed(user_id: int) -> Text:
@@ -303,7 +301,7 @@ def dms_closed(user_id: int) -> Text:
 def reminder_direct(reminder: Reminder) -> Text:
     match = reminder.match
     link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
-    described = shown(match.describe())
+    described = safe_name(match.describe())
     return t("posts.direct.reminder", match=described, due=reminder.deadline, link=link)
 
 
@@ -348,7 +346,7 @@ def takeback_asks(name: str, request: Takeback) -> Text:
 
 def takeback_asked(request: Takeback) -> Text:
     """The request as it reads once answered: the first line of each answer's post."""
-    asker = shown(request.match.at(request.seat).name)
+    asker = safe_name(request.match.at(request.seat).name)
     return t("posts.takeback.asked", player=asker, move=request.notation)
 
 
@@ -377,7 +375,7 @@ def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = E
     each = [
         t(
             "lifecycle.rating.change",
-            player=shown(names[c.user_id]),
+            player=safe_name(names[c.user_id]),
             rating=rating_model.shown(c.after, locale),
             change=c.change,
         )
@@ -390,23 +388,23 @@ def abort_text(aborted: Aborted) -> Text:
     """Said where an aborted match is played: who aborted it, or whose first move timed out."""
     title = aborted.match.title
     if aborted.timed_out is not None:
-        player = shown(aborted.timed_out.name)
+        player = safe_name(aborted.timed_out.name)
         return t("lifecycle.abort.timed_out", game=title, player=player)
-    player = shown(aborted.by.name if aborted.by else "")
+    player = safe_name(aborted.by.name if aborted.by else "")
     return t("lifecycle.abort.done", game=title, player=player)
 
 
 def replay_post(match: Match) -> Text:
     """The line above a finished match's replay, posted after its result."""
-    return t("posts.replay.post", match=shown(match.describe()), count=match.turns_played)
+    return t("posts.replay.post", match=safe_name(match.describe()), count=match.turns_played)
 
 
 def replay_alt(match: Match) -> Text:
     """What a screen reader says of the replay GIF."""
     return t(
         "posts.alt.replay",
-        match=match.describe(),
+        match=plain(match.describe()),
         game=match.game.title,
         turns=match.turns_played,
-        outcome=match.describe_outcome(),
+        outcome=match.describe_outcome(plain),
     )

@@ -34,6 +34,7 @@ from bot.posts.match_texts import (
     jump_url,
     match_begins,
     on_vacation,
+    plain,
     rating_changes,
     reminder_direct,
     reminder_in_place,
@@ -116,7 +117,7 @@ class Announcer:
             match.game.name,
             state,
             perspective=view.perspective,
-            names=match.names,
+            names=[plain(name) for name in match.names],
             theme=view.theme,
         )
         name = f"{match.game.name}-{match.id}-{ply}.png"
@@ -136,7 +137,7 @@ class Announcer:
         refusal goes up to the REPLAY job, which runs again later."""
         match = await self.service.cache.get(match_id)
         record = await self.service.queries.record(match_id)
-        gif = await self.workers.replay(record, names=match.names)
+        gif = await self.workers.replay(record, names=[plain(name) for name in match.names])
         name = f"{match.game.name}-{match.id}-replay.gif"
         alt = limits.description(say(replay_alt(match)))
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
@@ -195,7 +196,7 @@ class Announcer:
         """Open the match thread from the challenge message (or stay in the channel)."""
         no_thread: Undelivered | None = None
         if challenge is not None and not private(match):
-            name = limits.thread_name(match.describe())
+            name = limits.thread_name(plain(match.describe()))
             try:
                 async with self._delivering(
                     t("posts.undelivered.open_thread"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.posts.match_texts import Line, shown
+from bot.posts.match_texts import Line
+from bot.posts.names import safe_name
 from bot.service import Match
 from bot.texts import ENGLISH, Text, say, t
 from bot.ui.permissions import label
@@ -19,7 +20,7 @@ def board_later(match: Match) -> Text:
     mover = match.to_move
     if mover is None or mover.engine is not None:
         return t("delivery.board_later")
-    return t("delivery.board_later_clock", player=shown(mover.name))
+    return t("delivery.board_later_clock", player=safe_name(mover.name))
 
 
 class Undelivered(Exception):

@@ -28,13 +28,17 @@ class Studied:
     summaries: tuple[Summary, ...]
 
 
-async def analyse(study: Study, read: Reader, seconds: float, nodes: int | None) -> Studied:
+async def analyse(
+    study: Study, read: Reader, seconds: float, nodes: int | None, asker: int
+) -> Studied:
     """Replay the record (refused, naming the line, if a turn cannot be played), then judge
-    every position in the analysis worker."""
+    every position in the analysis worker, in `asker`'s turn among the members waiting."""
     states = await asyncio.to_thread(replay, study)
     if len(states) > MAX_POSITIONS:
         raise RecordError(t("records.study.too_long", count=len(states), limit=MAX_POSITIONS))
     game, seed = study.game, study.record.seed
-    readings = [await read(game.name, game.dump(state), seconds, seed, nodes) for state in states]
+    readings = [
+        await read(game.name, game.dump(state), seconds, seed, nodes, asker) for state in states
+    ]
     judged = await asyncio.to_thread(judgements, game.name, states, study.record.turns, readings)
     return Studied(study, states, tuple(judged), summarise(judged, study.record.players))

@@ -47,6 +47,7 @@ from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, R
 from bot.service.confirming import Confirming
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
+from bot.service.limits import MemberLimits
 from bot.service.matches import Match, Player, ServiceError, Turn, Viewer, refusal
 from bot.service.notes import Notes
 from bot.service.offload import Offload, TooComplex
@@ -116,8 +117,9 @@ class MatchService:
         self.queries = Queries(self.cache, self.offload)
         self.ratings = Ratings(self.cache, self.queries)
         self.turns = Turns(self.cache, self.offload, finished=self._finished)
+        self.limits = MemberLimits(self.cache)
         self.challenges = Challenges(
-            self.cache, self.turns, seeds or (lambda: random.randrange(2**31))
+            self.cache, self.turns, seeds or (lambda: random.randrange(2**31)), self.limits
         )
         clock = clock or SystemClock()
         self.vacations = Vacations(self.cache, clock)
@@ -133,7 +135,7 @@ class MatchService:
         self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
-        self.analyses = Analyses(self.cache, self.ratings, self.deadlines, clock)
+        self.analyses = Analyses(self.cache, self.ratings, self.deadlines, clock, self.limits)
         self.aborts = Aborts(self.cache, self.turns, clock)
         self.notes = Notes(self.cache)
         self.confirming = Confirming(self.cache, self.offload)

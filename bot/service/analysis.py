@@ -1,7 +1,9 @@
 """Computer analyses of finished matches: who may ask, one analysis per match, the queue.
 
 A request on a finished match records the analysis (a second request joins the first) and
-queues it; analyses run one at a time, position by position, each position's reading stored
+queues it in its asker's queue; each member's analyses run one at a time, position by
+position, and the worker pool judges the positions of the members waiting in turn (so one
+member's twenty analyses do not hold up another's), each position's reading stored
 as it comes back, so a restart resumes at the first position without one. The judging is
 ai.analysis (pure) in the analysis worker process; posting is the caller's (`progressed`,
 `finished`), so this module knows nothing of Discord. An analysis is finished only once its
@@ -32,6 +34,7 @@ from ai.analysis import (
 from bot.clock import Clock
 from bot.service.cache import MatchCache
 from bot.service.deadlines import Deadlines
+from bot.service.limits import MemberLimits
 from bot.service.matches import Match, ServiceError
 from bot.service.ratings import Ratings, Replay
 from bot.store import AnalysisRow, JobKind, Shards, Status
@@ -43,9 +46,9 @@ TASK_PREFIX = "analysis"  # the offline harness waits for tasks named so
 PROGRESS_SECONDS = 5.0  # the progress message is edited at most this often
 
 
-Reader = Callable[[str, Mapping[str, Any], float, int, int | None], Awaitable[Reading]]
-"""(game name, dump, seconds, seed, nodes) -> the position's Reading, judged in a worker
-process (bot/workers/pool.py)."""
+Reader = Callable[[str, Mapping[str, Any], float, int, int | None, int], Awaitable[Reading]]
+"""(game name, dump, seconds, seed, nodes, asker) -> the position's Reading, judged in a worker
+process (bot/workers/pool.py) in the asker's turn."""
 
 
 @dataclass(frozen=True)
@@ -86,20 +89,26 @@ class Analyses:
     `finished` (the posts), and `seconds` and `nodes` (ANALYSIS_SECONDS, AI_NODES)."""
 
     def __init__(
-        self, cache: MatchCache, ratings: Ratings, deadlines: Deadlines, clock: Clock
+        self,
+        cache: MatchCache,
+        ratings: Ratings,
+        deadlines: Deadlines,
+        clock: Clock,
+        limits: MemberLimits,
     ) -> None:
         self.cache = cache
         self.ratings = ratings
         self.deadlines = deadlines
         self.clock = clock
+        self.limits = limits
         self.read: Reader | None = None
         self.progressed: Callable[[Progress], Awaitable[None]] | None = None
         self.finished: Callable[[Analysis], Awaitable[None]] | None = None
         self.seconds = ANALYSIS_SECONDS
         self.nodes: int | None = None
-        self._queue: deque[int] = deque()
-        self._queued: set[int] = set()
-        self._task: asyncio.Task[None] | None = None
+        self._queues: dict[int, deque[int]] = {}  # each asker's analyses, in order
+        self._askers: dict[int, int] = {}  # each analysis queued or running: who asked
+        self._tasks: dict[int, asyncio.Task[None]] = {}  # each asker's queue running
 
     async def request(self, match: Match, user_id: int) -> Request:
         """Ask for `match`'s analysis: refused while it is played, joined if already asked."""
@@ -110,11 +119,13 @@ class Analyses:
             )
         replay = await self.ratings.positions(match.id)
         store = self.cache.store
+        if await store.analysis(match.id) is None:
+            self.limits.analysis(sum(asker == user_id for asker in self._askers.values()))
         started = await store.start_analysis(match.id, user_id, len(replay.states))
         row = await store.analysis(match.id)
         assert row is not None  # just recorded
         if not row.finished:
-            self._enqueue(match.id)
+            self._enqueue(match.id, row.requested_by)
         progress = Progress(match, len(row.readings), row.positions, row.message_id)
         return Request(progress, started, row.finished)
 
@@ -126,7 +137,8 @@ class Analyses:
         """Queue every analysis a stopped process left unfinished on these shards; how many."""
         unfinished = await self.cache.store.unfinished_analyses(shards)
         for match_id in unfinished:
-            self._enqueue(match_id)
+            row = await self.cache.store.analysis(match_id)
+            self._enqueue(match_id, 0 if row is None else row.requested_by)
         return len(unfinished)
 
     async def result(self, match_id: int, replay: Replay | None = None) -> Analysis | None:
@@ -146,7 +158,7 @@ class Analyses:
             if row is None or row.finished:
                 return
             if len(row.readings) < row.positions:
-                self._enqueue(match_id)
+                self._enqueue(match_id, row.requested_by)
                 return
             analysis = await self._judged(row, await self.ratings.positions(match_id))
             if self.finished is not None:
@@ -164,32 +176,39 @@ class Analyses:
 
     async def close(self) -> None:
         """Stop judging: the positions not yet stored are judged after the next start-up."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _enqueue(self, match_id: int) -> None:
-        if match_id in self._queued:
+    def _enqueue(self, match_id: int, asker: int) -> None:
+        if match_id in self._askers:
             return
-        self._queued.add(match_id)
-        self._queue.append(match_id)
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._drain(), name=f"{TASK_PREFIX}-queue")
+        self._askers[match_id] = asker
+        self._queues.setdefault(asker, deque()).append(match_id)
+        task = self._tasks.get(asker)
+        if task is None or task.done():
+            self._tasks[asker] = asyncio.create_task(
+                self._drain(asker), name=f"{TASK_PREFIX}-queue-{asker}"
+            )
 
-    async def _drain(self) -> None:
-        """Run the queued analyses one after another, then stop (a new request starts again)."""
-        while self._queue:
-            match_id = self._queue.popleft()
+    async def _drain(self, asker: int) -> None:
+        """Run an asker's queued analyses one after another, then stop (a new request starts
+        again)."""
+        queue = self._queues[asker]
+        while queue:
+            match_id = queue.popleft()
             try:
-                await self._run(match_id)
+                await self._run(match_id, asker)
             except Exception:
                 log.exception(
                     "the analysis of match #%s stopped; asking again resumes it", match_id
                 )
             finally:
-                self._queued.discard(match_id)
+                del self._askers[match_id]
+        del self._queues[asker]
 
-    async def _second_looks(self, match_id: int, replay: Replay) -> None:
+    async def _second_looks(self, match_id: int, replay: Replay, asker: int) -> None:
         """Search again, with SECOND_LOOK times the budget, each position whose move the
         readings leave in doubt (ai.analysis.second_look), storing each new reading."""
         assert self.read is not None
@@ -205,12 +224,12 @@ class Analyses:
             nodes = None if self.nodes is None else self.nodes * SECOND_LOOK
             seconds, seed = self.seconds * SECOND_LOOK, replay.match.row.seed
             reading = await self.read(
-                game.name, game.dump(replay.states[step]), seconds, seed, nodes
+                game.name, game.dump(replay.states[step]), seconds, seed, nodes, asker
             )
             readings[step] = replace(reading, deeper=True)
             await store.save_second_look(match_id, step, json.dumps(readings[step].to_json()))
 
-    async def _run(self, match_id: int) -> None:
+    async def _run(self, match_id: int, asker: int) -> None:
         if self.read is None:
             raise RuntimeError("no analysis worker is set")
         store = self.cache.store
@@ -224,7 +243,7 @@ class Analyses:
             if step in row.readings:
                 continue
             reading = await self.read(
-                game.name, game.dump(state), self.seconds, match.row.seed, self.nodes
+                game.name, game.dump(state), self.seconds, match.row.seed, self.nodes, asker
             )
             await store.save_reading(match_id, step, json.dumps(reading.to_json()))
             done += 1
@@ -233,7 +252,7 @@ class Analyses:
                 latest = await store.analysis(match_id)  # the message may be new
                 message_id = None if latest is None else latest.message_id
                 await self.progressed(Progress(match, done, row.positions, message_id))
-        await self._second_looks(match_id, replay)
+        await self._second_looks(match_id, replay, asker)
         try:
             await self.post(match_id)
         except Exception as error:  # Discord did not take it: an ANALYSIS job posts it later

@@ -15,10 +15,12 @@ from typing import Any
 import rules
 from bot.clock import DAY
 from bot.posts import limits
+from bot.posts.names import safe_name
 from bot.service.cache import MatchCache
 from bot.service.clocks import DAYS_PER_MOVE, ClockTerms
 from bot.service.clocks import terms as clock_terms
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
+from bot.service.limits import MemberLimits
 from bot.service.matches import STATUS, Match, Player, ServiceError, Turn, refusal
 from bot.service.turns import Turns
 from bot.store import OPEN_SEAT, Status
@@ -66,10 +68,13 @@ CHANGED = t("service.challenge.changed")  # what a write refused by the ply chec
 class Challenges:
     """Who may open, answer or take back a challenge, and what each answer stores."""
 
-    def __init__(self, cache: MatchCache, turns: Turns, seeds: Callable[[], int]) -> None:
+    def __init__(
+        self, cache: MatchCache, turns: Turns, seeds: Callable[[], int], limits: MemberLimits
+    ) -> None:
         self.cache = cache
         self.turns = turns
         self.seeds = seeds
+        self.member_limits = limits
 
     def prepare(
         self,
@@ -120,12 +125,12 @@ class Challenges:
                 continue  # the computer may take several seats, anyone a free one
             if opponent.bot:
                 raise ServiceError(
-                    t("service.challenge.bot", name=opponent.name),
+                    t("service.challenge.bot", name=safe_name(opponent.name)),
                     t("service.challenge.bot_hint"),
                 )
             if opponent.user_id in seen:
                 raise ServiceError(
-                    t("service.challenge.twice", name=opponent.name),
+                    t("service.challenge.twice", name=safe_name(opponent.name)),
                     t("service.challenge.twice_hint"),
                 )
             seen.add(opponent.user_id)
@@ -258,6 +263,7 @@ class Challenges:
             rematch_of=old.id,
             clock=clock_terms(old.row),
         )
+        await self.member_limits.challenge(request)
         match = await self.open(request)
         return RematchResult(await self.accept_engines(match.id), created=True)
 
@@ -290,7 +296,9 @@ class Challenges:
     async def withdraw(self, match_id: int, user_id: int) -> Match:
         match = await self.cache.get(match_id)
         if user_id != match.challenger.user_id:
-            raise ServiceError(t("service.challenge.withdraw_only", name=match.challenger.name))
+            raise ServiceError(
+                t("service.challenge.withdraw_only", name=safe_name(match.challenger.name))
+            )
         require_open(match)
         return await self._close(match, Status.WITHDRAWN)
 
@@ -306,7 +314,7 @@ def require_open(match: Match) -> None:
     if match.row.expired_at is not None:
         raise ServiceError(
             t("service.challenge.expired", count=CHALLENGE_LIFETIME // DAY),
-            t("service.challenge.expired_hint", name=match.challenger.name),
+            t("service.challenge.expired_hint", name=safe_name(match.challenger.name)),
         )
     if match.status != Status.PENDING:
         raise ServiceError(t("service.challenge.closed", status=STATUS[match.status]))
@@ -317,7 +325,9 @@ def _challenged_seat(match: Match, user_id: int) -> int:
     require_open(match)
     seat = match.seat_of(user_id)
     if seat is None:
-        named = [s.name for s in match.seats if s.seat != match.row.challenger and not s.free]
+        named = [
+            safe_name(s.name) for s in match.seats if s.seat != match.row.challenger and not s.free
+        ]
         if not named:
             raise ServiceError(
                 t("service.challenge.seated_only"), t("service.challenge.seated_only_hint")

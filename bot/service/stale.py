@@ -9,7 +9,8 @@ from typing import NoReturn
 from bot.service.cache import MatchCache
 from bot.service.challenges import require_open
 from bot.service.matches import STATUS, ServiceError
-from bot.store import Status
+from bot.service.tournaments import Tournament
+from bot.store import Stage, Status
 from bot.texts import t
 
 
@@ -38,3 +39,14 @@ class Stale:
                 t("service.stale.moved_on", game=match.title), t("service.stale.moved_on_hint")
             )
         raise ServiceError(t("service.stale.out_of_date"), t("service.stale.out_of_date_hint"))
+
+    @staticmethod
+    def refuse_entry(tournament: Tournament) -> NoReturn:
+        """Raise the reason a Join or Leave button no longer on its entry message (a client
+        showing it as it was before the start) does nothing."""
+        tournament_id = tournament.id
+        if tournament.row.stage is Stage.RUNNING:
+            raise ServiceError(t("service.tournament.closed", tournament=tournament_id))
+        if tournament.row.stage is Stage.FINISHED:
+            raise ServiceError(t("service.tournament.over", tournament=tournament_id))
+        raise ServiceError(t("gates.out_of_date"))

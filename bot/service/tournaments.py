@@ -30,6 +30,8 @@ MAX_PLAYERS = 64
 """A Swiss round of 64 pairs in under 5 ms of CPU (benchmarks/pairing_speed), so pairing
 stays on the event loop."""
 DEFAULT_MAX_PLAYERS = 16
+MAX_ROUNDS = MAX_PLAYERS - 1
+"""A Swiss event's rounds: as many as its largest field has opponents for each player."""
 KINDS = {
     System.ROUND_ROBIN: t("service.tournament.round_robin"),
     System.SWISS: t("service.tournament.swiss"),
@@ -161,10 +163,7 @@ class Tournaments:
     async def get(self, tournament_id: int) -> Tournament:
         row = await self.cache.store.get_tournament(tournament_id)
         if row is None:
-            raise ServiceError(
-                t("service.tournament.missing", tournament=tournament_id),
-                t("service.tournament.missing_hint"),
-            )
+            raise _missing(tournament_id)
         entrants = await self.cache.store.entrants(tournament_id)
         boards = await self.cache.store.boards(tournament_id)
         return Tournament(row, tuple(entrants), tuple(boards))
@@ -228,6 +227,8 @@ class Tournaments:
             raise ServiceError(
                 t("service.tournament.rounds", count=rounds), t("service.tournament.rounds_hint")
             )
+        if rounds is not None and rounds > MAX_ROUNDS:
+            raise ServiceError(t("gates.too_many_rounds", count=rounds, most=MAX_ROUNDS))
         return TournamentRequest(
             guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
             max_players, probe.rated, double, clock,
@@ -400,8 +401,8 @@ class Tournaments:
         finished too, when `finished`: standings stay readable after the end)."""
         if tournament_id is not None:
             tournament = await self.get(tournament_id)
-            if tournament.row.guild_id != guild_id:
-                raise ServiceError(t("service.tournament.elsewhere", tournament=tournament_id))
+            if tournament.row.guild_id != guild_id:  # as if missing, like a match elsewhere
+                raise _missing(tournament_id)
             return tournament
         stages = [Stage.OPEN, Stage.RUNNING, *([Stage.FINISHED] if finished else [])]
         rows = await self.cache.store.tournaments_in(guild_id, stages)
@@ -557,3 +558,10 @@ def _points_of_first(match: Match) -> float:
     if outcome.is_draw:
         return pairing.DRAW
     return pairing.WIN if 1 in outcome.winners else pairing.LOSS
+
+
+def _missing(tournament_id: int) -> ServiceError:
+    return ServiceError(
+        t("service.tournament.missing", tournament=tournament_id),
+        t("service.tournament.missing_hint"),
+    )

@@ -233,6 +233,17 @@ class Jobs(Database):
             )
         return released + dropped
 
+    async def claimers(self, shards: Shards | None = None) -> list[str]:
+        """The processes holding unfinished claims on jobs of these shards' servers (read
+        from index `jobs_claimed`)."""
+        condition, values = on_shards(shards, JOB_GUILD)
+        rows = await self._reader().fetch(
+            "SELECT DISTINCT claimed_by FROM jobs "
+            f"WHERE claimed_by IS NOT NULL AND done_at IS NULL AND {condition}",
+            *values,
+        )
+        return [str(row[0]) for row in rows]
+
     async def prune_jobs(self, before: int) -> int:
         """Forget the jobs finished before `before`; how many went."""
         async with self._writer() as db:

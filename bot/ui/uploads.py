@@ -12,7 +12,7 @@ import discord
 
 from bot.posts import limits
 from bot.posts.analyst import dots, summary_line
-from bot.posts.match_texts import shown
+from bot.posts.names import safe_name
 from bot.records.imports import MAX_BYTES, RecordError, Study, read_position, read_record
 from bot.records.study import Studied, analyse
 from bot.service.analysis import Analyses
@@ -62,7 +62,9 @@ class Studying:
             analyses = self.analyses
             if analyses.read is None:
                 raise RuntimeError("no analysis worker is set")
-            studied = await analyse(study, analyses.read, analyses.seconds, analyses.nodes)
+            studied = await analyse(
+                study, analyses.read, analyses.seconds, analyses.nodes, asker=user_id
+            )
         finally:
             self._running.discard(user_id)
         await interaction.followup.send(
@@ -75,7 +77,7 @@ class Studying:
 def studied_text(studied: Studied) -> str:
     """The answer: what was analysed, each player's summary, and the result."""
     game = studied.study.game
-    names = [shown(name) for name in studied.study.names]
+    names = [safe_name(name) for name in studied.study.names]
     lines = [t("records.study.title", game=game.title, count=len(studied.judged))]
     lines += [
         t("records.study.player", player=names[s.seat - 1], summary=summary_line(s))

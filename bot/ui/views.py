@@ -15,7 +15,20 @@ from discord import ui
 from bot.posts import limits
 from bot.service import PickerStep
 from bot.texts import Text, say, t
-from bot.ui.persistent import NUMBER, YES_NO, CustomId, InMatch, Interaction, Part, Persistent
+from bot.ui.persistent import (
+    COUNT,
+    NUMBER,
+    YES_NO,
+    CustomId,
+    InMatch,
+    Interaction,
+    InTournament,
+    Part,
+    Persistent,
+    count,
+    snowflake,
+)
+from rules import GAMES
 
 MAX_OPTIONS = 25
 MAX_SELECTS = 4  # a message has 5 rows; the last holds the buttons
@@ -67,7 +80,7 @@ class TakebackButton(
     InMatch,
     Persistent,
     custom_id=CustomId(
-        "bg:takeback:{accept}:{match_id}:{ply}", accept=YES_NO, match_id=NUMBER, ply=NUMBER
+        "bg:takeback:{accept}:{match_id}:{ply}", accept=YES_NO, match_id=NUMBER, ply=COUNT
     ),
 ):
     """Accept or Decline under a takeback request; the ply names the request, so a click
@@ -96,7 +109,10 @@ class ResignButton(
 
 ALL_GAMES = "all"
 GAME: Part[str | None] = Part(
-    "[a-z]+", lambda text: None if text == ALL_GAMES else text, lambda g: g or ALL_GAMES
+    "[a-z]{1,20}",
+    lambda text: None if text == ALL_GAMES else text,
+    lambda g: g or ALL_GAMES,
+    sound=lambda game: game is None or game in GAMES,
 )
 
 
@@ -106,7 +122,7 @@ class HistoryButton(
         "bg:history:{user_id}:{game}:{page}:{way}",
         user_id=NUMBER,
         game=GAME,
-        page=NUMBER,
+        page=COUNT,
         way=Part("[pn]", str),
     ),
 ):
@@ -123,7 +139,7 @@ class ReplayButton(
     InMatch,
     Persistent,
     custom_id=CustomId(
-        "bg:replay:{match_id}:{ply}:{way}", match_id=NUMBER, ply=NUMBER, way=Part("[fbpnjl]", str)
+        "bg:replay:{match_id}:{ply}:{way}", match_id=NUMBER, ply=COUNT, way=Part("[fbpnjl]", str)
     ),
 ):
     """Steps a /replay to the position its custom_id names (match id and ply)."""
@@ -237,13 +253,14 @@ def board_view(match_id: int) -> ui.View:
 
 
 # A picker's components carry everything it knows: match, ply, the path as positions among
-# each step's choices (at most 3 digits each, bounded so a forged id cannot be huge).
+# each step's choices (at most 3 digits each, bounded so a forged id cannot be huge). ASCII
+# digits only (`\d` takes any script's), and a pattern that reads a forged id in one pass.
 MAX_PATH = 40
 PICKED: dict[str, Part[Any]] = {
-    "match_id": Part(r"\d{1,20}", int),
-    "ply": Part(r"\d{1,9}", int),
+    "match_id": Part("[0-9]{1,20}", int, sound=snowflake),
+    "ply": Part("[0-9]{1,9}", int, sound=count),
     "path": Part(
-        rf"(?:\d{{1,3}}\.?){{0,{MAX_PATH}}}",
+        rf"(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{0,{MAX_PATH - 1}}})?",
         lambda text: tuple(int(part) for part in text.split(".") if part),
         lambda positions: ".".join(map(str, positions)),
     ),
@@ -280,11 +297,12 @@ class PickSelect(
     InMatch,
     Persistent,
     custom_id=CustomId(
-        "bg:pick:{match_id}:{ply}:{path}:{number}", **PICKED, number=Part(r"\d", int)
+        "bg:pick:{match_id}:{ply}:{path}:{number}", **PICKED, number=Part("[0-9]", int)
     ),
 ):
     """One menu of the next choices (a step may need several: 25 options each)."""
 
+    component = ui.Select
     ply: int
     path: tuple[int, ...]
     number: int
@@ -381,13 +399,17 @@ def confirm_view(match_id: int, ply: int, positions: tuple[int, ...], move: str)
     return _view(*items)
 
 
-class JoinButton(Persistent, custom_id=CustomId("bg:join:{tournament_id}", tournament_id=NUMBER)):
+class JoinButton(
+    InTournament, Persistent, custom_id=CustomId("bg:join:{tournament_id}", tournament_id=NUMBER)
+):
     """Enters the member in a tournament that takes entries."""
 
     tournament_id: int
 
 
-class LeaveButton(Persistent, custom_id=CustomId("bg:leave:{tournament_id}", tournament_id=NUMBER)):
+class LeaveButton(
+    InTournament, Persistent, custom_id=CustomId("bg:leave:{tournament_id}", tournament_id=NUMBER)
+):
     """Takes the member's entry back before the start."""
 
     tournament_id: int

@@ -1,13 +1,19 @@
 """Every worker process of the bot, in one pool shaped like concurrent.futures:
-`await pool.submit(kind, seconds, function, *args)` runs `function(*args)` in a worker of that
-kind and returns what it returned, or raises what it raised. `choose`, `replay` and `read`
+`await pool.submit(kind, owner, seconds, function, *args)` runs `function(*args)` in a worker of
+that kind and returns what it returned, or raises what it raised. `choose`, `replay` and `read`
 are the typed jobs on top.
 
-Three kinds, most urgent first: the computer's moves (AI_WORKERS processes), replays' GIFs and
-analyses (one process each). Each kind has processes of its own, so a move never queues
-behind a GIF or a position being judged, and a CPU priority of its own (NICENESS), so on a busy
-machine the operating system runs the searches first and the analyses last. A kind's
-processes start at its first job, not before.
+Three kinds, most urgent first: the computer's moves (AI_WORKERS processes, and one more
+that no single member can hold), replays' GIFs and analyses (one process each). Each kind has
+processes of its own, so a move never queues behind a GIF or a position being judged, and a
+CPU priority of its own (NICENESS), so on a busy machine the operating system runs the
+searches first and the analyses last. A kind's processes start at its first job, not before.
+
+Each job names the member it is for (its `owner`), and a kind's free places go to members in
+turn (`Places`): one member's twelve queued searches or twenty analyses never hold up another
+member's job by more than the one job ahead of it. One member holds at most AI_WORKERS
+places for the computer's moves, so with one member's games filling them, another member's
+move starts at once in the spare process (benchmarks/fair_queues.py measures it).
 
 Every job has a deadline in wall seconds, counted from when a worker takes it. A worker that
 dies (WorkerCrashed), passes the deadline (WorkerHung) or whose job is cancelled is killed, and
@@ -27,7 +33,8 @@ import logging
 import pickle
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ParamSpec, TypeVar
@@ -124,6 +131,90 @@ class _Worker:
             raise WorkerCrashed(f"crashed ({error.__class__.__name__})") from error
 
 
+Owner = Hashable  # whom a job is for: a member's id; None for the bot's own work
+
+
+class Places:
+    """A kind's places (each a worker, or None where a fresh one starts), given to the
+    members waiting in turn: the member served longest ago (or never) goes first, so after a
+    member's job gets a place, every other member waiting gets one before that member's
+    next job does. One member holds at most `most` places."""
+
+    def __init__(self, size: int, most: int, waiting: Callable[[int], None]) -> None:
+        """`waiting` is told how many jobs wait, whenever that changes (for the metrics)."""
+        self._free: deque[_Worker | None] = deque([None] * size)
+        self._most = most
+        self._told = waiting
+        self._held: dict[Owner, int] = {}
+        self._waiting: dict[Owner, deque[asyncio.Future[_Worker | None]]] = {}
+        self._served: dict[Owner, int] = {}  # when each member was last given a place
+        self._turns = 0
+
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._waiting.values())
+
+    async def take(self, owner: Owner) -> _Worker | None:
+        """A place for a job of `owner`, when its turn comes."""
+        future: asyncio.Future[_Worker | None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(future)
+        self._serve()
+        self._told(self.waiting())
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # given a place as it was cancelled
+                self.give_back(owner, future.result())
+            else:
+                self._forget(owner, future)
+            raise
+
+    def give_back(self, owner: Owner, worker: _Worker | None) -> None:
+        self._held[owner] -= 1
+        if not self._held[owner]:
+            del self._held[owner]
+            if owner not in self._waiting:  # nothing of theirs is left: forget their turn
+                del self._served[owner]
+        self._free.append(worker)
+        self._serve()
+
+    def _serve(self) -> None:
+        while self._free:
+            ready = [o for o in self._waiting if self._held.get(o, 0) < self._most]
+            if not ready:
+                return
+            owner = min(ready, key=lambda o: self._served.get(o, -1))
+            queue = self._waiting[owner]
+            future = queue.popleft()
+            if not queue:
+                del self._waiting[owner]
+            self._held[owner] = self._held.get(owner, 0) + 1
+            self._served[owner] = self._turns
+            self._turns += 1
+            future.set_result(self._warmest())
+            self._told(self.waiting())
+
+    def _warmest(self) -> _Worker | None:
+        """A free place, a running worker's before one where a worker must start."""
+        warm = next((worker for worker in self._free if worker is not None), None)
+        self._free.remove(warm)
+        return warm
+
+    def _forget(self, owner: Owner, future: asyncio.Future[_Worker | None]) -> None:
+        queue = self._waiting.get(owner)
+        if queue is not None and future in queue:
+            queue.remove(future)
+            if not queue:
+                del self._waiting[owner]
+                if owner not in self._held:
+                    self._served.pop(owner, None)
+            self._told(self.waiting())
+
+
+def _gauge(kind: Kind) -> Callable[[int], None]:
+    """What counts the jobs waiting for a worker of `kind`: the metrics and /server status."""
+    return lambda waiting: metrics.set_queue(METRIC_LABELS[kind], waiting)
+
+
 class WorkerPool:
     """The bot's worker processes: `submit` for any job, `choose`, `replay` and `read` for
     the three kinds. `search` and `read` are what the move and analysis jobs run (tests pass
@@ -141,14 +232,11 @@ class WorkerPool:
             raise ValueError(f"AI_WORKERS must be at least 1, not {ai_workers}")
         self._search = search
         self._read = read
-        sizes = {Kind.MOVE: ai_workers, Kind.REPLAY: 1, Kind.ANALYSIS: 1}
-        # A kind's free places: a worker, or None where a fresh one starts at the next job.
-        self._idle: dict[Kind, asyncio.Queue[_Worker | None]] = {}
-        self._waiting = dict.fromkeys(Kind, 0)
-        for kind, size in sizes.items():
-            self._idle[kind] = asyncio.Queue()
-            for _ in range(size):
-                self._idle[kind].put_nowait(None)
+        most = {Kind.MOVE: ai_workers, Kind.REPLAY: 1, Kind.ANALYSIS: 1}
+        spare = {Kind.MOVE: 1, Kind.REPLAY: 0, Kind.ANALYSIS: 0}
+        self._places = {
+            kind: Places(most[kind] + spare[kind], most[kind], _gauge(kind)) for kind in Kind
+        }
         self._running: set[_Worker] = set()
         self._ending: set[asyncio.Task[int]] = set()
         self._closed = False
@@ -156,24 +244,21 @@ class WorkerPool:
     async def submit(
         self,
         kind: Kind,
+        owner: Owner,
         seconds: float,
         function: Callable[P, T],
         /,
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """`function(*args, **kwargs)` run in a worker of `kind` within `seconds` of wall
-        time; what it returned, or what it raised, or WorkerFailed. `function` and its
-        arguments must pickle (a module-level function, plain data)."""
+        """`function(*args, **kwargs)` run in a worker of `kind`, when `owner`'s turn comes,
+        within `seconds` of wall time; what it returned, or what it raised, or WorkerFailed.
+        `function` and its arguments must pickle (a module-level function, plain data)."""
         if self._closed:  # a stopping bot starts no job
             raise RuntimeError("the worker pool is closed")
         data = pickle.dumps((function, args, kwargs))
-        idle = self._idle[kind]
-        self._queued(kind, +1)
-        try:
-            worker = await idle.get()
-        finally:
-            self._queued(kind, -1)
+        places = self._places[kind]
+        worker = await places.take(owner)
         try:
             if worker is not None and worker.ended():
                 self._end(worker)
@@ -186,18 +271,13 @@ class WorkerPool:
         except BaseException:  # crashed, hung or cancelled mid-job: never reuse it
             if worker is not None:
                 self._end(worker)
-            idle.put_nowait(None)
+            places.give_back(owner, None)
             raise
-        idle.put_nowait(worker)
+        places.give_back(owner, worker)
         if outcome == RAISED:
             raise value
         result: T = value
         return result
-
-    def _queued(self, kind: Kind, change: int) -> None:
-        """Count the jobs waiting for a worker of `kind`, for the metrics and /server status."""
-        self._waiting[kind] += change
-        metrics.set_queue(METRIC_LABELS[kind], self._waiting[kind])
 
     async def _start(self, kind: Kind) -> _Worker:
         process = await asyncio.create_subprocess_exec(
@@ -249,13 +329,15 @@ class WorkerPool:
         seconds: float | None = None,
         seed: int | None = None,
         nodes: int | None = None,
+        owner: Owner = None,
     ) -> PoolAnswer:
-        """The computer's move. A search's budget is CPU time and it always has a move
-        ready, which it returns when the time is up; on a busy machine that takes longer in
-        wall time, so its deadline is DEADLINE_SHARE times the budget (plus GRACE) and a late
-        move is played. A worker that crashes or hangs past that gives the one-ply reference
-        player's move (ai/reference.py), worked out in a thread of this process, never a
-        random move; each such fallback is logged with its reason."""
+        """The computer's move, searched in `owner`'s turn (the member it plays). A search's
+        budget is CPU time and it always has a move ready, which it returns when the time is
+        up; on a busy machine that takes longer in wall time, so its deadline is
+        DEADLINE_SHARE times the budget (plus GRACE) and a late move is played. A worker that
+        crashes or hangs past that gives the one-ply reference player's move
+        (ai/reference.py), worked out in a thread of this process, never a random move; each
+        such fallback is logged with its reason."""
         if seconds is not None:
             budget = seconds
         else:
@@ -263,7 +345,7 @@ class WorkerPool:
         deadline = budget * DEADLINE_SHARE + GRACE
         job = (game_name, dict(dump), level, seconds, seed, nodes)
         try:
-            choice = await self.submit(Kind.MOVE, deadline, self._search, *job)
+            choice = await self.submit(Kind.MOVE, owner, deadline, self._search, *job)
         except WorkerFailed as error:
             problem = f"the search worker {error}"
         except Exception as error:  # a bug in the search: the player still gets a move
@@ -286,6 +368,7 @@ class WorkerPool:
         positions, so the bot does none of the replaying or encoding."""
         return await self.submit(
             Kind.REPLAY,
+            None,
             REPLAY_SECONDS,
             record_gif,
             record,
@@ -301,12 +384,15 @@ class WorkerPool:
         seconds: float,
         seed: int,
         nodes: int | None,
+        owner: Owner,
     ) -> Reading:
-        """One position of an analysis judged (ai.analysis.read_position); an analysis is a
-        queue of these, each stored as it comes back (bot/service/analysis.py)."""
+        """One position of an analysis judged (ai.analysis.read_position), in the turn of
+        `owner` (who asked); an analysis is a queue of these, each stored as it comes back
+        (bot/service/analysis.py)."""
         deadline = max(ANALYSIS_MINIMUM_SECONDS, seconds * ANALYSIS_FACTOR)
         return await self.submit(
             Kind.ANALYSIS,
+            owner,
             deadline,
             self._read,
             game_name,

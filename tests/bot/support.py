@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +14,7 @@ import asyncpg
 
 from bot import BoardBot, Settings, create_bot
 from bot.clock import ManualClock
+from bot.jobs.scheduler import process_name
 from bot.offline import OfflineDiscord, Sent, rest
 from bot.store import parse_url
 
@@ -99,3 +102,16 @@ def through(h: OfflineDiscord, bot: BoardBot) -> Iterator[None]:
         yield
     finally:
         h.bot = usual
+
+
+@functools.cache
+def ended_process() -> str:
+    """The claim name of a process of this host that has ended (a bot killed mid-job)."""
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    host_and_shards, _, pid_and_token = process_name(None).partition(" pid ")
+    return f"{host_and_shards} pid {child.stdout.strip()} {pid_and_token.split()[1]}"

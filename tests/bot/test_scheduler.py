@@ -17,10 +17,11 @@ from bot.jobs.scheduler import (
     PRUNE_EVERY,
     RENEW_EVERY,
     Scheduler,
+    process_name,
 )
 from bot.store import JobKind, JobRow, PostgresStore, Shards, Store, VacationRow, open_store
 from rules import get_game
-from tests.bot.support import execute_raw
+from tests.bot.support import ended_process, execute_raw
 
 HANG_GUARD = 30  # seconds; only stops a broken test from hanging, never measured
 
@@ -115,6 +116,38 @@ def test_a_stale_claim_of_a_dead_process_is_recovered_after_the_lease(database_u
         jobs = {row[columns.index("kind")]: dict(zip(columns, row, strict=True)) for row in rows}
         assert jobs["timeout"]["claimed_by"] == "process-2" and jobs["timeout"]["done_at"]
         assert jobs["reminder"]["claimed_by"] == "process-1" and jobs["reminder"]["done_at"]
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_live_claim_of_another_process_on_this_host_is_never_taken(database_url: str) -> None:
+    """Two processes of one host run every shard: the second, starting while the first is
+    mid-job, leaves that claim alone (it names the first's lifetime, not only host and
+    shards); a process of this host that has ended has its claims taken back at once."""
+
+    async def main() -> None:
+        store = await open_store(database_url)
+        clock = ManualClock(1000.0)
+        ran: list[int] = []
+
+        async def handler(job: JobRow) -> None:
+            ran.append(job.id)
+
+        first, second = process_name(None), process_name(None)
+        assert first != second and first.startswith(second.split(" pid ")[0])
+        await store.schedule(await _match(store), 0, [(JobKind.TIMEOUT, 900)])
+        live = await store.claim_job(first, 1000)
+        assert live is not None
+        survivor = Scheduler(store, clock, handler, second)
+        await survivor.start()
+        assert await survivor.run_due() == 0 and ran == []
+        await survivor.stop()
+        await execute_raw(database_url, f"UPDATE jobs SET claimed_by = '{ended_process()}'")
+        restarted = Scheduler(store, clock, handler, process_name(None))
+        await restarted.start()
+        assert await restarted.run_due() == 1 and ran == [live.id]
+        await restarted.stop()
         await store.close()
 
     asyncio.run(main())

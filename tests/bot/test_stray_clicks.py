@@ -23,6 +23,17 @@ async def press(
     return answer
 
 
+async def started_tournament(h: OfflineDiscord) -> tuple[list[User], Sent]:
+    """alice's Swiss tournament #1, entered by bob and carol and started; its entry message."""
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    await h.command(alice, "tournament create", game="quorum", format="swiss")
+    entry = h.latest(lambda s: "Join" in s.buttons)
+    for user in (bob, carol):
+        await h.click(user, entry.message_id or 0, "Join")
+    await h.command(alice, "tournament start")
+    return [alice, bob, carol], entry
+
+
 async def challenged(h: OfflineDiscord) -> tuple[User, User, Sent]:
     """alice challenges bob; the challenge message as posted."""
     alice, bob = h.user("alice"), h.user("bob")
@@ -89,7 +100,7 @@ def test_a_garbled_or_unknown_custom_id_is_answered(offline: Any) -> None:
         alice, bob, challenge = await challenged(h)
         for custom_id in ("bg:accept:one", "bg:teleport:1", "x" * 100):
             answer = await press(h, bob, challenge.message_id or 0, custom_id)
-            assert answer.content.startswith("This button is not one I know")
+            assert answer.content.startswith("This button is out of date")
         answer = await press(h, bob, challenge.message_id or 0, "bg:accept:99")
         assert answer.content.startswith("There is no match #99 here.")
         answer = await press(h, bob, challenge.message_id or 0, "bg:history:1:all:2:n")
@@ -104,16 +115,11 @@ def test_join_or_leave_after_the_start_changes_nothing(offline: Any) -> None:
     withdraw anyone (that resigns their games)."""
 
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
-        await h.command(alice, "tournament create", game="quorum", format="swiss")
-        entry = h.latest(lambda s: "Join" in s.buttons)
-        for user in (bob, carol):
-            await h.click(user, entry.message_id or 0, "Join")
-        await h.command(alice, "tournament start")
+        (_, bob, _), entry = await started_tournament(h)
         assert h.messages[entry.message_id or 0]["components"] == []
         for custom_id in ("bg:join:1", "bg:leave:1"):
             answer = await press(h, bob, entry.message_id or 0, custom_id)
-            assert answer.content == "This tournament no longer takes entries, so nothing happened."
+            assert answer.content == "Tournament #1 has started; entries are closed."
         assert bob.id in (await h.bot.service.tournaments.get(1)).active
 
     offline(scenario)

@@ -15,7 +15,16 @@ from bot.clock import DAY, HOUR, ManualClock, describe_duration, parse_duration
 from bot.offline import OfflineDiscord, Sent
 from bot.service import ServiceError
 from bot.store import JobKind
-from tests.bot.support import OPENING, START, new_bot, opening, private, public, start_match
+from tests.bot.support import (
+    OPENING,
+    START,
+    ended_process,
+    new_bot,
+    opening,
+    private,
+    public,
+    start_match,
+)
 from tests.bot.test_cli import bot_command
 
 
@@ -210,7 +219,7 @@ def test_jobs_claimed_but_unfinished_at_a_stop_run_again_only_when_guarded(
 
     async def scenario(h: OfflineDiscord) -> None:
         await start_match(h, days=1)
-        store, owner = h.bot.store, h.bot.scheduler.owner
+        store, owner = h.bot.store, ended_process()
         later = int(START) + 2 * DAY
         claimed = [await store.claim_job(owner, later) for _ in range(3)]
         assert [job.kind for job in claimed if job] == [
@@ -245,7 +254,7 @@ def test_a_replay_left_unposted_by_a_stop_is_made_at_the_next_start_once(
         sent = await h.command(alice, "resign")
         await h.click(alice, private(sent)[0].message_id or 0, "Resign")
         assert not [s for s in h.sent if s.content.startswith("Replay of")]
-        store, owner = h.bot.store, h.bot.scheduler.owner
+        store, owner = h.bot.store, ended_process()
         job = await store.claim_job(owner, int(START))
         assert job is not None and job.kind == JobKind.REPLAY and job.match_id == match_id
         await h.restart(new_bot(database, clock=clock_of(h)))

@@ -129,7 +129,8 @@ def test_a_bad_tournament_is_refused_privately_and_nothing_is_stored(offline: An
         refusals = (
             ({"format": "swiss", "double": True}, "Only a round robin can be double."),
             ({"format": "round-robin", "rounds": 4}, "A round robin plays as many rounds"),
-            ({"format": "swiss", "max_players": 2}, "A tournament takes 3 to 64 players, not 2."),
+            ({"format": "swiss", "max_players": 2}, "2 is out of range for max_players."),
+            ({"format": "swiss", "rounds": 2**31}, "2147483648 is out of range for rounds."),
             ({"format": "swiss", "variant": "huge"}, "Quorum has no variant"),
         )
         for options, reason in refusals:

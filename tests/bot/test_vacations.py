@@ -147,8 +147,8 @@ def test_a_vacation_ending_while_the_bot_is_down_needs_nothing_done(
 @pytest.mark.parametrize(
     ("days", "refusal"),
     [
-        (31, "31 days is not a vacation length I offer"),
-        (-1, "-1 days is not a vacation length I offer"),
+        (31, "31 is out of range for days.\n-# give days 0 to 30"),
+        (-1, "-1 is out of range for days.\n-# give days 0 to 30"),
         (0, "You are not on vacation"),
     ],
 )

@@ -28,17 +28,22 @@ def test_a_replay_worker_killed_mid_replay_leaves_the_next_replay_working(
         bot = new_bot(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
         async with OfflineDiscord(bot, check_request=check_request) as h:
             pool = h.bot.workers
-            pid = await pool.submit(Kind.REPLAY, 60, os.getpid)
+            pid = await pool.submit(Kind.REPLAY, None, 60, os.getpid)
             submit = pool.submit
             replaying = asyncio.Event()
 
             async def submitting(
-                kind: Kind, seconds: float, function: Any, *args: Any, **kwargs: Any
+                kind: Kind,
+                owner: Any,
+                seconds: float,
+                function: Any,
+                *args: Any,
+                **kwargs: Any,
             ) -> Any:
                 # The job is sent before the replay waits for the first time, and only then
                 # can the test, woken by the event, act: the kill lands mid-replay.
                 replaying.set()
-                return await submit(kind, seconds, function, *args, **kwargs)
+                return await submit(kind, owner, seconds, function, *args, **kwargs)
 
             pool.submit = submitting  # type: ignore[assignment]
             os.kill(pid, signal.SIGSTOP)  # it never answers: the kill cannot come too late
@@ -59,6 +64,6 @@ def test_a_replay_worker_killed_mid_replay_leaves_the_next_replay_working(
             assert f"#{second_id}" in replay.content, replay.content
             ((name, gif),) = replay.files
             assert name.endswith(".gif") and gif.startswith(b"GIF89a")
-            assert await pool.submit(Kind.REPLAY, 60, os.getpid) != pid
+            assert await pool.submit(Kind.REPLAY, None, 60, os.getpid) != pid
 
     asyncio.run(main())

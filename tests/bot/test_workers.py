@@ -5,6 +5,7 @@ blocks the event loop, and no worker outlives a killed bot."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -32,8 +33,8 @@ from bot.workers.pool import Kind, WorkerPool
 
 async def main():
     pool = WorkerPool()
-    pids = await asyncio.gather(*(pool.submit(kind, 60, os.getpid) for kind in Kind))
-    busy = [asyncio.create_task(pool.submit(kind, 600, time.sleep, 600)) for kind in Kind]
+    pids = await asyncio.gather(*(pool.submit(kind, None, 60, os.getpid) for kind in Kind))
+    busy = [asyncio.create_task(pool.submit(kind, None, 600, time.sleep, 600)) for kind in Kind]
     await asyncio.sleep(0.5)
     print(json.dumps(pids), flush=True)
     await asyncio.gather(*busy)
@@ -62,15 +63,15 @@ async def a_job_of(kind: Kind, pool: WorkerPool) -> None:
         gif = await pool.replay(Record("quorum", "standard", 2, 0, turns), names=["a", "b"])
         assert gif.startswith(b"GIF89a")
     else:
-        reading = await pool.read("quorum", QUORUM.dump(state), 0.1, 1, 50)
+        reading = await pool.read("quorum", QUORUM.dump(state), 0.1, 1, 50, owner=7)
         assert isinstance(reading, Reading) and len(reading.chances) == 2
 
 
 def test_each_kind_has_its_own_worker_at_its_own_priority() -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
-            pids = {kind: await pool.submit(kind, 60, os.getpid) for kind in Kind}
-            niceness = {kind: await pool.submit(kind, 60, os.nice, 0) for kind in Kind}
+            pids = {kind: await pool.submit(kind, None, 60, os.getpid) for kind in Kind}
+            niceness = {kind: await pool.submit(kind, None, 60, os.nice, 0) for kind in Kind}
         assert len(set(pids.values())) == len(Kind) and os.getpid() not in pids.values()
         ours = os.nice(0)
         assert niceness == {kind: min(19, ours + NICENESS[kind]) for kind in Kind}
@@ -82,16 +83,16 @@ def test_each_kind_has_its_own_worker_at_its_own_priority() -> None:
 def test_a_jobs_error_comes_back_and_its_worker_keeps_serving() -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
-            before = await pool.submit(Kind.REPLAY, 60, os.getpid)
+            before = await pool.submit(Kind.REPLAY, None, 60, os.getpid)
             with pytest.raises(ValueError, match="invalid literal"):
-                await pool.submit(Kind.REPLAY, 60, int, "seven")
-            assert await pool.submit(Kind.REPLAY, 60, os.getpid) == before
+                await pool.submit(Kind.REPLAY, None, 60, int, "seven")
+            assert await pool.submit(Kind.REPLAY, None, 60, os.getpid) == before
 
     asyncio.run(main())
 
 
 async def killed_mid_job(pool: WorkerPool, kind: Kind, pid: int) -> None:
-    busy = asyncio.create_task(pool.submit(kind, 600, time.sleep, 600))
+    busy = asyncio.create_task(pool.submit(kind, None, 600, time.sleep, 600))
     await asyncio.sleep(0.2)
     os.kill(pid, signal.SIGKILL)
     with pytest.raises(WorkerCrashed):
@@ -100,7 +101,7 @@ async def killed_mid_job(pool: WorkerPool, kind: Kind, pid: int) -> None:
 
 async def hung_past_its_deadline(pool: WorkerPool, kind: Kind, pid: int) -> None:
     with pytest.raises(WorkerHung):
-        await pool.submit(kind, 0.5, time.sleep, 600)
+        await pool.submit(kind, None, 0.5, time.sleep, 600)
 
 
 @pytest.mark.parametrize("failure", [killed_mid_job, hung_past_its_deadline])
@@ -110,10 +111,10 @@ def test_a_failed_worker_is_replaced_and_the_next_job_works(
 ) -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
-            pid = await pool.submit(kind, 60, os.getpid)
+            pid = await pool.submit(kind, None, 60, os.getpid)
             await failure(pool, kind, pid)
             await a_job_of(kind, pool)
-            assert await pool.submit(kind, 60, os.getpid) != pid
+            assert await pool.submit(kind, None, 60, os.getpid) != pid
 
     asyncio.run(main())
 
@@ -122,7 +123,7 @@ def test_a_failed_worker_is_replaced_and_the_next_job_works(
 def test_a_worker_that_died_idle_is_replaced_before_the_next_job() -> None:
     async def main() -> None:
         async with WorkerPool() as pool:
-            pid = await pool.submit(Kind.MOVE, 60, os.getpid)
+            pid = await pool.submit(Kind.MOVE, None, 60, os.getpid)
             os.kill(pid, signal.SIGKILL)
             while not gone(pid):
                 await asyncio.sleep(0.05)
@@ -139,7 +140,7 @@ def test_a_large_job_waits_in_the_pipe_not_in_the_event_loop() -> None:
 
     async def main() -> None:
         async with WorkerPool() as pool:
-            pid = await pool.submit(Kind.ANALYSIS, 60, os.getpid)
+            pid = await pool.submit(Kind.ANALYSIS, None, 60, os.getpid)
             os.kill(pid, signal.SIGSTOP)
             woken = threading.Event()
 
@@ -150,7 +151,7 @@ def test_a_large_job_waits_in_the_pipe_not_in_the_event_loop() -> None:
             safety = threading.Timer(5.0, wake)
             safety.start()
             try:
-                sending = asyncio.create_task(pool.submit(Kind.ANALYSIS, 60, len, payload))
+                sending = asyncio.create_task(pool.submit(Kind.ANALYSIS, None, 60, len, payload))
                 await asyncio.sleep(0.3)
                 assert not woken.is_set() and not sending.done()
             finally:
@@ -164,10 +165,10 @@ def test_a_large_job_waits_in_the_pipe_not_in_the_event_loop() -> None:
 def test_a_closed_pool_starts_no_worker() -> None:
     async def main() -> None:
         pool = WorkerPool()
-        await pool.submit(Kind.MOVE, 60, os.getpid)
+        await pool.submit(Kind.MOVE, None, 60, os.getpid)
         await pool.close()
         with pytest.raises(RuntimeError, match="closed"):
-            await pool.submit(Kind.MOVE, 60, os.getpid)
+            await pool.submit(Kind.MOVE, None, 60, os.getpid)
 
     asyncio.run(main())
 
@@ -205,6 +206,29 @@ def test_workers_die_with_a_killed_bot() -> None:
     assert wait_until(lambda: all(gone(pid) for pid in pids), 5.0), "a worker outlived the bot"
 
 
+@needs_proc
+def test_a_worker_that_cannot_read_its_pipe_dies_with_a_killed_bot() -> None:
+    """The workers are stopped (SIGSTOP: no thread of theirs can notice the pipe close)
+    when the bot is killed with -9: the kernel ends them all the same (PR_SET_PDEATHSIG)."""
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        pids = json.loads(owner.stdout.readline())
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+    finally:
+        owner.kill()
+        owner.wait()
+        if owner.stdout is not None:
+            owner.stdout.close()
+    try:
+        assert wait_until(lambda: all(gone(pid) for pid in pids), 5.0), "a worker outlived it"
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def test_the_queues_and_the_work_are_measured() -> None:
     """A job waiting for the busy worker of its kind is counted in the queue gauge (what
     /server status reads), and each finished job's time in the histogram."""
@@ -217,9 +241,9 @@ def test_the_queues_and_the_work_are_measured() -> None:
         pool = WorkerPool()
         try:
             done = value("boardgames_worker_job_seconds_count")
-            busy = asyncio.create_task(pool.submit(Kind.REPLAY, 60, time.sleep, 0.5))
+            busy = asyncio.create_task(pool.submit(Kind.REPLAY, None, 60, time.sleep, 0.5))
             await asyncio.sleep(0.1)
-            waiting = asyncio.create_task(pool.submit(Kind.REPLAY, 60, os.getpid))
+            waiting = asyncio.create_task(pool.submit(Kind.REPLAY, None, 60, os.getpid))
             await asyncio.sleep(0.05)
             assert value("boardgames_worker_queue_jobs") == 1
             await asyncio.gather(busy, waiting)
