@@ -329,6 +329,7 @@ class PickGroup(
     """The letters of a step's squares, when they need more than one menu: the letter
     picked shows its squares in a second menu beneath, so any square is two choices away."""
 
+    component = ui.Select
     ply: int
     path: tuple[int, ...]
 

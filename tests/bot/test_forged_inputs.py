@@ -43,12 +43,14 @@ STALE = {
     views.TakebackButton: MOVED_ON,
     views.ResignButton: AS_IT_STANDS,
     views.PickSelect: MOVED_ON,
+    views.PickGroup: MOVED_ON,
     views.PickPlay: MOVED_ON,
     views.PickBack: MOVED_ON,
     views.HistoryButton: OLD_PAGE,
     views.ReplayButton: OLD_PAGE,
     views.JoinButton: ENTRIES_CLOSED,
     views.LeaveButton: ENTRIES_CLOSED,
+    views.KeepButton: AS_IT_STANDS,
 }
 """What each item says, pressed on a stale copy of its message (at ply 0 of match 2, which
 is at ply 1; tournament 1 has started)."""

@@ -10,6 +10,7 @@ import pytest
 
 from bot.offline import OfflineDiscord
 from bot.service import ServiceError
+from bot.service.deadlines import DAY_CHOICES
 from bot.service.limits import Limits
 from bot.settings import SettingsError, load_settings
 from tests.bot.support import private, public, resign, start_match
@@ -21,13 +22,16 @@ def test_thirty_challenges_to_one_person_ping_them_three_times(offline: Any) -> 
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob = h.user("alice"), h.user("bob")
         refusals = []
-        for _ in range(30):
-            sent = await h.command(alice, "challenge", game="quorum", opponent=bob)
+        for number in range(30):  # each on its own terms: a repeated challenge is refused
+            days = DAY_CHOICES[number % len(DAY_CHOICES)]  # before the limit counts it
+            sent = await h.command(alice, "challenge", game="quorum", opponent=bob, days=days)
             refusals += [s.content for s in private(sent)]
         assert len(await h.bot.store.match_ids()) == 3
         pings = [s for s in public(h.sent) if f"<@{bob.id}>" in s.content]
         assert len(pings) == 3
-        assert len(refusals) == 27 and len(set(refusals)) == 1
+        assert len(refusals) == 27
+        limited = [r for r in refusals if "as many as one member may send" in r]
+        assert len(limited) == 16, "the other 11 repeat one of the 3 waiting: refused as such"
         assert refusals[0] == (
             "You have 3 challenges to bob waiting already, as many as one member may send "
             "one person.\n-# wait for bob to answer, or withdraw one: /matches lists them"
