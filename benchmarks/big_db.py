@@ -445,6 +445,8 @@ async def run(url: str, matches: int) -> None:
         ("start-up: unrated matches", lambda: store.unrated_matches(shards)),
         ("start-up: unposted boards", lambda: store.unposted_boards(shards)),
         ("start-up: unscheduled", lambda: store.unscheduled(shards)),
+        ("start-up: unscheduled, unsharded", lambda: store.unscheduled()),
+        ("start-up: boards due", lambda: store.boards_due(NOW, shards)),
         ("start-up: the computer's matches", lambda: store.matches_with_engines(shards)),
         ("start-up: unfinished analyses", lambda: store.unfinished_analyses(shards)),
     ]

@@ -27,6 +27,7 @@ from bot.operations.handling import InFlight, board_posted, refused_for_stopping
 from bot.operations.health import HealthServer
 from bot.operations.metrics import discord_trace
 from bot.posts.analyst import Analyst
+from bot.posts.conversations import or_by_dm
 from bot.posts.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
@@ -60,6 +61,7 @@ COGS = (
     "bot.cogs.tournaments",
     "bot.cogs.status",
     "bot.cogs.exports",
+    "bot.cogs.clocks",
 )
 
 STOP_GRACE = 5.0  # seconds the interactions and jobs under way get to finish at a stop
@@ -171,7 +173,7 @@ class BoardBot(commands.AutoShardedBot):
             await self._operate()
         await self.scheduler.start()
         self.catching_up = asyncio.create_task(
-            CatchUp(self.service, self.announcer, self.computer, self.settings.shards).run(
+            CatchUp(self.service, self.computer, self.settings.shards).run(
                 play=not self.sync_only  # a one-shot `--sync` run plays no turns
             ),
             name=CATCH_UP_TASK,
@@ -207,6 +209,7 @@ class BoardBot(commands.AutoShardedBot):
         self.scheduler = Scheduler(self.store, self.clock, handler, owner, self.settings.shards)
         self.service.deadlines.scheduled = self.scheduler.wake
         self.service.vacations.scheduled = self.scheduler.wake
+        self.service.timing.scheduled = self.scheduler.wake
         nodes = self.settings.ai_nodes
         self.computer = Computer(
             self.service,
@@ -219,10 +222,11 @@ class BoardBot(commands.AutoShardedBot):
         )
         self.announcer.watchers.append(self.computer.wake)
         self.announcer.watchers.append(board_posted)
-        self.analyst = Analyst(self, self.service)
+        self.analyst = Analyst(self, self.service, self.announcer.conversations)
         analyses = self.service.analyses
         analyses.read = self.workers.read
-        analyses.progressed, analyses.finished = self.analyst.progressed, self.analyst.finished
+        analyses.progressed = self.analyst.progressed
+        analyses.finished = or_by_dm(self.analyst.finished)
         analyses.seconds, analyses.nodes = self.settings.analysis_seconds, self.settings.ai_nodes
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:

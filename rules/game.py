@@ -47,6 +47,8 @@ class Game(ABC, Generic[S, M]):
     # Whether a position may have too many turns to list in time (Kyo): then anything with a
     # time budget walks the lazy `move_tree` instead of calling `legal_moves`.
     may_list_slowly: ClassVar[bool] = False
+    repetition_draw: ClassVar[int | None] = None
+    """How often one position may occur before the game is drawn (None: no such rule)."""
 
     # -- to implement --------------------------------------------------------------------
 
@@ -227,6 +229,11 @@ class Game(ABC, Generic[S, M]):
     def is_legal(self, state: S, move: M) -> bool:
         """Whether `move` may be played here (a game may check it without listing every move)."""
         return move in self.legal_moves(state)
+
+    def repetitions(self, state: S) -> int:
+        """How many times the current position has occurred, counted as the game's
+        repetition rule counts (0 in a game without one)."""
+        return 0
 
     def must_pass(self, state: S) -> bool:
         """Whether passing is the only legal move (a game may answer on finding one turn)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,8 @@ from bot.ui.uploads import Studying
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
+
+log = logging.getLogger(__name__)
 
 
 def answer(request: Request) -> Text:
@@ -60,11 +63,14 @@ class Analysis(commands.Cog):
             analyses = self.bot.service.analyses
             request = await analyses.request(found, interaction.user.id)
             if request.started:
-                message = await self.bot.analyst.start(request.progress)
-                await analyses.set_message(found.id, message.id)
-                request = replace(
-                    request, progress=replace(request.progress, message_id=message.id)
-                )
+                try:
+                    message = await self.bot.analyst.start(request.progress)
+                except discord.HTTPException as error:  # the results are posted all the same
+                    log.info("no progress message for match #%s: %s", found.id, error)
+                else:
+                    await analyses.set_message(found.id, message.id)
+                    progress = replace(request.progress, message_id=message.id)
+                    request = replace(request, progress=progress)
             await interaction.followup.send(say(answer(request)), ephemeral=True)
 
 

@@ -26,7 +26,9 @@ from bot.posts.match_texts import (
 )
 from bot.posts.notifications import pinging
 from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
+from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.service.timing import clock_terms
 from bot.texts import say, t
 from bot.ui.commands_sync import install_url
 from bot.ui.interface import Interaction, answering, player, tell
@@ -64,6 +66,14 @@ DEFAULT_LEVEL = 2
 DAYS_CHOICES: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=described(pace(days)), value=days) for days in DAY_CHOICES
 ]
+CLOCK_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.days_per_move")), value="days"),
+    app_commands.Choice(name=described(t("clocks.commands.bank")), value="bank"),
+]
+WEEKEND_CHOICES = [
+    app_commands.Choice(name=described(t("clocks.commands.weekends_on")), value="on"),
+    app_commands.Choice(name=described(t("clocks.commands.weekends_off")), value="off"),
+]
 
 
 class Challenges(commands.Cog):
@@ -96,10 +106,15 @@ class Challenges(commands.Cog):
         level=described(t("commands.challenge.options.level")),
         players=described(t("commands.challenge.options.players")),
         position=described(t("records.command.position")),
+        clock=described(t("clocks.commands.clock")),
+        increment=described(t("clocks.commands.increment")),
+        cap=described(t("clocks.commands.cap")),
+        weekends=described(t("clocks.commands.weekends")),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, weekends=WEEKEND_CHOICES)
     async def challenge(
         self,
         interaction: Interaction,
@@ -113,15 +128,21 @@ class Challenges(commands.Cog):
         level: int = DEFAULT_LEVEL,
         players: app_commands.Range[int, 2, 4] | None = None,
         position: discord.Attachment | None = None,
+        clock: str = "days",
+        increment: app_commands.Range[int, 0, MAX_DAYS] | None = None,
+        cap: app_commands.Range[int, 1, MAX_DAYS] | None = None,
+        weekends: str = "on",
     ) -> None:
         async with answering(interaction):
             if interaction.guild_id is not None and not interaction.is_guild_integration():
                 raise ServiceError(t("places.not_in_server"), t("places.not_in_server_hint"))
             named = [u for u in (opponent, opponent2, opponent3) if u is not None]
+            self._here(interaction, named)
             opponents = [self._opponent(u, level) for u in named]
             days = await self.bot.service.settings.check_challenge(
                 interaction.guild_id, interaction.channel_id or 0, game, days
             )
+            terms = clock_terms(days, clock, increment, cap, weekends)
             request = self.bot.service.challenges.prepare(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -132,6 +153,7 @@ class Challenges(commands.Cog):
                 days=days,
                 rated=rated,
                 players=players,
+                clock=terms,
             )
             if position is not None:  # read before the answer, so a bad file is told privately
                 state = await read_attached(rules.get_game(request.game), position)
@@ -197,6 +219,25 @@ class Challenges(commands.Cog):
                 match=shown(match.describe()),
             )
             await tell(interaction, say(done))
+
+    def _here(self, interaction: Interaction, named: list[discord.User]) -> None:
+        """In a DM or group DM, whose members Discord lists, only they (and the computer)
+        can see and answer a challenge: naming anyone else is refused."""
+        channel = interaction.channel
+        if interaction.guild_id is not None or not isinstance(
+            channel, discord.DMChannel | discord.GroupChannel
+        ):
+            return
+        if not channel.recipients:  # its members not listed: nothing to check against
+            return
+        inside = {user.id for user in channel.recipients} | {interaction.user.id}
+        bot_id = self.bot.user.id if self.bot.user is not None else None
+        for user in named:
+            if user.id not in inside and user.id != bot_id:
+                raise ServiceError(
+                    t("places.not_here", name=shown(user.display_name)),
+                    t("places.not_here_hint"),
+                )
 
     def _opponent(self, user: discord.User, level: int) -> Player:
         """The member named, or the computer at `level` when this bot itself is named."""

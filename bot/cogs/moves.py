@@ -10,11 +10,21 @@ from discord.utils import MISSING
 
 from bot.cogs.described import described
 from bot.posts import limits
+from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.match_texts import Line, deadline_line, on_vacation, shown, worded
-from bot.service import MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
+from bot.service import Match, MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
-from bot.ui.views import MoveButton, PickBack, PickPlay, PickSelect, board_view, picker_message
+from bot.ui.views import (
+    KeepButton,
+    MoveButton,
+    PickBack,
+    PickPlay,
+    PickSelect,
+    board_view,
+    confirm_view,
+    picker_message,
+)
 
 if TYPE_CHECKING:
     from bot.app import BoardBot
@@ -39,6 +49,7 @@ class Moves(commands.Cog):
                 interaction, button.match_id, button.ply, button.path
             ),
         )
+        clicks.on(KeepButton, lambda interaction, button: self.keep(interaction))
         clicks.on(
             PickBack,
             lambda interaction, button: self.pick(
@@ -60,6 +71,9 @@ class Moves(commands.Cog):
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await resolve(interaction, match)
+            if (await self.service.settings.habits(interaction.user.id)).confirm:
+                await self._confirm(interaction, found, move)
+                return
             await self._play(found.id, interaction.user.id, move)
             await interaction.delete_original_response()  # the thread says it: no private note
 
@@ -96,6 +110,8 @@ class Moves(commands.Cog):
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(deadline_line(deadline))
+                elif found.row.days_per_move:  # its board is not posted yet
+                    lines.append(t("delivery.clock_waits"))
             elif found.outcome is not None:
                 outcome = found.describe_outcome(shown)
                 lines.append(t("answers.board.game_over", outcome=outcome))
@@ -107,9 +123,12 @@ class Moves(commands.Cog):
             if recent:
                 played = "  ".join(f"{ply}. {notation}" for ply, notation in recent)
                 lines.append(t("answers.board.last_moves", moves=played))
+            lines += [banks_line(await self.service.timing.left(found)), repetition_line(found)]
+            note = await self.service.notes.read(found, interaction.user.id)
+            lines += [t("clocks.note.yours", text=note)] if note else []
             mine = mover is not None and mover.user_id == interaction.user.id
             await interaction.followup.send(
-                limits.content(worded(lines)),
+                limits.content(worded([line for line in lines if line])),
                 file=await self.bot.announcer.private_board(found, interaction.user.id),
                 ephemeral=True,
                 view=board_view(found.id) if mine else MISSING,
@@ -177,6 +196,29 @@ class Moves(commands.Cog):
         fresh = t("answers.picker.fresh", stale=explain(stale), heading=_heading(step))
         text, view = picker_message(step, say(fresh))
         await interaction.edit_original_response(content=text, view=view)
+
+    async def keep(self, interaction: Interaction) -> None:
+        """Cancel under a typed move shown first: it goes, and nothing is played."""
+        async with answering(interaction):
+            await interaction.response.edit_message(
+                content=say(t("views.cancelled")), view=None, attachments=[]
+            )
+
+    async def _confirm(self, interaction: Interaction, found: Match, text: str) -> None:
+        """Show the typed move's board to its player alone, with Play and Cancel."""
+        user_id = interaction.user.id
+        preview = await self.service.confirming.preview(found.id, user_id, text)
+        move, ply = preview.notation, found.row.ply
+        view = confirm_view(found.id, ply, preview.positions, move)
+        heading = t("clocks.confirm.heading", move=move, match=shown(found.describe()))
+        lines: list[Line] = [heading]
+        if not any(isinstance(item, PickPlay) for item in view.children):
+            lines.append(t("clocks.confirm.too_long"))
+        seen = await self.service.settings.private_view(found, user_id)
+        board = await self.bot.announcer.board_file(found, seen, ply + 1, preview.state)
+        await interaction.followup.send(
+            limits.content(worded(lines)), file=board, view=view, ephemeral=True
+        )
 
     async def _play(self, match_id: int, user_id: int, text: str) -> None:
         """Play and post the new board: with the computer's reply when it is to answer (one

@@ -11,10 +11,12 @@ from discord.ext import commands
 
 from bot.cogs.challenges import DAYS_CHOICES
 from bot.cogs.described import described
+from bot.posts import limits
 from bot.posts.match_texts import Line, days_left, mention, worded
 from bot.posts.notifications import pinging
+from bot.service.clocks import zone_names
 from bot.service.settings import ORIENTATIONS, describe_server
-from bot.store import PreferenceRow
+from bot.store import HabitRow, PreferenceRow
 from bot.texts import Text, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, tell
@@ -43,6 +45,7 @@ ORIENTATION_NAMES = {  # service.settings.ORIENTATIONS's names, in words
     "first": t("commands.choices.first_at_bottom"),
     "mover": t("commands.choices.mover_at_bottom"),
 }
+ZONES = zone_names()  # read once: the list does not change while the bot runs
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=described(ORIENTATION_NAMES[name]), value=name)
     for name in ORIENTATIONS
@@ -82,6 +85,14 @@ def board_lines(mine: PreferenceRow) -> list[Text]:
     ]
 
 
+def habit_lines(habits: HabitRow) -> list[Text]:
+    zone = habits.time_zone
+    return [
+        t("clocks.zone.current", zone=zone) if zone else t("clocks.zone.utc"),
+        t("clocks.zone.confirm_on") if habits.confirm else t("clocks.zone.confirm_off"),
+    ]
+
+
 class Settings(commands.Cog):
     def __init__(self, bot: BoardBot) -> None:
         self.bot = bot
@@ -93,35 +104,53 @@ class Settings(commands.Cog):
         dm=described(t("commands.settings.options.dm")),
         theme=described(t("commands.settings.options.theme")),
         flip=described(t("commands.settings.options.flip")),
+        timezone=described(t("clocks.commands.timezone")),
+        confirm=described(t("clocks.commands.confirm")),
     )
     @app_commands.choices(dm=SWITCH, theme=THEME_CHOICES, flip=FLIP)
+    @app_commands.choices(confirm=SWITCH)
     async def settings(
         self,
         interaction: Interaction,
         dm: str | None = None,
         theme: str | None = None,
         flip: str | None = None,
+        timezone: str | None = None,
+        confirm: str | None = None,
     ) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
             user_id = interaction.user.id
+            wanted = None if confirm is None else confirm == "on"
+            habits = await self.bot.service.settings.set_habits(
+                user_id, time_zone=timezone, confirm=wanted
+            )
             if dm is not None:
                 await self.bot.service.store.set_dm(user_id, dm == "on")
             if theme is not None or flip is not None:
                 chosen = None if flip is None else flip == "auto"
                 await self.bot.service.settings.set_person(user_id, theme=theme, flip=chosen)
             mine = await self.bot.service.settings.person(user_id)
-            changed = (dm, theme, flip) != (None, None, None)
+            changed = (dm, theme, flip, timezone, confirm) != (None,) * 5
             dms = t("answers.settings.saved", line=dm_line(mine)) if changed else dm_line(mine)
             vacation = await self.bot.service.vacations.state(user_id)
             away, left = vacation.current, days_left(vacation)
-            lines: list[Line] = [dms, *board_lines(mine)]
+            lines: list[Line] = [dms, *board_lines(mine), *habit_lines(habits)]
             if away is None:
                 lines.append(t("answers.settings.vacation", days_left=left))
             else:
                 until = away.ends_at
                 lines.append(t("answers.settings.vacation_away", until=until, days_left=left))
             await tell(interaction, worded([*lines, t("answers.settings.change")]))
+
+    @settings.autocomplete("timezone")
+    async def zone_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower().replace(" ", "_")
+        return limits.choices(
+            app_commands.Choice(name=name, value=name) for name in ZONES if typed in name.lower()
+        )
 
     server = app_commands.Group(
         name="server",

@@ -10,14 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.challenges import DAYS_CHOICES, GAME_CHOICES
+from bot.cogs.challenges import CLOCK_CHOICES, DAYS_CHOICES, GAME_CHOICES, WEEKEND_CHOICES
 from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
 from bot.posts.match_texts import shown, worded
 from bot.posts.notifications import Undelivered, pinging
+from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.pairing import System
+from bot.service.timing import clock_terms
 from bot.service.tournaments import (
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
@@ -94,9 +96,14 @@ class Tournaments(commands.Cog):
         rated=described(t("commands.tournament.create.options.rated")),
         variant=described(t("commands.tournament.create.options.variant")),
         double=described(t("commands.tournament.create.options.double")),
+        clock=described(t("clocks.commands.clock")),
+        increment=described(t("clocks.commands.increment")),
+        cap=described(t("clocks.commands.cap")),
+        weekends=described(t("clocks.commands.weekends")),
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, weekends=WEEKEND_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -108,9 +115,14 @@ class Tournaments(commands.Cog):
         rated: bool = True,
         variant: str | None = None,
         double: bool = False,
+        clock: str = "days",
+        increment: app_commands.Range[int, 0, MAX_DAYS] | None = None,
+        cap: app_commands.Range[int, 1, MAX_DAYS] | None = None,
+        weekends: str = "on",
     ) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments
+            terms = clock_terms(days, clock, increment, cap, weekends)
             request = service.prepare(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
@@ -123,6 +135,7 @@ class Tournaments(commands.Cog):
                 rated=rated,
                 variant=variant,
                 double=double,
+                clock=terms,
             )
             await interaction.response.defer(thinking=True)
             tournament = await service.open(request)

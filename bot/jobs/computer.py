@@ -17,8 +17,10 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+import discord
+
 from bot.posts.conversations import OutOfReach
-from bot.posts.notifications import Announcer
+from bot.posts.notifications import Announcer, Undelivered
 from bot.service import Match, MatchService, ServiceError, Turn
 from bot.store import Shards
 from bot.workers.pool import WorkerPool
@@ -74,7 +76,9 @@ class Computer:
         )
         self._tasks[match.id] = task
         await asyncio.wait([shown, task], return_when=asyncio.FIRST_COMPLETED)
-        if not shown.done():  # the task failed before showing the move: show it here
+        if shown.done():
+            shown.result()  # raises Undelivered when Discord did not take the board
+        else:  # the task failed before showing the move: show it here
             await self.announcer.after_turns(match, turns)
 
     async def _reply(
@@ -102,6 +106,11 @@ class Computer:
             return
         except OutOfReach as error:  # its players were told by DM; the board waits
             log.info("%s", error)
+        except (Undelivered, discord.HTTPException) as error:
+            # Its BOARD job posts it later, and the post wakes the computer if it is to move.
+            log.info("match #%s: the board is posted later: %s", match.id, error)
+            if not shown.done():  # the person who moved is told, in their move's answer
+                shown.set_exception(error)
             return
         except Exception:
             log.exception("the computer failed to reply in match #%s", match.id)
@@ -112,12 +121,17 @@ class Computer:
 
     async def resume(self, shards: Shards | None = None) -> None:
         """Wake every match in progress, on these shards' servers, where the computer holds
-        a seat."""
+        a seat, once its latest board is posted (its BOARD job wakes the others: the
+        computer's turn, like anyone's, starts with the post)."""
         for match_id in await self.service.store.matches_with_engines(shards):
             try:
-                self.wake(await self.service.cache.get(match_id))
+                match = await self.service.cache.get(match_id)
             except ServiceError as error:
                 log.warning("match #%s cannot be resumed: %s", match_id, error.message)
+                continue
+            posted = match.row.board_ply
+            if posted is not None and posted >= match.row.ply:
+                self.wake(match)
 
     async def _play_turns(self, match_id: int) -> None:
         """While the computer is to move here: think, then play and post."""
@@ -135,6 +149,8 @@ class Computer:
             log.info("the computer stops in match #%s: %s", match_id, error.message)
         except OutOfReach as error:  # its players were told by DM; the board waits
             log.info("%s", error)
+        except (Undelivered, discord.HTTPException) as error:  # its BOARD job posts it later
+            log.info("match #%s: the board is posted later: %s", match_id, error)
         except Exception:
             log.exception("the computer failed to play in match #%s", match_id)
         finally:

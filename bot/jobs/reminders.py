@@ -1,19 +1,22 @@
 """What happens when a scheduled job falls due: reminders (a DM for those who opted in, else
-a mention in the match thread), timeouts, expired challenges and finished matches' replays.
+a mention in the match thread), timeouts, expired challenges, and the posts Discord did not
+take (boards, replays, analyses: bot/jobs/delivery.py).
 
-Each job but the replay runs under its match's lock, like a command, and acts through a
+Each job but the posts runs under its match's lock, like a command, and acts through a
 guarded service call: when the match has moved on, the call returns None and nothing is
-posted. What is
-posted, and in which words, is the announcer's.
+posted. What is posted, and in which words, is the announcer's.
 """
 
 from __future__ import annotations
 
 import logging
 
+import discord
+
+from bot.jobs.delivery import POSTS, Deliveries
 from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import abort_text
-from bot.posts.notifications import Announcer
+from bot.posts.notifications import Announcer, Undelivered
 from bot.service import MatchService
 from bot.store import JobKind, JobRow
 
@@ -24,6 +27,7 @@ class JobHandler:
     def __init__(self, service: MatchService, announcer: Announcer):
         self.service = service
         self.announcer = announcer
+        self.deliveries = Deliveries(service, announcer)
 
     async def __call__(self, job: JobRow) -> None:
         try:
@@ -33,8 +37,8 @@ class JobHandler:
 
     async def _act(self, job: JobRow) -> None:
         deadlines = self.service.deadlines
-        if job.kind == JobKind.REPLAY:  # a finished match: no write to guard, seconds of work
-            await self.announcer.post_replay(job.match_id)
+        if job.kind in POSTS:
+            await self.deliveries(job)
             return
         async with self.service.cache.lock(job.match_id):
             if job.kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
@@ -48,7 +52,10 @@ class JobHandler:
                     return
                 result = await deadlines.time_out(job.match_id, job.ply)
                 if result is not None:
-                    await self.announcer.after_turns(result.match, result.turns)
+                    try:
+                        await self.announcer.after_turns(result.match, result.turns)
+                    except (Undelivered, discord.HTTPException) as error:
+                        log.info("match #%s: its BOARD job posts it later: %s", job.match_id, error)
             elif job.kind == JobKind.EXPIRY:
                 expired = await deadlines.expire(job.match_id)
                 if expired is not None:

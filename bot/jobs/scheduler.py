@@ -1,4 +1,5 @@
-"""One background task for everything with a due time: reminders, timeouts, expiries.
+"""One background task for everything with a due time: reminders, timeouts, expiries, and
+posts Discord did not take (a handler raises Retry: the job runs again after a backoff).
 
 It sleeps until the earliest due time stored in the database, or until woken: by `wake()`
 (this process scheduled a job) or by the store when another process added or moved jobs
@@ -30,14 +31,22 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from bot.clock import DAY, HOUR, MINUTE, Clock
 from bot.operations.logs import about
 from bot.operations.metrics import JOBS, SCHEDULER_LAG
+from bot.service.delivery import retry_delay
 from bot.store import JobKind, JobRow, Shards, Store
 
 log = logging.getLogger(__name__)
 
 # Run again after a restart if claimed and never finished: their writes are guarded.
-# A replay is not guarded, but a stop before it was posted must not lose it; a stop between
-# its post and its record of being done (a moment) would post it twice.
-RETRIED_AFTER_RESTART = (JobKind.TIMEOUT, JobKind.EXPIRY, JobKind.REPLAY)
+# Posts (a replay, a board, an analysis) are not guarded, but a stop before one was posted
+# must not lose it; a stop between its post and its record of being done (a moment) would
+# post it twice.
+RETRIED_AFTER_RESTART = (
+    JobKind.TIMEOUT,
+    JobKind.EXPIRY,
+    JobKind.REPLAY,
+    JobKind.BOARD,
+    JobKind.ANALYSIS,
+)
 
 # The longest the scheduler waits without reading the due times again: the bound on acting
 # late on a job another process moved when no notification came (SQLite has none; a
@@ -57,6 +66,11 @@ KEEP_DONE = 7 * DAY
 PRUNE_EVERY = HOUR
 
 Handler = Callable[[JobRow], Awaitable[None]]
+
+
+class Retry(Exception):
+    """Raised by a handler whose post Discord did not take: the job goes back in the queue,
+    due after `retry_delay` of its attempts (bot/service/delivery.py)."""
 
 
 def process_name(shard_ids: tuple[int, ...] | None) -> str:
@@ -166,11 +180,19 @@ class Scheduler:
             with about(match=job.match_id):
                 try:
                     await self.handler(job)
+                except Retry as refused:
+                    outcome = "retried"
+                    what = (job.id, job.kind, job.match_id, refused)
+                    log.info("job %s (%s of match #%s) runs again: %s", *what)
                 except Exception:
                     outcome = "failed"
                     log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
             JOBS.labels(job.kind, outcome).inc()
-            await self.store.finish_job(job.id, self.owner, self._now())
+            if outcome == "retried":
+                due = self._now() + retry_delay(job.attempts + 1)
+                await self.store.retry_job(job.id, self.owner, due)
+            else:
+                await self.store.finish_job(job.id, self.owner, self._now())
         finally:
             self._running.discard(job.id)
             slots.release()

@@ -89,6 +89,7 @@ class OfflineDiscord(DiscordState):
         await self.bot.login("offline-token")
         self.bot._connection.call_handlers("ready")  # as the gateway's READY: bot.is_ready()
         await self.settle((CATCH_UP_TASK,))  # tests see the start-up's catch-up done
+        await self.settle()  # and the posts it made due (boards left unposted) posted
 
     def guild_create(self, *, joined: bool = False, withheld: tuple[str, ...] = ()) -> None:
         """The gateway's GUILD_CREATE for the offline server, as at a start (`joined`: as

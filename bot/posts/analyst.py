@@ -17,6 +17,8 @@ import discord
 
 from ai.analysis import THRESHOLDS, Judgement, Mark, Summary
 from bot.posts import limits
+from bot.posts.conversations import Conversation, Conversations, private
+from bot.posts.delivery import send_embedded
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import ENGLISH, Text, say, t
@@ -176,11 +178,16 @@ def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> st
 class Analyst:
     """Posts an analysis's progress and results where its match was played."""
 
-    def __init__(self, client: discord.Client, service: MatchService) -> None:
+    def __init__(
+        self, client: discord.Client, service: MatchService, conversations: Conversations
+    ) -> None:
         self.client = client
         self.service = service
+        self.conversations = conversations
 
-    def _channel(self, match: Match) -> discord.PartialMessageable:
+    def _channel(self, match: Match) -> discord.PartialMessageable | Conversation:
+        if private(match):  # answers to the /analysis that asked, while its token lasts
+            return Conversation(match, self.conversations)
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
 
     async def start(self, progress: Progress) -> discord.Message:
@@ -207,9 +214,11 @@ class Analyst:
             title=say(t("analysis.graph_title", match=match.describe())),
         )
         name = f"{match.game.name}-{match.id}-analysis.png"
-        await channel.send(
-            embed=summary_embed(analysis),
-            file=discord.File(io.BytesIO(graph), filename=name, description=graph_alt(analysis)),
+        alt = graph_alt(analysis)
+        await send_embedded(
+            channel,
+            summary_embed(analysis),
+            lambda: discord.File(io.BytesIO(graph), filename=name, description=alt),
         )
         for index in largest_blunders(analysis.judged):
             text, file = await self._blunder(analysis, index)

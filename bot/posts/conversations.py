@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord.utils import MISSING
@@ -26,6 +27,9 @@ from bot.clock import MINUTE, Clock
 from bot.posts import limits
 from bot.service import Match
 from bot.texts import ENGLISH, Text, say, t
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CAUGHT_UP = t("places.caught_up")  # under a board posted at the first interaction since
 
@@ -58,9 +62,13 @@ def private(match: Match) -> bool:
 
 
 def place_of(match: Match, viewer: int) -> Text:
-    """Where a private match is, as `viewer` calls it: "your DM with bob"."""
-    others = ", ".join(seat.name for seat in match.seats if seat.user_id != viewer)
-    if len(match.seats) == 2:
+    """Where a private match is, as `viewer` calls it: "your DM with bob" (by its players:
+    who else is in the conversation is Discord's to know)."""
+    people = [seat for seat in match.seats if seat.engine is None]
+    others = ", ".join(seat.name for seat in people if seat.user_id != viewer)
+    if not others:  # against the computer only
+        return t("places.its_conversation")
+    if len(people) == 2:
         return t("places.dm_with", names=others)
     return t("places.group_with", names=others)
 
@@ -93,8 +101,9 @@ class Conversation:
 
     async def send(
         self,
-        content: str,
+        content: str = MISSING,
         *,
+        embed: discord.Embed = MISSING,
         file: discord.File = MISSING,
         allowed_mentions: discord.AllowedMentions = MISSING,
         view: discord.ui.View = MISSING,
@@ -103,7 +112,7 @@ class Conversation:
         players sent it by DM) when there is none that can still post."""
         heard = self.conversations.reachable(self.match)
         if heard is None:
-            await self.conversations.missed(self.match, content, file)
+            await self.conversations.missed(self.match, content or "", file)
             raise OutOfReach(self.match)
         interaction = heard.interaction
         if not heard.checked:
@@ -111,12 +120,48 @@ class Conversation:
             await _leave_thinking(interaction)
         heard.follow_ups += 1
         return await interaction.followup.send(
-            content, file=file, allowed_mentions=allowed_mentions, view=view, wait=True
+            content,
+            embed=embed,
+            file=file,
+            allowed_mentions=allowed_mentions,
+            view=view,
+            wait=True,
         )
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
         """No typing indicator: the app is no member of the conversation."""
         return contextlib.nullcontext()
+
+    def get_partial_message(self, message_id: int) -> OwnMessage:
+        return OwnMessage(self, message_id)
+
+
+class OwnMessage:
+    """A message the interaction under way posted in a conversation: the only kind its token
+    may edit (an analysis's progress, say)."""
+
+    def __init__(self, conversation: Conversation, message_id: int) -> None:
+        self.conversation = conversation
+        self.id = message_id
+
+    async def edit(self, *, content: str) -> None:
+        """Edit it while that interaction can; later, it stays as it was (nobody is asking)."""
+        heard = self.conversation.conversations.reachable(self.conversation.match)
+        if heard is not None:
+            await heard.interaction.followup.edit_message(self.id, content=content)
+
+
+def or_by_dm(post: Callable[[T], Awaitable[None]]) -> Callable[[T], Awaitable[None]]:
+    """`post`, where a conversation that cannot take the whole of it fails nothing: the
+    players got the rest by DM (OutOfReach), which the log notes."""
+
+    async def posting(value: T) -> None:
+        try:
+            await post(value)
+        except OutOfReach as error:
+            log.info("%s", error)
+
+    return posting
 
 
 async def _leave_thinking(interaction: discord.Interaction[Any]) -> None:
@@ -138,7 +183,7 @@ class Conversations:
         self.send_dm = send_dm
         self.post_missing = post_missing
         self._waiting: dict[int, set[int]] = {}  # channel id -> matches with a board unposted
-        self._sent: set[tuple[int, int]] = set()  # (match, ply) whose players got the DM
+        self._sent: dict[int, int] = {}  # match id -> the position its players got by DM
 
     @contextlib.contextmanager
     def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:
@@ -168,19 +213,21 @@ class Conversations:
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-        if (match.id, match.row.ply) in self._sent:
+        if self._sent.get(match.id) == match.row.ply:
             return
-        self._sent.add((match.id, match.row.ply))
-        picture = b"" if file is MISSING else file.fp.read()
+        self._sent[match.id] = match.row.ply
+        picture = None if file is MISSING else file.fp.read()
         for seat in match.seats:
             if seat.engine is not None:
                 continue
             note = t("places.missed", place=place_of(match, seat.user_id))
             text = limits.content(f"{content}\n{say(note)}" if board_missing else content)
-            board = discord.File(
-                io.BytesIO(picture), filename=file.filename, description=file.description
-            )
-            await self.send_dm(seat.user_id, text, board if picture else MISSING)
+            board = MISSING
+            if picture is not None:
+                board = discord.File(
+                    io.BytesIO(picture), filename=file.filename, description=file.description
+                )
+            await self.send_dm(seat.user_id, text, board)
 
     async def catch_up(self, interaction: discord.Interaction[Any]) -> None:
         """At an interaction in a private conversation, post the boards that waited for one."""

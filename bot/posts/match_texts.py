@@ -20,10 +20,11 @@ from bot.clock import DAY
 from bot.posts import limits
 from bot.service import Away, Match, Reminder, Takeback, Turn, VacationState, rating_model
 from bot.service.aborts import Aborted
+from bot.service.clocks import terms as clock_terms
 from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
-from bot.store import SeatRow
+from bot.store import MatchRow, SeatRow, TournamentRow
 from bot.texts import ENGLISH, Text, Wordable, say, t
 from rules.phrases import Phrase, Words
 
@@ -61,6 +62,16 @@ def pace(days: int) -> Text:
     return t("posts.pace", count=days) if days else t("posts.no_time_limit")
 
 
+def clock_pace(row: MatchRow | TournamentRow) -> Text:
+    """`3 days per move`, `3 days in the bank, +1 per move up to 7`, `..., weekends off`."""
+    terms = clock_terms(row)
+    if terms.bank:
+        base = t("clocks.bank", count=row.days_per_move, increment=terms.increment, cap=terms.cap)
+    else:
+        base = pace(row.days_per_move)
+    return t("clocks.weekends_off", pace=base) if terms.weekends_off else base
+
+
 def rated(match_rated: bool) -> Text:
     return t("posts.rated") if match_rated else t("posts.unrated")
 
@@ -80,7 +91,7 @@ def challenge_text(match: Match, locale: str = ENGLISH) -> str:
             game=match.game.title,
             variant=match.row.variant,
             players=t("posts.challenge.players", count=len(match.seats)),
-            pace=pace(match.row.days_per_move),
+            pace=clock_pace(match.row),
             rated=rated(match.row.rated),
             match=match.id,
         )
@@ -357,10 +368,11 @@ def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = E
     """`Ratings: alice 1,523 (+12), bob 1,477 (-12).` under a rated result, or nothing."""
     if not changes:
         return ""
+    names = {seat.user_id: seat.name for seat in match.seats}
     each = [
         t(
             "lifecycle.rating.change",
-            player=shown(match.at(match.seat_of(c.user_id) or 1).name),
+            player=shown(names[c.user_id]),
             rating=rating_model.shown(c.after, locale),
             change=c.change,
         )

@@ -18,6 +18,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.posts import limits
+from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
 from bot.posts.match_texts import (
     POSTED_LATE,
@@ -38,11 +39,13 @@ from bot.posts.match_texts import (
     reminder_in_place,
     replay_alt,
     replay_post,
+    shown,
     status_line,
     worded,
     your_move,
 )
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
+from bot.store import JobKind
 from bot.texts import ENGLISH, Text, say, t
 from bot.ui.permissions import label
 from bot.ui.views import board_view, rematch_view
@@ -68,6 +71,15 @@ def pinging(*user_ids: int) -> discord.AllowedMentions:
 
 
 NOTHING_LOST = t("posts.undelivered.nothing_lost")
+
+
+def board_later(match: Match) -> Text:
+    """What happens to a board Discord did not take: it is posted later, and the clock
+    of the player to move starts only then."""
+    mover = match.to_move
+    if mover is None or mover.engine is not None:
+        return t("delivery.board_later")
+    return t("delivery.board_later_clock", player=shown(mover.name))
 
 
 class Undelivered(Exception):
@@ -156,7 +168,7 @@ class Announcer:
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
         self.conversations = Conversations(
-            service.deadlines.clock, self._dm_anyway, self.post_missing_board
+            service.deadlines.clock, self._dm_anyway, self._post_waiting_board
         )
 
     async def board_file(
@@ -187,7 +199,8 @@ class Announcer:
 
     async def post_replay(self, match_id: int) -> None:
         """The finished match's replay GIF, made in the worker process, as its own message
-        after the result; the thread, reopened by the post, is archived again."""
+        after the result; the thread, reopened by the post, is archived again. Discord's
+        refusal goes up to the REPLAY job, which runs again later."""
         match = await self.service.cache.get(match_id)
         record = await self.service.queries.record(match_id)
         gif = await self.workers.replay(record, names=match.names)
@@ -196,15 +209,15 @@ class Announcer:
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
         needed = (self._sending(match), "attach_files")
         doing = t("posts.undelivered.post_replay")
+        async with self._delivering(doing, self._places(match), needed):
+            await self._channel(match).send(
+                limits.content(say(replay_post(match))),
+                file=picture,
+                allowed_mentions=pinging(),
+            )
         try:
-            async with self._delivering(doing, self._places(match), needed):
-                await self._channel(match).send(
-                    limits.content(say(replay_post(match))),
-                    file=picture,
-                    allowed_mentions=pinging(),
-                )
             await self.archive(match)
-        except (Undelivered, OutOfReach) as error:  # nobody waits for an answer: the log says it
+        except (Undelivered, OutOfReach) as error:  # the replay is posted: the thread stays open
             log.info("match #%s: %s", match_id, error)
 
     def _channel(self, match: Match) -> discord.PartialMessageable | Conversation:
@@ -318,12 +331,14 @@ class Announcer:
         its thread is archived. The player to move is pinged (unless it is the computer), and
         those in `ping`; the deadline is shown in each reader's time zone."""
         match = await self.end_draw_offer(match)
-        deadline = await self.service.deadlines.deadline(match)
-        due = deadline_line(deadline)
+        clock = await self.service.deadlines.upcoming(match)
+        due = deadline_line(clock.due if clock is not None else None)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
         ratings_line = rating_changes(match, await self.service.ratings.changes(match))
+        extras = [banks_line(await self.service.timing.left(match)), repetition_line(match)]
+        extras = [line for line in extras if line]
         text = limits.content(
-            worded([*lines, status_line(match), ratings_line, due, *away]).strip()
+            worded([*lines, status_line(match), ratings_line, due, *away, *extras]).strip()
         )
         channel = self._channel(match)
         mover = match.to_move
@@ -332,13 +347,23 @@ class Announcer:
         needed = (self._sending(match), "attach_files")
         board = await self.board_file(match, await self.service.settings.thread_view(match))
         doing = t("posts.undelivered.post_board")
-        async with self._delivering(doing, self._places(match), needed):
-            message = await channel.send(
-                text,
-                file=board,
-                allowed_mentions=pinging(*ping, *to_ping),
-                view=board_view(match.id) if active else rematch_view(match.id),
-            )
+        try:
+            async with self._delivering(doing, self._places(match), needed, board_later(match)):
+                message = await channel.send(
+                    text,
+                    file=board,
+                    allowed_mentions=pinging(*ping, *to_ping),
+                    view=board_view(match.id) if active else rematch_view(match.id),
+                )
+        except (Undelivered, discord.HTTPException):
+            await self.service.deadlines.post_later(match.id, JobKind.BOARD, match.row.ply)
+            raise
+        except OutOfReach:  # its players got the board by DM: their clock starts with it
+            if clock is not None:
+                await self.service.deadlines.start_clock(match, clock)
+            raise
+        if clock is not None:  # before the board is recorded as posted: see Jobs.unscheduled
+            await self.service.deadlines.start_clock(match, clock)
         previous = match.row.board_message_id
         await self.service.cache.set_messages(
             match, board_message_id=message.id, board_ply=match.row.ply
@@ -426,23 +451,38 @@ class Announcer:
             raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
         return True
 
-    async def post_missing_board(self, match_id: int, late: Line = POSTED_LATE) -> bool:
-        """Post the board of turns that were saved but never shown (the process stopped
-        between the two), mentioning whoever is to move; False if it could not be posted
-        (or was posted meanwhile)."""
+    async def post_missing_board(self, match_id: int, late: Line = POSTED_LATE) -> None:
+        """Post the board of turns that were saved but never shown (Discord did not take
+        it, or the process stopped first), if they still are, mentioning whoever is to
+        move, whose clock starts now. Discord's refusal goes up to the BOARD job that called
+        this, which runs again later."""
+        match = await self.service.cache.get(match_id)
+        if match.row.board_ply is not None and match.row.board_ply >= match.row.ply:
+            return
+        shown_up_to = match.row.board_ply or 0
+        moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
+        turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+        await self.post_board(match, [*describe_turns(match, turns), late])
+
+    async def _post_waiting_board(self, match_id: int, late: Text) -> bool:
+        """A private conversation's board that waited for its next interaction, posted now
+        if it still waits; False if it could not be (the log says why)."""
         async with self.service.cache.lock(match_id):
             try:
-                match = await self.service.cache.get(match_id)
-                if match.row.board_ply is not None and match.row.board_ply >= match.row.ply:
-                    return False
-                shown_up_to = match.row.board_ply or 0
-                moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
-                turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
-                await self.post_board(match, [*describe_turns(match, turns), late])
+                await self.post_missing_board(match_id, late)
             except (ServiceError, Undelivered, OutOfReach, discord.HTTPException) as error:
                 log.warning("match #%s: could not post its missing board: %s", match_id, error)
                 return False
         return True
+
+    async def gave_up(self, match: Match, what: Text) -> None:
+        """Tell each player of the match by DM (opted in or not: nothing else reaches them)
+        that `what` will not be posted (see bot/service/delivery.py)."""
+        place = f"<#{match.channel_id}>"
+        text = say(t("delivery.gave_up", what=what, match=match.title, place=place))
+        for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
+            with contextlib.suppress(DmsClosed):
+                await self._send_dm(user_id, text, MISSING)
 
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""

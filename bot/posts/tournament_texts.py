@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.posts import limits
-from bot.posts.match_texts import Line, mention, pace, rated, worded
+from bot.posts.match_texts import Line, clock_pace, mention, rated, worded
 from bot.service.pairing import TIEBREAKS, Standing, System
 from bot.service.tournaments import MIN_PLAYERS, Tournament
 from bot.store import Stage
@@ -94,7 +94,7 @@ def summary(tournament: Tournament) -> Text:
     return t(
         "tournaments.summary",
         rounds=rounds,
-        pace=pace(row.days_per_move),
+        pace=clock_pace(row),
         players=t("tournaments.up_to", count=row.max_players),
         rated=rated(row.rated),
     )

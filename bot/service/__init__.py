@@ -15,6 +15,10 @@ One module per concern; new behaviour goes into the module whose job it is:
     ratings     counting finished matches once; leaderboards, profiles, histories, replays
     hints       legal-move suggestions and hints (pure functions)
     deadlines   time limits: deadlines, reminders, timeouts and challenge expiry
+    clocks      the clock model (pure): time per turn, banks, weekends off in a zone
+    timing      what each clock holds: a turn's jobs, banks after moves, time given
+    notes       each person's private note on a match
+    confirming  a typed move checked and shown before it is played (confirm-move)
     takebacks   undoing the last move when every other player agrees
     vacations   a player's clocks stopped in every server while away
     following   who gets a match's boards by DM without playing in it
@@ -40,9 +44,11 @@ from bot.service.analysis import Analyses
 from bot.service.audit import Audit
 from bot.service.cache import MatchCache
 from bot.service.challenges import AcceptResult, ChallengeRequest, Challenges, RematchResult
+from bot.service.confirming import Confirming
 from bot.service.deadlines import Deadlines, Reminder
 from bot.service.following import Following
 from bot.service.matches import Match, Player, ServiceError, Turn, Viewer, refusal
+from bot.service.notes import Notes
 from bot.service.offload import Offload, TooComplex
 from bot.service.picker import OutOfDate, Picker, PickerStep
 from bot.service.premoves import PremoveLines, Premoves
@@ -51,6 +57,7 @@ from bot.service.ratings import Leaderboard, Profile, Ratings
 from bot.service.settings import ServerChange, Settings, View
 from bot.service.stale import Stale
 from bot.service.takebacks import Takeback, Takebacks
+from bot.service.timing import Timing
 from bot.service.tournaments import Tournaments
 from bot.service.turns import DrawResult, MoveResult, Turns
 from bot.service.vacations import Away, Vacations, VacationState
@@ -114,7 +121,9 @@ class MatchService:
         )
         clock = clock or SystemClock()
         self.vacations = Vacations(self.cache, clock)
-        self.deadlines = Deadlines(self.cache, self.turns, self.vacations, clock)
+        self.timing = Timing(self.cache, self.turns, self.vacations, clock)
+        self.turns.spent = self.timing.spent
+        self.deadlines = Deadlines(self.cache, self.turns, self.vacations, self.timing, clock)
         self.following = Following(self.cache)
         self.takebacks = Takebacks(self.cache, self.queries)
         self.premoves = Premoves(self.cache, self.turns, self.offload)
@@ -124,8 +133,10 @@ class MatchService:
         self.settings = Settings(store)
         self.stale = Stale(self.cache)
         self.tournaments = Tournaments(self.cache, self.challenges, self.turns)
-        self.analyses = Analyses(self.cache, self.ratings, clock)
+        self.analyses = Analyses(self.cache, self.ratings, self.deadlines, clock)
         self.aborts = Aborts(self.cache, self.turns, clock)
+        self.notes = Notes(self.cache)
+        self.confirming = Confirming(self.cache, self.offload)
 
     async def _finished(self, match: Match) -> None:
         """Every match a turn, a draw or a timeout ends: rated, then counted in its

@@ -4,7 +4,9 @@ A request on a finished match records the analysis (a second request joins the f
 queues it; analyses run one at a time, position by position, each position's reading stored
 as it comes back, so a restart resumes at the first position without one. The judging is
 ai.analysis (pure) in the analysis worker process; posting is the caller's (`progressed`,
-`finished`), so this module knows nothing of Discord.
+`finished`), so this module knows nothing of Discord. An analysis is finished only once its
+results are posted: a post that fails is an ANALYSIS job, tried again until Discord takes it
+(bot/service/delivery.py), and asking again meanwhile posts it at once.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from typing import Any
 from ai.analysis import ANALYSIS_SECONDS, Judgement, Reading, Summary, judgements, summarise
 from bot.clock import Clock
 from bot.service.cache import MatchCache
+from bot.service.deadlines import Deadlines
 from bot.service.matches import Match, ServiceError
 from bot.service.ratings import Ratings, Replay
-from bot.store import Shards, Status
+from bot.store import AnalysisRow, JobKind, Shards, Status
 from bot.texts import t
 
 log = logging.getLogger(__name__)
@@ -73,9 +76,12 @@ class Analyses:
     """Queues and stores analyses. The app sets `read` (the worker), `progressed` and
     `finished` (the posts), and `seconds` and `nodes` (ANALYSIS_SECONDS, AI_NODES)."""
 
-    def __init__(self, cache: MatchCache, ratings: Ratings, clock: Clock) -> None:
+    def __init__(
+        self, cache: MatchCache, ratings: Ratings, deadlines: Deadlines, clock: Clock
+    ) -> None:
         self.cache = cache
         self.ratings = ratings
+        self.deadlines = deadlines
         self.clock = clock
         self.read: Reader | None = None
         self.progressed: Callable[[Progress], Awaitable[None]] | None = None
@@ -120,7 +126,25 @@ class Analyses:
         row = await self.cache.store.analysis(match_id)
         if row is None or not row.finished:
             return None
-        replay = replay or await self.ratings.positions(match_id)
+        return await self._judged(row, replay or await self.ratings.positions(match_id))
+
+    async def post(self, match_id: int) -> None:
+        """Post a judged analysis's results, then record it finished (the match's lock
+        keeps a second caller from posting it twice); a failed post goes up to the caller.
+        One not yet judged in full is queued instead."""
+        async with self.cache.lock(match_id):
+            row = await self.cache.store.analysis(match_id)
+            if row is None or row.finished:
+                return
+            if len(row.readings) < row.positions:
+                self._enqueue(match_id)
+                return
+            analysis = await self._judged(row, await self.ratings.positions(match_id))
+            if self.finished is not None:
+                await self.finished(analysis)
+            await self.cache.store.finish_analysis(match_id)
+
+    async def _judged(self, row: AnalysisRow, replay: Replay) -> Analysis:
         readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
         game = replay.match.game
         judged = await asyncio.to_thread(
@@ -179,7 +203,8 @@ class Analyses:
                 latest = await store.analysis(match_id)  # the message may be new
                 message_id = None if latest is None else latest.message_id
                 await self.progressed(Progress(match, done, row.positions, message_id))
-        await store.finish_analysis(match_id)
-        analysis = await self.result(match_id)
-        if analysis is not None and self.finished is not None:
-            await self.finished(analysis)
+        try:
+            await self.post(match_id)
+        except Exception as error:  # Discord did not take it: an ANALYSIS job posts it later
+            log.info("the analysis of match #%s is posted later: %s", match_id, error)
+            await self.deadlines.post_later(match_id, JobKind.ANALYSIS, match.row.ply)

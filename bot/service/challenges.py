@@ -16,6 +16,8 @@ import rules
 from bot.clock import DAY
 from bot.posts import limits
 from bot.service.cache import MatchCache
+from bot.service.clocks import DAYS_PER_MOVE, ClockTerms
+from bot.service.clocks import terms as clock_terms
 from bot.service.deadlines import CHALLENGE_LIFETIME, DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import STATUS, Match, Player, ServiceError, Turn, refusal
 from bot.service.turns import Turns
@@ -38,6 +40,7 @@ class ChallengeRequest:
     challenger: int = 1  # the seat of whoever makes it
     rematch_of: int | None = None
     start: str | None = None  # the diagram of the position it begins from (never rated)
+    clock: ClockTerms = DAYS_PER_MOVE  # or a bank; weekends off
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ class Challenges:
         days: int = DEFAULT_DAYS,
         rated: bool = True,
         players: int | None = None,
+        clock: ClockTerms = DAYS_PER_MOVE,
     ) -> ChallengeRequest:
         """Check a challenge without touching the database (so errors come before defer).
         With no opponents it is open: `players` (default 2) seats, all but the challenger's
@@ -152,6 +156,7 @@ class Challenges:
             (challenger, *opponents),
             days,
             rated and not any(p.bot for p in (challenger, *opponents)),
+            clock=clock,
         )
 
     def from_position(self, request: ChallengeRequest, state: Any) -> ChallengeRequest:
@@ -191,6 +196,7 @@ class Challenges:
             challenger=request.challenger,
             rematch_of=request.rematch_of,
             start=request.start,
+            clock=(request.clock.increment, request.clock.cap, request.clock.weekends_off),
         )
         return await self.cache.get(match_id)
 
@@ -250,6 +256,7 @@ class Challenges:
             old.row.rated,
             challenger=next(n for n, s in enumerate(rotated, 1) if s.user_id == user_id),
             rematch_of=old.id,
+            clock=clock_terms(old.row),
         )
         match = await self.open(request)
         return RematchResult(await self.accept_engines(match.id), created=True)

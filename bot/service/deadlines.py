@@ -1,24 +1,39 @@
 """Time limits: each turn's deadline and reminders, challenge expiry, and what a job does
-when it falls due. Every due action is a guarded write (the ply, or the status, it expects),
-so a move that lands first wins and a job run twice acts once."""
+when it falls due. A turn's clock starts when its board is posted (Discord took it), never
+before: see `clock_starts`. Every due action is a guarded write (the ply, or the status, it
+expects), so a move that lands first wins and a job run twice acts once."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.clock import DAY, HOUR, Clock
+from bot.clock import DAY, Clock
 from bot.service.cache import MatchCache
+from bot.service.delivery import retry_delay
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import TooComplex
+from bot.service.timing import Timing
 from bot.service.turns import MoveResult, Turns
 from bot.service.vacations import Vacations
-from bot.store import JobKind, JobRow, SeatRow, Shards, Status
+from bot.store import JobKind, JobRow, SeatRow, Shards, Status, VacationRow
 
 DAY_CHOICES = (1, 2, 3, 5, 7, 14, 0)  # days per move; 0 is no limit
 DEFAULT_DAYS = 3
 CHALLENGE_LIFETIME = 7 * DAY
-LAST_WARNING = HOUR
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """A turn's time limit as its board shows it: due at `due`; `started` once its
+    reminders and timeout are scheduled; else `jobs` are those to schedule when its board
+    is posted (put off by vacation `vacation_id`, if any; how long: `Timing`'s to say)."""
+
+    ply: int
+    due: int
+    vacation_id: int | None
+    started: bool
+    jobs: tuple[tuple[JobKind, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,8 +48,11 @@ class Reminder:
 class Deadlines:
     """Schedules jobs in the store and carries them out; knows the clock, not Discord."""
 
-    def __init__(self, cache: MatchCache, turns: Turns, vacations: Vacations, clock: Clock) -> None:
+    def __init__(
+        self, cache: MatchCache, turns: Turns, vacations: Vacations, timing: Timing, clock: Clock
+    ) -> None:
         self.cache = cache
+        self.timing = timing  # how much time each turn holds
         self.turns = turns
         self.vacations = vacations
         self.clock = clock
@@ -44,28 +62,52 @@ class Deadlines:
         return int(self.clock.now())
 
     async def deadline(self, match: Match) -> int | None:
-        """When the player to move must have moved, or None without a limit. The first call
-        for a turn (the board post) starts its clock and schedules its reminders and
-        timeout; later calls read the same time back. A player on vacation has their
-        clock started when it ends."""
+        """When the player to move must have moved: None without a limit, or while their
+        clock has not started (their board is not posted yet)."""
+        if match.to_move is None or match.row.days_per_move == 0:
+            return None
+        return await self.cache.store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
+
+    async def clock_starts(self, match: Match, posted_at: int) -> tuple[int, VacationRow | None]:
+        """When the player to move starts using time, their board posted at `posted_at`:
+        then, or when their vacation ends if later (the vacation that put it off is
+        returned with it). The one place that decides it: the time their board was
+        missing is never charged to them."""
+        mover = match.to_move
+        assert mover is not None
+        away = None if mover.engine is not None else await self.vacations.current(mover.user_id)
+        return max(posted_at, away.ends_at if away else 0), away
+
+    async def upcoming(self, match: Match) -> TurnClock | None:
+        """The clock of the turn whose board is about to be posted, to show on it: the
+        one running already (the board is posted again), else one starting now, which
+        `start_clock` starts once Discord has taken the post. None without a limit."""
         mover = match.to_move
         if mover is None or match.row.days_per_move == 0:
             return None
-        store = self.cache.store
-        due = await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
+        due = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
         if due is not None:
-            return due
-        away = None if mover.engine is not None else await self.vacations.current(mover.user_id)
-        allowed = match.row.days_per_move * DAY
-        due = max(self.now(), away.ends_at if away else 0) + allowed
-        jobs = [
-            (JobKind.REMINDER, due - allowed // 4),
-            (JobKind.LAST_REMINDER, due - LAST_WARNING),
-            (JobKind.TIMEOUT, due),
-        ]
-        await store.schedule(match.id, match.row.ply, jobs, away.id if away else None)
+            return TurnClock(match.row.ply, due, None, started=True)
+        start, away = await self.clock_starts(match, self.now())
+        jobs = tuple(await self.timing.turn_jobs(match, start))
+        due = next(at for kind, at in jobs if kind == JobKind.TIMEOUT)
+        return TurnClock(match.row.ply, due, away.id if away else None, False, jobs)
+
+    async def start_clock(self, match: Match, clock: TurnClock) -> int:
+        """Schedule the turn's reminders and timeout as its posted board shows them (a
+        clock started already keeps its times); returns the deadline."""
+        if not clock.started:
+            await self.cache.store.schedule(match.id, clock.ply, clock.jobs, clock.vacation_id)
+            self.scheduled()
+        due = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, clock.ply)
+        assert due is not None  # just scheduled, or read back
+        return due
+
+    async def post_later(self, match_id: int, kind: JobKind, ply: int) -> None:
+        """Keep a post Discord did not take as a job (BOARD or ANALYSIS), tried again after
+        `retry_delay(0)`."""
+        await self.cache.store.post_later(match_id, kind, ply, self.now() + retry_delay(0))
         self.scheduled()
-        return await store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
 
     async def expire_later(self, match: Match) -> int:
         """Schedule an open challenge's expiry; returns when it expires."""
@@ -83,16 +125,18 @@ class Deadlines:
         self.scheduled()
 
     async def catch_up(self, shards: Shards | None = None) -> list[int]:
-        """Schedule what a stop between a write and its scheduling left out, from now, for
-        the matches of these shards' servers: a restart loses no deadline (the player gains
-        the downtime). Returns the matches."""
-        found = await self.cache.store.unscheduled(shards)
+        """Schedule what a stop left out, for the matches of these shards' servers: a BOARD
+        job due now for each turn saved but never shown (its clock starts when it is
+        posted), and the expiry of each open challenge without one, from now. Returns the
+        challenges."""
+        store = self.cache.store
+        if await store.boards_due(self.now(), shards):
+            self.scheduled()
+        found = await store.unscheduled(shards)
         for match_id in found:
             match = await self.cache.get(match_id)
             if match.status == Status.PENDING:
                 await self.expire_later(match)
-            else:
-                await self.deadline(match)
         return found
 
     async def remind(self, job: JobRow) -> Reminder | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import rules
+from bot.posts import limits
+from bot.service import clocks
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, ServiceError, opening
-from bot.store import PreferenceRow, ServerRow, Store
+from bot.store import HabitRow, PreferenceRow, ServerRow, Store
 from bot.texts import say, t
 from renderers import THEMES
 
@@ -57,6 +59,31 @@ class Settings:
         flip = mine.flip if flip is None else flip
         await self.store.set_board_preferences(user_id, theme, flip)
         return await self.store.preferences(user_id)
+
+    async def habits(self, user_id: int) -> HabitRow:
+        return await self.store.habits(user_id)
+
+    async def set_habits(
+        self, user_id: int, *, time_zone: str | None = None, confirm: bool | None = None
+    ) -> HabitRow:
+        """Change a member's time zone (an IANA name) or confirm-move; what is not named
+        stays as it was. A new zone counts from the next turn: a clock running keeps its
+        deadline."""
+        mine = await self.store.habits(user_id)
+        if time_zone is None and confirm is None:
+            return mine
+        if time_zone is not None:
+            try:
+                mine = replace(mine, time_zone=str(clocks.zone(time_zone.strip())))
+            except ValueError:
+                raise ServiceError(
+                    t("clocks.zone.unknown", zone=limits.clip(time_zone.strip(), limits.QUOTED)),
+                    t("clocks.zone.unknown_hint"),
+                ) from None
+        if confirm is not None:
+            mine = replace(mine, confirm=confirm)
+        await self.store.set_habits(user_id, mine)
+        return mine
 
     async def server(self, guild_id: int | None) -> ServerRow:
         if guild_id is None:

@@ -14,6 +14,8 @@ import rules
 from bot.service import pairing
 from bot.service.cache import MatchCache
 from bot.service.challenges import Challenges
+from bot.service.clocks import DAYS_PER_MOVE, ClockTerms
+from bot.service.clocks import terms as clock_terms
 from bot.service.deadlines import DEFAULT_DAYS
 from bot.service.matches import Match, Player, ServiceError, Turn, opening
 from bot.service.pairing import NoPairing, Pairing, Result, Standing, System
@@ -106,6 +108,7 @@ class TournamentRequest:
     max_players: int
     rated: bool
     double: bool
+    clock: ClockTerms = DAYS_PER_MOVE  # its matches' bank and weekends
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,7 @@ class Tournaments:
         rated: bool = True,
         variant: str | None = None,
         double: bool = False,
+        clock: ClockTerms = DAYS_PER_MOVE,
     ) -> TournamentRequest:
         """Check a new tournament without touching the database (so errors come before the
         command is answered in public). The game and variant are checked as a challenge
@@ -200,6 +204,7 @@ class Tournaments:
             variant=variant,
             days=days,
             rated=rated,
+            clock=clock,
         )
         if not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
             raise ServiceError(
@@ -225,7 +230,7 @@ class Tournaments:
             )
         return TournamentRequest(
             guild_id, channel_id, creator, probe.game, probe.variant, kind, rounds or 0, days,
-            max_players, probe.rated, double,
+            max_players, probe.rated, double, clock,
         )  # fmt: skip
 
     async def open(self, request: TournamentRequest) -> Tournament:
@@ -242,6 +247,7 @@ class Tournaments:
             max_players=request.max_players,
             rated=request.rated,
             double=request.double,
+            clock=(request.clock.increment, request.clock.cap, request.clock.weekends_off),
         )
         await self.cache.store.enter(tournament_id, request.creator.user_id, request.creator.name)
         return await self.get(tournament_id)
@@ -491,6 +497,7 @@ class Tournaments:
                     variant=row.variant,
                     days=row.days_per_move,
                     rated=row.rated,
+                    clock=clock_terms(row),
                 )
                 spare = await self.challenges.open(request)
                 if not await self.cache.store.set_board_match(

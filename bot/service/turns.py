@@ -34,6 +34,10 @@ class DrawResult:
 # After a move is saved: whatever it sets off at once (premove answers), as one result.
 Answers = Callable[[MoveResult], Awaitable[MoveResult]]
 
+# After turns are saved: the match (as it was before them, and as saved) with what they
+# changed on its clocks saved too.
+Spent = Callable[[Match, Match, Sequence[Turn]], Awaitable[Match]]
+
 
 MOVE_TEXT = 160  # characters: more than any turn (Kyo's longest has 81), typed loosely
 
@@ -62,6 +66,7 @@ class Turns:
         self.offload = offload
         self.finished = finished  # told of every match a turn or a draw ends (ratings)
         self.answers: Answers | None = None  # premove lines answering a move at once
+        self.spent: Spent | None = None  # saves what a move changes on the clocks (banks)
 
     def require_turn(self, match: Match, user_id: int) -> Match:
         return require_turn(match, user_id)
@@ -71,12 +76,7 @@ class Turns:
         return _playing_seat(match, user_id)
 
     async def move(self, match_id: int, user_id: int, text: str) -> MoveResult:
-        match = require_turn(await self.cache.get(match_id), user_id)
-        if len(text) > MOVE_TEXT:
-            raise ServiceError(
-                t("service.turn.too_long", text=limits.quote(text), count=len(text)),
-                t("service.turn.too_long_hint", most=MOVE_TEXT),
-            )
+        match = require_typed_turn(await self.cache.get(match_id), user_id, text)
         return await self._answered(await self._play(match, user_id, text))
 
     async def engine_move(self, match_id: int, ply: int, text: str) -> MoveResult:
@@ -135,7 +135,10 @@ class Turns:
     async def _commit(self, match: Match, plan: Plan) -> MoveResult:
         if not plan.turns:
             return MoveResult(match, ())
-        return MoveResult(await self._save(match, plan), plan.turns)
+        saved = await self._save(match, plan)
+        if self.spent is not None:
+            saved = await self.spent(match, saved, plan.turns)
+        return MoveResult(saved, plan.turns)
 
     async def draw(self, match_id: int, user_id: int) -> DrawResult:
         """Offer a draw, or accept the opponent's pending offer."""
@@ -229,6 +232,17 @@ def require_turn(match: Match, user_id: int) -> Match:
         raise ServiceError(
             t("service.turn.not_yours", name=mover.name, side=match.game.seat_phrase(mover.seat)),
             t("service.turn.not_yours_hint"),
+        )
+    return match
+
+
+def require_typed_turn(match: Match, user_id: int, text: str) -> Match:
+    """The match, if it is this user's turn and `text` is short enough to be a move."""
+    require_turn(match, user_id)
+    if len(text) > MOVE_TEXT:
+        raise ServiceError(
+            t("service.turn.too_long", text=limits.quote(text), count=len(text)),
+            t("service.turn.too_long_hint", most=MOVE_TEXT),
         )
     return match
 

@@ -6,9 +6,9 @@ migrated to the newest schema on open.
 
 The `Store` (store.py) is made of one class per concern, each holding its own queries:
 matches.py, turns.py (the move log, takebacks, premoves), jobs.py, ratings.py,
-tournaments.py, analyses.py, people.py (preferences, server settings, vacations, followers)
-and commands.py (command registrations). Both backends run the same SQL (`?`
-placeholders; PostgreSQL numbers them); sqlite.py and postgres.py hold only their
+tournaments.py, analyses.py, people.py (preferences, server settings, vacations, followers),
+notes.py (private notes) and commands.py (command registrations). Both backends run
+the same SQL (`?` placeholders; PostgreSQL numbers them); sqlite.py and postgres.py hold only their
 connections and the few statements that differ. Rows are in rows.py, errors in errors.py.
 
 Adding a table or column (time limits, ratings, ...):
@@ -40,6 +40,7 @@ from bot.store.rows import (
     AnalysisRow,
     BoardRow,
     EntrantRow,
+    HabitRow,
     JobKind,
     JobRow,
     MatchRow,
@@ -65,6 +66,7 @@ from bot.texts import t
 __all__ = [
     "BoardRow",
     "EntrantRow",
+    "HabitRow",
     "Stage",
     "TournamentRow",
     "MIGRATIONS",

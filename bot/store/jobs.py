@@ -8,19 +8,27 @@ from collections.abc import Sequence
 from bot.store.database import Database, marks, on_shards
 from bot.store.rows import JobKind, JobRow, Shards
 
-# Matches that should have jobs and have none: started ones with a time limit and no
-# timeout at their ply, open challenges with no expiry.
+# Open challenges with no expiry (a stop between the challenge and its scheduling). A
+# started match needs no such search: its clock is scheduled before its board is recorded as
+# posted (`start_clock`), so a turn without its jobs is a board unposted, which the start-up
+# finds by index `matches_unposted` and makes a BOARD job (`boards_due`).
 UNSCHEDULED_MATCHES = """
     SELECT id FROM matches m
-    WHERE m.status = 'active' AND m.days_per_move > 0 AND {shards} AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'timeout' AND j.ply = m.ply
-    )
-    UNION ALL
-    SELECT id FROM matches m
     WHERE m.status = 'pending' AND {shards} AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry'
+        SELECT 1 FROM jobs j WHERE j.match_id = m.id AND j.kind = 'expiry' AND j.ply = 0
     )
     ORDER BY id
+"""
+
+# Every started match whose latest turn is not shown (index `matches_unposted`, its WHERE
+# repeated) gets a BOARD job due at once, unless it has one at that ply already (one that
+# gave up stays given up: a restart does not retry a thread deleted for good).
+BOARDS_DUE = """
+    INSERT INTO jobs (match_id, kind, ply, due_at)
+    SELECT id, 'board', ply, ? FROM matches m
+    WHERE status IN ('active', 'finished') AND (board_ply IS NULL OR board_ply < ply)
+        AND {shards}
+    ON CONFLICT (match_id, kind, ply) DO NOTHING
 """
 
 # A job's server, for `{shards}` over the jobs table.
@@ -36,7 +44,7 @@ CLAIM_JOB = """
         WHERE claimed_by IS NULL AND done_at IS NULL AND due_at <= ? AND {shards}
         ORDER BY due_at, id LIMIT 1 {lock}
     )
-    RETURNING id, match_id, kind, ply, due_at
+    RETURNING id, match_id, kind, ply, due_at, attempts
 """
 
 # The earliest unclaimed due time and the oldest running claim, each the first entry of its
@@ -85,6 +93,47 @@ class Jobs(Database):
             )
             await self._jobs_changed(db)
 
+    async def move_jobs(self, match_id: int, ply: int, jobs: Sequence[tuple[JobKind, int]]) -> None:
+        """Set new due times for the match's jobs at this ply, those not yet claimed (a
+        turn given more time)."""
+        async with self._transaction() as db:
+            for kind, due in jobs:
+                await db.execute(
+                    "UPDATE jobs SET due_at = ? WHERE match_id = ? AND kind = ? AND ply = ? "
+                    "AND claimed_by IS NULL AND done_at IS NULL",
+                    due,
+                    match_id,
+                    str(kind),
+                    ply,
+                )
+            await self._jobs_changed(db)
+
+    async def post_later(self, match_id: int, kind: JobKind, ply: int, due: int) -> None:
+        """A post Discord did not take (a BOARD or ANALYSIS job), due at `due`: recorded
+        once per (match, kind, ply) while it waits or runs; one finished before (it gave up,
+        or a takeback came back to this ply) is taken up again, its attempts counted anew."""
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO jobs (match_id, kind, ply, due_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, kind, ply) DO UPDATE SET due_at = excluded.due_at, "
+                "attempts = 0, claimed_by = NULL, claimed_at = NULL, done_at = NULL "
+                "WHERE jobs.done_at IS NOT NULL",
+                match_id,
+                str(kind),
+                ply,
+                due,
+            )
+            await self._jobs_changed(db)
+
+    async def boards_due(self, at: int, shards: Shards | None = None) -> int:
+        """A BOARD job due at `at` for each started match (on these shards' servers) whose
+        latest turn was saved but never shown; how many were added."""
+        condition, values = on_shards(shards)
+        async with self._writer() as db:
+            added = await db.execute(BOARDS_DUE.format(shards=condition), at, *values)
+            await self._jobs_changed(db)
+        return added
+
     async def due_time(self, match_id: int, kind: JobKind, ply: int) -> int | None:
         due = await self._value(
             "SELECT due_at FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",
@@ -116,7 +165,9 @@ class Jobs(Database):
         if not rows:
             return None
         row = rows[0]
-        return JobRow(int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]))
+        return JobRow(
+            int(row[0]), int(row[1]), JobKind(row[2]), int(row[3]), int(row[4]), int(row[5])
+        )
 
     async def renew_claims(self, owner: str, job_ids: Sequence[int], at: int) -> None:
         """Stamp `owner`'s claims on these running jobs with `at`, so no lease runs out
@@ -128,6 +179,18 @@ class Jobs(Database):
                 at,
                 owner,
                 *job_ids,
+            )
+
+    async def retry_job(self, job_id: int, owner: str, due: int) -> None:
+        """Put the job `owner` holds back in the queue, due at `due`, one more attempt
+        counted (Discord did not take its post)."""
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE jobs SET due_at = ?, attempts = attempts + 1, claimed_by = NULL, "
+                "claimed_at = NULL WHERE id = ? AND claimed_by = ? AND done_at IS NULL",
+                due,
+                job_id,
+                owner,
             )
 
     async def finish_job(self, job_id: int, owner: str, at: int) -> None:
@@ -176,7 +239,6 @@ class Jobs(Database):
             return await db.execute("DELETE FROM jobs WHERE done_at < ?", before)
 
     async def unscheduled(self, shards: Shards | None = None) -> list[int]:
-        """Matches (on these shards' servers) that should have jobs and have none (a stop
-        between a write and its scheduling): active ones with a time limit, and pending
-        challenges."""
+        """Open challenges (on these shards' servers) with no expiry job (a stop between
+        the challenge and its scheduling)."""
         return await self._ids_on(UNSCHEDULED_MATCHES, shards)

@@ -16,6 +16,7 @@ UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
     | {"aborted_at", "draw_message_id"}
+    | {"banks"}
 )
 
 # Started matches whose latest turn was saved but not shown (index `matches_unposted`).
@@ -152,6 +153,7 @@ class Matches(Database):
         challenger: int = 1,
         rematch_of: int | None = None,
         start: str | None = None,
+        clock: tuple[int, int, bool] = (0, 0, False),
     ) -> int:
         """A pending challenge; seats are (user id, name, accepted, the computer's level or
         None for a person) in turn order; `challenger` is the seat of whoever made it;
@@ -161,7 +163,8 @@ class Matches(Database):
             (row,) = await db.fetch(
                 "INSERT INTO matches (guild_id, channel_id, game, variant, seed, status, "
                 "snapshot, created_at, updated_at, days_per_move, rated, challenger, rematch_of, "
-                "start) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "start, clock_increment, clock_cap, weekends_off) "
+                "VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id,
                 channel_id,
                 game,
@@ -175,6 +178,9 @@ class Matches(Database):
                 challenger,
                 rematch_of,
                 start,
+                clock[0],
+                clock[1],
+                int(clock[2]),
             )
             match_id = int(row[0])
             await db.executemany(
@@ -252,7 +258,7 @@ def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"not a match column one may update: {sorted(unknown)}")
     values = {
-        key: json.dumps(value) if isinstance(value, dict) else value
+        key: json.dumps(value) if isinstance(value, (dict, tuple)) else value
         for key, value in fields.items()
     }
     values["updated_at"] = now()
@@ -309,9 +315,20 @@ def match_row(row: Row) -> MatchRow:
             start=row["start"],
             aborted_at=None if row["aborted_at"] is None else int(row["aborted_at"]),
             draw_message_id=row["draw_message_id"],
+            clock_increment=int(row["clock_increment"]),
+            clock_cap=int(row["clock_cap"]),
+            weekends_off=bool(row["weekends_off"]),
+            banks=_banks(row["banks"]),
         )
     except (ValueError, TypeError, KeyError) as error:
         raise CorruptMatch(f"match #{row['id']} cannot be read: {error}") from error
+
+
+def _banks(stored: Any) -> tuple[int | None, ...]:
+    banks = json.loads(stored) if stored is not None else []
+    if not isinstance(banks, list) or not all(b is None or isinstance(b, int) for b in banks):
+        raise ValueError("the banks must be a JSON array of seconds")
+    return tuple(banks)
 
 
 def _status(stored: Any) -> Status:

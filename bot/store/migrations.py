@@ -245,6 +245,49 @@ MIGRATIONS: tuple[Migration, ...] = (
         "rating changes per match, ranks by shown rating, aborted matches, cancelled tournaments",
         LIFECYCLE,
     ),
+    # Matches outside servers are rated too (issue 40), in a pool of their own: the index of
+    # the matches not yet counted takes them in.
+    Migration.portable(
+        "unrated matches outside servers indexed too",
+        """
+        DROP INDEX matches_unrated;
+        CREATE INDEX matches_unrated ON matches (updated_at, id)
+            WHERE status = 'finished' AND rated = 1;
+        """,
+    ),
+    # Clocks (issue 39): a bank per seat (Fischer in days: `clock_cap` > 0, its increment),
+    # clocks stopped on weekends; `banks` is a JSON array of the seconds each seat holds
+    # (in a days-per-move match, the time each was given), null for a seat not yet
+    # touched; a tournament's matches get its clock. A person's time zone (IANA) and their
+    # wish to confirm typed moves; each person's private note on a match, read by (match,
+    # person), its primary key.
+    Migration.typed(
+        "bank clocks, weekends off, time zones, confirm-move, private notes",
+        """
+        ALTER TABLE matches ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE matches ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE matches ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE matches ADD COLUMN banks TEXT;
+        ALTER TABLE tournaments ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE tournaments ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE tournaments ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE preferences ADD COLUMN time_zone TEXT;
+        ALTER TABLE preferences ADD COLUMN confirm INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE notes (
+            match_id {big} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            user_id {big} NOT NULL,
+            text TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (match_id, user_id)
+        );
+        """,
+    ),
+    # Posts kept as due work (issue 36): a BOARD or ANALYSIS job Discord refused runs again
+    # after a backoff that grows with `attempts`, the refusals so far.
+    Migration.portable(
+        "attempts of jobs that post",
+        "ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;",
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.
@@ -268,6 +311,7 @@ TABLES = (
     "analyses",
     "analysis_readings",
     "server_settings",
+    "notes",
 )
 
 

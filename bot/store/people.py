@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.database import Database, Row, marks, now
-from bot.store.rows import JobKind, PreferenceRow, ServerRow, VacationRow
+from bot.store.rows import HabitRow, JobKind, PreferenceRow, ServerRow, VacationRow
 
 VACATION_COLUMNS = "id, user_id, started_at, ends_at"
 
@@ -63,6 +63,26 @@ class People(Database):
                 user_id,
                 theme,
                 int(flip),
+                now(),
+            )
+
+    async def habits(self, user_id: int) -> HabitRow:
+        rows = await self._reader().fetch(
+            "SELECT time_zone, confirm FROM preferences WHERE user_id = ?", user_id
+        )
+        return HabitRow(rows[0][0], bool(rows[0][1])) if rows else HabitRow()
+
+    async def set_habits(self, user_id: int, habits: HabitRow) -> None:
+        """Save how this member plays (their other preferences unchanged)."""
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, time_zone, confirm, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "time_zone = excluded.time_zone, confirm = excluded.confirm, "
+                "updated_at = excluded.updated_at",
+                user_id,
+                habits.time_zone,
+                int(habits.confirm),
                 now(),
             )
 

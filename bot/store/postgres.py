@@ -12,6 +12,7 @@ command fails for it.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 import logging
@@ -52,6 +53,7 @@ APPEND_TURNS = """
 
 # Where a process that adds or moves jobs tells the others' schedulers (LISTEN/NOTIFY).
 JOBS_CHANNEL = "board_jobs"
+RELISTEN_EVERY = 5.0  # seconds between attempts to open a dropped listener again
 
 # A quoted literal, whose question marks are text, not placeholders.
 LITERAL = re.compile(r"('(?:[^']|'')*')")
@@ -123,6 +125,8 @@ class PostgresStore(Store):
         self._url = url
         self._session = PostgresSession(pool, self._fresh)
         self._listener: asyncpg.Connection | None = None  # see `watch_jobs`
+        self._changed: Callable[[], None] | None = None
+        self._relisten: asyncio.Task[None] | None = None  # opening the listener again
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresStore:
@@ -130,6 +134,10 @@ class PostgresStore(Store):
         return await cls(pool, url)._opened()
 
     async def close(self) -> None:
+        self._changed = None  # a listener closed now is not opened again
+        if self._relisten is not None:
+            self._relisten.cancel()
+            await asyncio.gather(self._relisten, return_exceptions=True)
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
@@ -137,10 +145,41 @@ class PostgresStore(Store):
 
     async def watch_jobs(self, changed: Callable[[], None]) -> None:
         """LISTEN on a connection of its own, outside the pool, so it never takes a place
-        that queries wait for. A notification sent while that connection is down is lost:
-        the scheduler's bounded wait covers it."""
-        self._listener = await asyncpg.connect(self._url)
-        await self._listener.add_listener(JOBS_CHANNEL, lambda *_: changed())
+        that queries wait for. When that connection drops (a server restart, a network
+        cut, an administrator ending it) it is opened again, tried every RELISTEN_EVERY
+        seconds, and `changed` is called once it is back: the notifications sent while it
+        was down are lost (the scheduler's bounded wait covers that time too)."""
+        self._changed = changed
+        await self._listen()
+
+    async def _listen(self) -> None:
+        listener = await asyncpg.connect(self._url)
+        await listener.add_listener(JOBS_CHANNEL, self._notified)
+        listener.add_termination_listener(self._dropped)
+        self._listener = listener
+
+    def _notified(self, *_: object) -> None:
+        if self._changed is not None:
+            self._changed()
+
+    def _dropped(self, _: object) -> None:
+        if self._changed is not None and self._relisten is None:
+            self._relisten = asyncio.create_task(self._listen_again(), name="relisten")
+
+    async def _listen_again(self) -> None:
+        try:
+            while self._changed is not None:
+                try:
+                    await self._listen()
+                except (OSError, asyncpg.PostgresError) as error:
+                    log.warning("cannot listen for job changes yet: %s", error)
+                    await asyncio.sleep(RELISTEN_EVERY)
+                    continue
+                log.info("listening for job changes again")
+                self._changed()
+                return
+        finally:
+            self._relisten = None
 
     async def _jobs_changed(self, db: Session) -> None:
         """NOTIFY, delivered when the transaction commits (at once outside one)."""

@@ -24,7 +24,7 @@ ABOVE = f"""
 # Finished rated matches not yet counted (index `matches_unrated`; counting sets rated = 2).
 UNRATED = """
     SELECT id FROM matches m
-    WHERE status = 'finished' AND rated = 1 AND guild_id IS NOT NULL AND {shards}
+    WHERE status = 'finished' AND rated = 1 AND {shards}
         AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)
     ORDER BY updated_at, id
 """

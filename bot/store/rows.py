@@ -34,6 +34,12 @@ class JobKind(StrEnum):
     """A challenge went unanswered too long: close it."""
     REPLAY = "replay"
     """The match ended: make its replay GIF in a worker and post it after the result."""
+    BOARD = "board"
+    """Discord did not take a turn's board (or result): post it again. The clock of the
+    player to move starts only when it is posted."""
+    ANALYSIS = "analysis"
+    """Discord did not take a judged analysis's results: post them again; the analysis is
+    finished only once they are posted."""
 
 
 # The statuses as the schema's CHECK constraint lists them.
@@ -85,6 +91,10 @@ class MatchRow:
     start: str | None = None  # the diagram the match began from; None: the game's setup
     aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
     draw_message_id: int | None = None  # the post of the draw offer standing (or lapsed)
+    clock_increment: int = 0  # days a move adds to a bank (bot/service/clocks.py)
+    clock_cap: int = 0  # days a bank may reach by increments; 0: days per move, no bank
+    weekends_off: bool = False  # every clock stops on Saturdays and Sundays
+    banks: tuple[int | None, ...] = ()  # seconds per seat: the bank, or time given
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,7 @@ class JobRow:
     kind: JobKind
     ply: int  # the match must still be at this ply for the job to act
     due_at: int
+    attempts: int = 0  # how often it ran and was refused (a post Discord did not take)
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,15 @@ class PreferenceRow:
     dm_refused: bool = False
     theme: str | None = None  # a renderers.THEMES name; None: the default
     flip: bool = True  # boards of their own matches drawn from their side
+
+
+@dataclass(frozen=True)
+class HabitRow:
+    """How a person plays: their time zone (IANA; None: UTC) and whether a typed move is
+    shown to them to confirm before it is played."""
+
+    time_zone: str | None = None
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -226,6 +246,9 @@ class TournamentRow:
     entry_message_id: int | None
     created_at: str
     cancelled_at: str | None = None  # set when its creator or an admin cancelled it
+    clock_increment: int = 0  # its matches' clock (see MatchRow)
+    clock_cap: int = 0
+    weekends_off: bool = False
 
 
 @dataclass(frozen=True)

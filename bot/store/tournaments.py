@@ -10,7 +10,8 @@ from bot.store.rows import BoardRow, EntrantRow, Shards, Stage, TournamentRow
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, creator_id, game, variant, system, rounds, days_per_move, "
-    "max_players, rated, double_round, stage, round, entry_message_id, created_at, cancelled_at"
+    "max_players, rated, double_round, stage, round, entry_message_id, created_at, cancelled_at, "
+    "clock_increment, clock_cap, weekends_off"
 )
 BOARD_COLUMNS = "round, board, first_id, second_id, match_id, points"
 
@@ -33,12 +34,15 @@ class Tournaments(Database):
         max_players: int,
         rated: bool,
         double: bool,
+        clock: tuple[int, int, bool] = (0, 0, False),
     ) -> int:
+        """`clock`: its matches' bank increment and cap in days (0: no bank), weekends off."""
         async with self._writer() as db:
             (row,) = await db.fetch(
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, game, variant, "
-                "system, rounds, days_per_move, max_players, rated, double_round, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "system, rounds, days_per_move, max_players, rated, double_round, created_at, "
+                "clock_increment, clock_cap, weekends_off) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id,
                 channel_id,
                 creator_id,
@@ -51,6 +55,9 @@ class Tournaments(Database):
                 int(rated),
                 int(double),
                 now(),
+                clock[0],
+                clock[1],
+                int(clock[2]),
             )
         return int(row[0])
 
@@ -247,6 +254,9 @@ def tournament_row(row: Row) -> TournamentRow:
         entry_message_id=None if message is None else int(message),
         created_at=str(row["created_at"]),
         cancelled_at=row["cancelled_at"],
+        clock_increment=int(row["clock_increment"]),
+        clock_cap=int(row["clock_cap"]),
+        weekends_off=bool(row["weekends_off"]),
     )
 
 

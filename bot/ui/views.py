@@ -316,6 +316,22 @@ class PickBack(
     path: tuple[int, ...]
 
 
+class KeepButton(InMatch, Persistent, custom_id=CustomId("bg:keep:{match_id}", match_id=NUMBER)):
+    """Cancel under a typed move shown to confirm (`/settings confirm:on`): nothing is
+    played. Play beside it is the picker's PickPlay, carrying the move as its path."""
+
+
+def confirm_view(match_id: int, ply: int, positions: tuple[int, ...], move: str) -> ui.View:
+    """Play and Cancel under a typed move shown first; no Play when its path is too long
+    for a button (a very long Kyo turn), which the text then says."""
+    at: dict[str, Any] = {"match_id": match_id, "ply": ply, "path": positions}
+    items: list[ui.Item[Any]] = []
+    if PickPlay.custom_ids.fits(**at):
+        items.append(PickPlay.button(t("views.picker.play", move=move), SUCCESS, **at))
+    items.append(KeepButton.button(t("views.cancel"), SECONDARY, match_id=match_id))
+    return _view(*items)
+
+
 class JoinButton(Persistent, custom_id=CustomId("bg:join:{tournament_id}", tournament_id=NUMBER)):
     """Enters the member in a tournament that takes entries."""
 
@@ -348,6 +364,7 @@ PERSISTENT_ITEMS: tuple[type[Persistent], ...] = (
     PickSelect,
     PickPlay,
     PickBack,
+    KeepButton,
     HistoryButton,
     ReplayButton,
     JoinButton,

@@ -39,6 +39,7 @@ class Boku(Game[BokuState, BokuMove]):
         "standard": Variant("standard", phrase("rules.variant.boku.standard"), (2,)),
     }
     seat_keys = SEAT_KEYS
+    repetition_draw = 3  # the third occurrence of a position draws
     help_topics = (
         "overview",
         "board",
@@ -54,6 +55,9 @@ class Boku(Game[BokuState, BokuMove]):
         return BokuState(board=board, variant=variant)
 
     # -- moves ---------------------------------------------------------------------------
+
+    def repetitions(self, state: BokuState) -> int:
+        return state.history.occurrences(state.history[-1]) if state.history else 0
 
     def legal_moves(self, state: BokuState) -> tuple[BokuMove, ...]:
         return state.moves
@@ -101,7 +105,7 @@ class Boku(Game[BokuState, BokuMove]):
         if not plain:
             key = position_key(board, blocked, following)
             history = state.history.then(key)
-            if result is None and history.occurrences(key) >= 3:
+            if result is None and history.occurrences(key) >= self.repetition_draw:
                 result = Outcome((), Reason.REPETITION)
         moves, taking = moves_and_taking(board, lines, places, blocked, following, result)
         return made(

@@ -48,6 +48,7 @@ class Kyo(Game[KyoState, KyoMove]):
         "deadlock": Variant("deadlock", phrase("rules.variant.kyo.deadlock"), (2,)),
     }
     seat_keys = SEAT_KEYS
+    repetition_draw = 3  # the third occurrence of a position draws
     may_list_slowly = True
     help_topics = (
         "overview",
@@ -76,6 +77,9 @@ class Kyo(Game[KyoState, KyoMove]):
         return KyoState(board=board, variant=variant, history=(position_key(board, 1),))
 
     # -- moves ---------------------------------------------------------------------------
+
+    def repetitions(self, state: KyoState) -> int:
+        return state.history.count(state.history[-1]) if state.history else 0
 
     def legal_moves(self, state: KyoState) -> tuple[KyoMove, ...]:
         """Every turn, each resulting position once with its shortest notation: complete, for
@@ -133,7 +137,7 @@ class Kyo(Game[KyoState, KyoMove]):
         lost_items = len("".join(board)) < len("".join(state.board))
         history = (key,) if lost_items else (*state.history, key)
         result = winner(board, seat)
-        if result is None and history.count(key) >= 3:
+        if result is None and history.count(key) >= self.repetition_draw:
             result = Outcome((), "repetition")
         return replace(
             state,

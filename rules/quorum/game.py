@@ -51,6 +51,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
         "standard": Variant("standard", phrase("rules.variant.quorum.standard"), (2,)),
     }
     seat_keys = SEAT_KEYS
+    repetition_draw = 3  # the third occurrence of a position draws
     help_topics = (
         "overview",
         "setup",
@@ -66,6 +67,9 @@ class Quorum(Game[QuorumState, QuorumMove]):
         return QuorumState(board=board, variant=variant, history=History.start(f"{board}1"))
 
     # -- moves ---------------------------------------------------------------------------
+
+    def repetitions(self, state: QuorumState) -> int:
+        return state.history.occurrences(state.history[-1]) if state.history else 0
 
     def legal_moves(self, state: QuorumState) -> tuple[QuorumMove, ...]:
         if state.result is not None:
@@ -128,7 +132,7 @@ class Quorum(Game[QuorumState, QuorumMove]):
         result: Outcome | None = None
         if stones[seat] & CENTRE_BITS == CENTRE_BITS:
             result = Outcome((seat,), Reason.QUORUM)
-        elif history.occurrences(key) >= 3:
+        elif history.occurrences(key) >= self.repetition_draw:
             result = Outcome((), Reason.REPETITION)
         return made(
             board,

@@ -50,6 +50,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
     title = "Razzle Dazzle"
     board_size = (WIDTH, HEIGHT)
     seat_keys = SEAT_KEYS
+    repetition_draw = 3  # the third occurrence of a position draws
     default_variant = "standard"
     variants = {
         "standard": Variant("standard", phrase("rules.variant.razzle.standard"), (2,)),
@@ -75,6 +76,9 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         )
 
     # -- moves ---------------------------------------------------------------------------
+
+    def repetitions(self, state: RazzleState) -> int:
+        return state.history.occurrences(state.history[-1]) if state.history else 0
 
     def legal_moves(self, state: RazzleState) -> tuple[RazzleMove, ...]:
         if state.result is not None:
@@ -133,7 +137,7 @@ class RazzleDazzle(Game[RazzleState, RazzleMove]):
         board = "".join(cells)
         key = marked_key(cells, ineligible, forced, opponent)
         history = state.history.then(key)
-        if result is None and history.occurrences(key) >= 3:
+        if result is None and history.occurrences(key) >= self.repetition_draw:
             result = Outcome((), Reason.REPETITION)
         elif result is None and state.ply + 1 >= TURN_LIMIT:
             result = Outcome((), Reason.MOVE_LIMIT)

@@ -128,7 +128,7 @@ def test_offline_script_plays_and_check_db_verifies(
         "rating_changes: 2, takeback_votes: 0, command_registrations: 1, vacations: 0, "
         "followers: 0, tournaments: 0, "
         "tournament_entrants: 0, tournament_boards: 0, premoves: 0, analyses: 0, "
-        "analysis_readings: 0, server_settings: 0 rows"
+        "analysis_readings: 0, server_settings: 0, notes: 0 rows"
     )
     assert f"{copied} copied." in copy.stdout
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (

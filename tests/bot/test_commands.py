@@ -26,6 +26,8 @@ COMMANDS |= {
     "analysis",
     "server",
     "export",
+    "time",
+    "note",
 }
 GUILD = 1_200_000_000_000_000_001
 
@@ -41,11 +43,13 @@ def test_command_sync_payload(offline: Any) -> None:
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
             *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level"),
-            "players",
-            "position",
+            *("players", "position", "clock", "increment", "cap", "weekends"),
         ]
-        assert [o["required"] for o in challenge.values()] == [True, *[False] * 9]
+        assert [o["required"] for o in challenge.values()] == [True, *[False] * 13]
         assert challenge["position"]["type"] == 11  # an attachment
+        assert [c["value"] for c in challenge["clock"]["choices"]] == ["days", "bank"]
+        assert [c["value"] for c in challenge["weekends"]["choices"]] == ["on", "off"]
+        assert (challenge["cap"]["min_value"], challenge["cap"]["max_value"]) == (1, 30)
         assert (challenge["players"]["min_value"], challenge["players"]["max_value"]) == (2, 4)
         days = {c["name"]: c["value"] for c in challenge["days"]["choices"]}
         assert days["no time limit"] == 0 and list(days.values()) == [1, 2, 3, 5, 7, 14, 0]

@@ -356,8 +356,10 @@ def test_the_computer_to_move_is_never_reminded_nor_timed_out(database_url: str)
             assert (await service.challenges.accept_engines(match.id)).started
             match = (await service.turns.move(match.id, 11, "a1e3")).match
             assert match.to_move is not None and match.to_move.engine == 1
-            deadline = await service.deadlines.deadline(match)
-            assert deadline == START + DAY
+            clock_shown = await service.deadlines.upcoming(match)  # as its board is posted
+            assert clock_shown is not None
+            deadline = await service.deadlines.start_clock(match, clock_shown)
+            assert deadline == START + DAY == await service.deadlines.deadline(match)
             clock.advance(2 * DAY)
             for kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
                 job = JobRow(0, match.id, kind, match.row.ply, deadline)

@@ -35,6 +35,7 @@ PINNED: list[tuple[type[Persistent], dict[str, Any], str]] = [
     (views.PickPlay, {"match_id": 7, "ply": 3, "path": (0, 12, 5)}, "bg:play:7:3:0.12.5"),
     (views.PickPlay, {"match_id": 7, "ply": 3, "path": ()}, "bg:play:7:3:"),
     (views.PickBack, {"match_id": 7, "ply": 3, "path": (0, 12, 5)}, "bg:back:7:3:0.12.5"),
+    (views.KeepButton, {"match_id": 7}, "bg:keep:7"),
     (
         views.HistoryButton,
         {"user_id": 5, "game": None, "page": 2, "way": "n"},

@@ -54,7 +54,7 @@ def test_commands_register_on_a_fresh_database_and_again_only_when_changed(
     async def main() -> None:
         async with OfflineDiscord(new_bot(database)) as h:
             assert syncs(h) == 1, "the first start registers the commands"
-            assert sync_lines(caplog) == ["registered 24 commands globally"]
+            assert sync_lines(caplog) == ["registered 27 commands globally"]
             await h.restart(new_bot(database))
             assert syncs(h) == 1, "a restart of the same commands sends nothing"
             assert sync_lines(caplog)[1:] == [

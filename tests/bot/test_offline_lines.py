@@ -128,7 +128,9 @@ def test_fail_posts_fails_every_channel_post_for_its_span_of_the_clock(tmp_path:
     assert "fail posts 2h\n   ~ every message post fails with 503 for 2 hours\n" in out
     during = out.split("alice: /move move:a1e3\n", 1)[1].split("advance 3h\n", 1)[0]
     assert "alice played a1e3" not in during  # the board post failed, and alice is told why
-    assert "because Discord is failing for now; nothing is lost, and /board shows" in during
+    assert "because Discord is failing for now; nothing is lost: I will post it as soon" in during
+    late = out.split("advance 3h\n", 1)[1].split("carol: /challenge", 1)[0]
+    assert "alice played a1e3" in late and "Posted late" in late  # once the outage ended
     after = out.split("dave: click Accept\n", 1)[1]
     assert "@carol, your move (White)." in after  # two hours on, posts work again
 

@@ -40,7 +40,8 @@ def test_a_move_whose_board_cannot_be_posted_is_still_played(
         (told,) = private(await h.command(alice, "move", thread, move="a1e3"))
         assert told.content == (
             f"I could not post the board in <#{thread}> because I lack the {named} "
-            "permission there; nothing is lost, and /board shows the match."
+            "permission there; nothing is lost: I will post it as soon as Discord takes it, "
+            "and bob's clock starts only then."
         )
         assert len(await h.bot.store.moves(match_id)) == 1, "the move is played"
         await board_is_shown(h, bob, match_id)
@@ -126,7 +127,8 @@ def test_a_board_post_answered_429_keeps_the_move_and_says_so(offline: Any) -> N
         (told,) = private(await h.command(alice, "move", thread, move="a1e3"))
         assert told.content == (
             f"I could not post the board in <#{thread}> because Discord asked me to slow down "
-            "(for 2.5 s); nothing is lost, and /board shows the match."
+            "(for 2.5 s); nothing is lost: I will post it as soon as Discord takes it, and "
+            "bob's clock starts only then."
         )
         assert len(await h.bot.store.moves(match_id)) == 1
         await board_is_shown(h, bob, match_id)

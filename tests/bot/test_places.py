@@ -13,15 +13,19 @@ import pytest
 
 from bot.clock import DAY, ManualClock
 from bot.offline import OfflineDiscord, interactions
-from bot.offline.records import OfflineError, Pending
+from bot.offline.records import OfflineError, Pending, User
 from bot.posts.conversations import HEARD, Heard
+from bot.service import MatchService
+from bot.service.ratings import DIRECT_MESSAGES
+from bot.store import open_store
 from bot.texts import say, t
 from rules import get_game
 from tests.bot.spec import check_request
-from tests.bot.support import new_bot, private, public
+from tests.bot.support import new_bot, private, public, resign
 from tests.bot.test_commands import COMMANDS
 from tests.bot.test_full_games import greedy_capture
 from tests.bot.test_offline_lines import session
+from tests.bot.test_store import ALICE, BOB
 
 GLOBAL = "/applications/{application_id}/commands"
 SERVER_ONLY = {"tournament", "server", "leaderboard", "follow", "unfollow"}
@@ -50,6 +54,21 @@ def test_every_command_says_where_it_works(database: str) -> None:
 async def _accept(h: OfflineDiscord, user: Any, channel: int) -> None:
     challenge = h.latest(lambda s: "Accept" in s.buttons and s.channel_id == channel)
     await h.click(user, challenge.message_id or 0, "Accept")
+
+
+def alice_and_bob(h: OfflineDiscord) -> tuple[User, User, int]:
+    """alice, who added the app to her account, bob, who did not, and their DM."""
+    alice, bob = h.user("alice"), h.user("bob")
+    h.install(alice)
+    return alice, bob, h.conversation(alice, [bob])
+
+
+async def dm_match(h: OfflineDiscord, game: str = "quorum") -> tuple[User, User, int]:
+    """alice challenges bob in their DM, and bob accepts."""
+    alice, bob, dm = alice_and_bob(h)
+    await h.command(alice, "challenge", dm, game=game, opponent=bob)
+    await _accept(h, bob, dm)
+    return alice, bob, dm
 
 
 def test_a_quorum_match_in_a_dm_is_played_to_its_end(offline: Any) -> None:
@@ -144,9 +163,7 @@ def test_a_boost_match_in_a_group_dm_of_three_is_played_to_its_end(offline: Any)
 
 def test_discord_refuses_the_bot_token_in_a_dm_it_is_not_in(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
+        alice, bob, dm = alice_and_bob(h)
         channel = h.bot.get_partial_messageable(dm)
         with pytest.raises(Exception, match="Missing Access"):
             await channel.send("hello")
@@ -161,9 +178,7 @@ def test_a_conversation_takes_five_follow_ups_per_interaction_and_own_edits(
     offline: Any,
 ) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
+        alice, bob, dm = alice_and_bob(h)
         ids = {"webhook_id": str(h.application_id), "webhook_token": "token-x"}
         h.interactions["token-x"] = Pending(h.next_id(), "token-x", alice, dm, None, h.now())
         interactions.callback(h, ids, {"type": 5, "data": {}}, [])
@@ -196,9 +211,7 @@ def test_a_challenge_in_a_server_without_the_app_is_refused(offline: Any) -> Non
 
 def test_the_computer_answers_in_a_dm_within_the_same_interaction(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
+        alice, bob, dm = alice_and_bob(h)
         sent = await h.command(alice, "challenge", dm, game="razzle", opponent=h.bot_user, level=1)
         assert "add the app" not in " ".join(s.content for s in sent)  # nobody else to add it
         match_id = max(await h.bot.store.match_ids())
@@ -217,12 +230,9 @@ def test_the_computer_answers_in_a_dm_within_the_same_interaction(offline: Any) 
 @pytest.mark.both_backends
 def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob, carol, dave = (h.user(n) for n in ("alice", "bob", "carol", "dave"))
-        for user in (alice, carol):
-            h.install(user)
-        dm = h.conversation(alice, [bob])
-        await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
-        await _accept(h, bob, dm)
+        alice, bob, dm = await dm_match(h)
+        carol, dave = h.user("carol"), h.user("dave")
+        h.install(carol)
         match_id = max(await h.bot.store.match_ids())
         (listed,) = private(await h.command(alice, "next"))  # in the server's channel
         assert "Quorum #1" in listed.content and "in your DM with bob" in listed.content
@@ -233,8 +243,7 @@ def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any
         for command in ("board", "record", "replay", "analysis"):
             (answer,) = private(await h.command(carol, command, elsewhere, match=str(match_id)))
             assert "no match #1" in answer.content.lower(), (command, answer.content)
-        (answer,) = private(await h.command(alice, "resign", dm))
-        await h.click(alice, answer.message_id or 0, "Resign")
+        await resign(h, alice, dm)
         (history,) = private(await h.command(carol, "history", elsewhere, user=alice))
         assert "Quorum #1" not in str(history.embeds) + history.content
         (history,) = private(await h.command(alice, "history", dm))
@@ -253,13 +262,8 @@ def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any
 
 def test_a_rematch_in_a_dm_is_a_new_answer_there(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
-        await h.command(alice, "challenge", dm, game="boku", opponent=bob)
-        await _accept(h, bob, dm)
-        (question,) = private(await h.command(alice, "resign", dm))
-        sent = await h.click(alice, question.message_id or 0, "Resign")
+        alice, bob, dm = await dm_match(h, "boku")
+        sent = await resign(h, alice, dm)
         (result,) = [s for s in public(sent) if "Rematch" in s.buttons]
         sent = await h.click(bob, result.message_id or 0, "Rematch")  # bob, without the app
         (challenge,) = [s for s in public(sent) if "Accept" in s.buttons]
@@ -273,9 +277,7 @@ def test_a_rematch_in_a_dm_is_a_new_answer_there(offline: Any) -> None:
 
 def test_a_conversation_is_posted_to_only_by_a_fresh_interaction_of_its_own(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob = h.user("alice"), h.user("bob")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
+        alice, bob, dm = alice_and_bob(h)
         await h.command(alice, "challenge", dm, game="quorum", opponent=bob)
         match = await h.bot.service.cache.get(max(await h.bot.store.match_ids()))
         conversations = h.bot.announcer.conversations
@@ -322,11 +324,90 @@ def test_an_offline_session_plays_in_a_dm_and_a_group_dm(tmp_path: Path) -> None
 
 def test_nobody_clicks_in_a_conversation_they_are_not_in(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
-        alice, bob, mallory = h.user("alice"), h.user("bob"), h.user("mallory")
-        h.install(alice)
-        dm = h.conversation(alice, [bob])
+        alice, bob, dm = alice_and_bob(h)
+        mallory = h.user("mallory")
         (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
         with pytest.raises(OfflineError, match="not in that conversation"):
             await h.click(mallory, challenge.message_id or 0, "Accept")
 
     offline(scenario)
+
+
+def test_a_vacation_note_for_a_dm_match_goes_by_dm_when_taken_elsewhere(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h, "quorum")
+        sent = await h.command(alice, "vacation", days=2)  # in the server: not the DM
+        assert "You are on vacation" in private(sent)[0].content
+        assert not [s for s in sent if s.channel_id == dm]
+        notes = [s for s in sent if s.channel_id in (h.dm_channel(alice), h.dm_channel(bob))]
+        assert len(notes) == 2 and all("alice is on vacation" in s.content for s in notes)
+        assert not any("shows in" in s.content for s in notes), "no board waits for it"
+
+    offline(scenario)
+
+
+def test_a_match_against_the_computer_alone_names_its_conversation(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = alice_and_bob(h)
+        await h.command(alice, "challenge", dm, game="quorum", opponent=h.bot_user, level=1)
+        (listed,) = private(await h.command(alice, "matches"))
+        assert say(t("places.at", place=t("places.its_conversation"), link="")) in listed.content
+
+    offline(scenario, ai_nodes=40)
+
+
+def test_a_dm_match_left_unrated_by_a_stop_is_counted_at_the_next_start(
+    database_url: str,
+) -> None:
+    async def main() -> None:
+        store = await open_store(database_url)
+        service = MatchService(store)
+        request = service.challenges.prepare(
+            guild_id=None, channel_id=2, challenger=ALICE, game="quorum", opponents=[BOB]
+        )
+        match_id = (await service.challenges.open(request)).id
+        await service.challenges.accept(match_id, BOB.user_id)
+        service.turns.finished = None  # the process stops between the result and the rating
+        await service.turns.resign(match_id, BOB.user_id)
+        assert await store.unrated_matches() == [match_id]
+        assert await MatchService(store).ratings.catch_up() == 1
+        pool = await store.leaderboard(DIRECT_MESSAGES, "quorum", 10)
+        assert [(r.user_id, r.wins, r.losses) for r in pool] == [
+            (ALICE.user_id, 1, 0),
+            (BOB.user_id, 0, 1),
+        ]
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_challenge_in_a_dm_names_only_people_in_it(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = alice_and_bob(h)
+        carol = h.user("carol")
+        sent = await h.command(alice, "challenge", dm, game="quorum", opponent=carol)
+        (answer,) = private(sent)
+        assert "carol is not in this conversation" in answer.content
+        assert await h.bot.store.match_ids() == []
+        group = h.conversation(alice, [bob, carol])
+        await h.command(alice, "challenge", group, game="quorum", opponent=carol)
+        assert len(await h.bot.store.match_ids()) == 1
+
+    offline(scenario)
+
+
+def test_analysis_and_replay_of_a_dm_match_answer_in_the_dm(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h, "quorum")
+        await h.command(alice, "move", dm, move="a1e3")
+        await resign(h, alice, dm)
+        sent = await h.command(alice, "analysis", dm)
+        assert {s.channel_id for s in sent} == {dm}
+        (graph,) = [s for s in public(sent) if s.pngs]
+        assert graph.embeds and graph.files[0][0] == "quorum-1-analysis.png"
+        progress = [s for s in sent if s.kind == "edit" and not s.ephemeral]
+        assert progress and "all 3 positions judged" in progress[-1].content
+        (replay,) = private(await h.command(alice, "replay", dm))
+        assert replay.channel_id == dm and replay.pngs
+
+    offline(scenario, ai_nodes=40)

@@ -141,6 +141,22 @@ async def play_after_restart(h: OfflineDiscord, database: str) -> None:
     assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3"]
 
 
+@covers(views.KeepButton)
+async def confirmed_move_after_restart(h: OfflineDiscord, database: str) -> None:
+    """A typed move shown first (confirm-move): Cancel, then Play, each after a restart."""
+    match_id, (alice, _) = await start_match(h)
+    await h.command(alice, "settings", confirm="on")
+    (shown,) = private(await h.command(alice, "move", move="a1e3"))
+    await restart(h, database)
+    (edit,) = edits(await h.click(alice, shown.message_id or 0, "Cancel"))
+    assert edit.content == "Cancelled: nothing changed." and edit.buttons == []
+    (shown,) = private(await h.command(alice, "move", move="a1e3"))
+    await restart(h, database)
+    (posted,) = public(await h.click(alice, shown.message_id or 0, "Play a1e3"))
+    assert "alice played **a1e3**" in posted.content
+    assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3"]
+
+
 @covers(views.PickBack)
 async def back_after_restart(h: OfflineDiscord, database: str) -> None:
     _, picker, alice = await open_picker(h, "a1")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot import Settings, create_bot
-from bot.offline import OfflineDiscord
+from bot.offline import INTERACTION_TASKS, OfflineDiscord
 from renderers import render_png
 from rules import get_game
 from tests.bot.support import log_in_beside, new_bot, private, public, resign, start_match
@@ -168,8 +168,8 @@ def test_a_turn_saved_but_never_posted_is_posted_on_start_up(offline: Any, datab
 def test_the_bot_serves_while_a_missing_board_is_still_being_drawn(
     offline: Any, database: str
 ) -> None:
-    """Start-up returns before the boards left unposted are drawn: a command is answered
-    meanwhile, and the board follows."""
+    """Start-up returns before the boards left unposted are drawn (their BOARD jobs draw
+    them): a command is answered meanwhile, and the board follows."""
 
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
@@ -187,12 +187,13 @@ def test_the_bot_serves_while_a_missing_board_is_still_being_drawn(
         restarted = create_bot(settings, render=slow_render, clock=clock)
         await log_in_beside(h, restarted)  # setup_hook has returned
         h.bot = restarted
-        assert not restarted.catching_up.done()
         before = len(h.sent)
-        (answer,) = private(await h.command(bob, "help"))
+        h.dispatch(h.command_payload(bob, "help"), bob)
+        await h.settle(INTERACTION_TASKS)  # the scheduler's run goes on drawing
+        (answer,) = private(h.sent[before:])
         assert public(h.sent[before:]) == [] and "Board games" in answer.content
         drawing.set()
-        await asyncio.wait_for(restarted.catching_up, HANG_GUARD)
+        await asyncio.wait_for(h.advance(0), HANG_GUARD)
         (posted,) = public(h.sent[before:])
         assert "alice played **a1e3**" in posted.content
 

@@ -7,6 +7,8 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
 
+import pytest
+
 from bot.clock import DAY, HOUR, ManualClock
 from bot.jobs.scheduler import (
     CLAIM_LEASE,
@@ -16,7 +18,7 @@ from bot.jobs.scheduler import (
     RENEW_EVERY,
     Scheduler,
 )
-from bot.store import JobKind, JobRow, Shards, Store, VacationRow, open_store
+from bot.store import JobKind, JobRow, PostgresStore, Shards, Store, VacationRow, open_store
 from rules import get_game
 from tests.bot.support import execute_raw
 
@@ -337,7 +339,7 @@ def test_finished_jobs_are_forgotten_after_a_week(database_url: str) -> None:
 
 
 def test_start_up_finds_only_the_matches_of_its_own_shards(database_url: str) -> None:
-    """Unposted boards, the computer's matches, missing deadlines and unrated results: each
+    """Unposted boards, the computer's matches, missing expiries and unrated results: each
     start-up query of a process of shards 0 and 1 (of 4) finds the matches of servers on
     those shards and of direct messages (shard 0), never another process's."""
 
@@ -356,10 +358,47 @@ def test_start_up_finds_only_the_matches_of_its_own_shards(database_url: str) ->
         shards = Shards(4, (0, 1))
         assert await store.unposted_boards(shards) == [*mine, dm]
         assert await store.matches_with_engines(shards) == [*mine, dm]
+        assert await store.boards_due(0, shards) == 3  # a BOARD job for each unposted board
+        boards = [await store.due_time(m, JobKind.BOARD, 0) for m in [*mine, dm]]
+        assert boards == [0, 0, 0]
+        assert await store.boards_due(0) == 2  # the other process's: one each, once
+        await execute_raw(database_url, "UPDATE matches SET status = 'pending'")
         assert await store.unscheduled(shards) == [*mine, dm]
         assert len(await store.unscheduled()) == 5  # one process running every shard
         await execute_raw(database_url, "UPDATE matches SET status = 'finished'")
-        assert await store.unrated_matches(shards) == mine  # DMs are not rated
+        # DMs are rated too (in a pool of their own), on shard 0
+        assert await store.unrated_matches(shards) == [*mine, dm]
         await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_dropped_listener_is_opened_again_and_wakes_its_process(database_url: str) -> None:
+    """PostgreSQL: the server ends the connection that listens for other processes' job
+    changes; it is opened again at once, and a job another process adds then wakes this
+    one (here within HANG_GUARD, well under LOOK_EVERY). SQLite has one process and no
+    listener."""
+
+    async def main() -> None:
+        mine, other = await open_store(database_url), await open_store(database_url)
+        try:
+            if not isinstance(mine, PostgresStore):
+                pytest.skip("SQLite has no listener")
+            woken = asyncio.Event()
+            await mine.watch_jobs(woken.set)
+            listener = mine._listener
+            assert listener is not None
+            await execute_raw(
+                database_url, f"SELECT pg_terminate_backend({listener.get_server_pid()})"
+            )
+            await asyncio.wait_for(woken.wait(), HANG_GUARD)  # back, and looks again
+            assert mine._listener is not listener
+            woken.clear()
+            match_id = await _match(other)
+            await other.schedule(match_id, 0, [(JobKind.TIMEOUT, 1000)])
+            await asyncio.wait_for(woken.wait(), HANG_GUARD)
+        finally:
+            await mine.close()
+            await other.close()
 
     asyncio.run(main())

@@ -17,6 +17,7 @@ from bot.ui.views import (
     AcceptButton,
     DeclineButton,
     DrawButton,
+    KeepButton,
     MoveButton,
     PickBack,
     PickPlay,
@@ -45,6 +46,7 @@ FORGED: dict[type[Persistent], str] = {
     PickSelect: "bg:pick:1:1::0",
     PickPlay: "bg:play:1:1:0",
     PickBack: "bg:back:1:1:0",
+    KeepButton: "bg:keep:1",
 }
 
 

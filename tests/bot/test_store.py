@@ -391,6 +391,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
         await source.begin_round(tournament.id, 1, [(ALICE.user_id, BOB.user_id, 1.0)])
         await source.start_analysis(match_id, CAROL.user_id, 3)
         await source.save_reading(match_id, 0, '{"chances": [0.5, 0.5]}')
+        await source.set_note(match_id, ALICE.user_id, "watch the centre")
         target = await open_store(database_url)
         copied = await copy_database(source, target)
         assert copied == {
@@ -401,7 +402,7 @@ def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_
             **{"tournaments": 1, "tournament_entrants": 2, "tournament_boards": 1},
             **{"premoves": 1},
             **{"analyses": 1, "analysis_readings": 1},
-            **{"server_settings": 1},
+            **{"server_settings": 1, "notes": 1},
         }
         assert set(copied) == set(TABLES)
         assert await differences(source, target) == []

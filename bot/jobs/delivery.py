@@ -1,0 +1,58 @@
+"""The jobs that post what Discord did not take: a turn's board (BOARD), a finished match's
+replay (REPLAY) and a judged analysis (ANALYSIS). Each is tried again after a growing
+backoff (Retry) until Discord takes it, and given up, with the players told by DM, after
+GIVE_UP_AFTER refusals or at once when the place is gone (404); see bot/service/delivery.py.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.jobs.scheduler import Retry
+from bot.posts.notifications import Announcer, Undelivered
+from bot.service import MatchService
+from bot.service.delivery import GIVE_UP_AFTER
+from bot.store import JobKind, JobRow
+from bot.texts import t
+
+log = logging.getLogger(__name__)
+
+WHAT = {
+    JobKind.BOARD: t("delivery.board"),
+    JobKind.REPLAY: t("delivery.replay"),
+    JobKind.ANALYSIS: t("delivery.analysis"),
+}
+POSTS = tuple(WHAT)  # the kinds of job handled here
+
+
+class Deliveries:
+    def __init__(self, service: MatchService, announcer: Announcer) -> None:
+        self.service = service
+        self.announcer = announcer
+
+    async def __call__(self, job: JobRow) -> None:
+        try:
+            await self._post(job)
+        except discord.NotFound as error:  # the thread or channel was deleted: for good
+            await self._give_up(job, error)
+        except (Undelivered, discord.HTTPException) as error:
+            if job.attempts + 1 >= GIVE_UP_AFTER:
+                await self._give_up(job, error)
+                return
+            raise Retry(str(error)) from error
+
+    async def _post(self, job: JobRow) -> None:
+        if job.kind == JobKind.BOARD:
+            async with self.service.cache.lock(job.match_id):
+                await self.announcer.post_missing_board(job.match_id)
+        elif job.kind == JobKind.ANALYSIS:
+            await self.service.analyses.post(job.match_id)
+        else:  # a finished match: no write to guard, seconds of work
+            await self.announcer.post_replay(job.match_id)
+
+    async def _give_up(self, job: JobRow, error: Exception) -> None:
+        log.warning("match #%s: gave up posting its %s: %s", job.match_id, job.kind, error)
+        match = await self.service.cache.get(job.match_id)
+        await self.announcer.gave_up(match, WHAT[job.kind])

@@ -1,0 +1,198 @@
+"""Posts kept as due work until Discord takes them (issue 36, points 1 and 2): a board that
+fails to post is retried by a job with a growing backoff, the player to move is charged no
+time while it was missing, and an analysis is finished only once its results are posted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.clock import DAY, HOUR, MINUTE, ManualClock
+from bot.offline import OfflineDiscord, Sent
+from bot.service.delivery import GIVE_UP_AFTER, retry_delay
+from bot.store import JobKind
+from tests.bot.support import START, new_bot, private, public, resign, start_match
+
+LATE = "I could not post the board"
+NODES = 200  # the analysis's search per position: quick, and the same every run
+
+
+def clock_of(h: OfflineDiscord) -> ManualClock:
+    assert isinstance(h.bot.clock, ManualClock)
+    return h.bot.clock
+
+
+def test_retries_back_off_from_a_minute_to_half_an_hour() -> None:
+    waits = [retry_delay(attempts) // MINUTE for attempts in range(8)]
+    assert waits == [1, 2, 4, 8, 16, 30, 30, 30]
+    assert retry_delay(10_000) == 30 * MINUTE
+    # Given up after about two days of trying.
+    total = sum(retry_delay(attempts) for attempts in range(GIVE_UP_AFTER))
+    assert 2 * DAY - HOUR < total < 2 * DAY + HOUR
+
+
+@pytest.mark.both_backends
+def test_a_board_that_fails_for_two_hours_starts_the_clock_when_it_is_posted(
+    offline: Any, database: str
+) -> None:
+    """bob's board fails to post for two hours after alice's move: bob is not timed out a
+    day after alice's move, his deadline and reminders count from the post, the board
+    arrives once the outage ends (and survives a restart during it), and alice is told
+    once."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        clock = clock_of(h)
+        moved_at = int(clock.now())
+        h.fail_posts(2 * HOUR)
+        (told,) = private(await h.command(alice, "move", move="a1e3"))
+        assert told.for_user == alice.id
+        assert "bob's clock starts only then" in told.content
+        store = h.bot.store
+        assert await store.due_time(match_id, JobKind.TIMEOUT, 1) is None  # no clock yet
+        (shown,) = private(await h.command(bob, "board"))
+        assert "Deadline" not in shown.content  # nothing runs while the board is missing
+        assert "No clock runs yet: it starts when this turn's board is posted" in shown.content
+
+        await h.advance(HOUR)  # three retries so far, each refused
+        await h.restart(new_bot(database, clock=clock))  # a stop loses no post
+        store = h.bot.store
+        posted_at: int | None = None
+        boards: list[Sent] = []
+        async for step in h.advancing(2 * HOUR):
+            late = [s for s in public(step) if "alice played **a1e3**" in s.content]
+            if late and posted_at is None:
+                posted_at, boards = int(clock.now()), late
+        assert posted_at is not None and len(boards) == 1
+        assert moved_at + 2 * HOUR <= posted_at <= moved_at + 2 * HOUR + 30 * MINUTE
+        (board,) = boards
+        due = posted_at + DAY
+        assert f"Deadline: <t:{due}:R>." in board.content and "Posted late" in board.content
+        assert await store.due_time(match_id, JobKind.TIMEOUT, 1) == due
+        assert await store.due_time(match_id, JobKind.REMINDER, 1) == due - DAY // 4
+
+        clock_now = int(clock.now())
+        await h.advance(moved_at + DAY + HOUR - clock_now)  # a day after alice's move
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "active" and match.row.ply == 1  # bob has not lost on time
+        sent = await h.advance(due - int(clock.now()))
+        assert any("alice wins (timeout)" in s.content for s in public(sent))
+        assert [s.for_user for s in h.sent if LATE in s.content] == [alice.id]  # told once
+
+    offline(scenario)
+
+
+def test_a_deleted_thread_stops_the_retries_and_the_players_are_told_by_dm(offline: Any) -> None:
+    """Discord answers 404 for the match's thread: the board job gives up at once, each
+    player gets a DM saying so, and nobody's clock runs."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        match = await h.bot.service.cache.get(match_id)
+        h.fail_posts(5 * MINUTE)
+        private(await h.command(alice, "move", move="a1e3"))
+        del h.channels[match.channel_id]  # the thread is deleted
+        h.fail_posts(None)
+        sent = await h.advance(3 * DAY)
+        told = [s.channel_id for s in sent if "stopped trying to post the board" in s.content]
+        assert sorted(told) == sorted([h.dm(alice), h.dm(bob)])
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) is None
+        assert (await h.bot.service.cache.get(match_id)).status == "active"
+
+    offline(scenario)
+
+
+def _graphs(sent: list[Sent]) -> list[Sent]:
+    return [s for s in public(sent) if any(n.endswith("-analysis.png") for n, _ in s.files)]
+
+
+def test_analysis_retried_by_its_job_and_resumed_by_asking_again(offline: Any) -> None:
+    """The graph's first post fails: the analysis stays unfinished, its job posts it once
+    Discord takes posts again, and asking again meanwhile resumes the post instead of
+    answering that it is done."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await resign(h, bob)
+        await h.advance(0)  # the replay
+        store = h.bot.store
+        h.fail_posts(10 * MINUTE)
+        await h.command(alice, "analysis")
+        row = await store.analysis(match_id)
+        assert row is not None and not row.finished and len(row.readings) == row.positions
+        assert _graphs(h.sent) == []
+        ply = (await h.bot.service.cache.get(match_id)).row.ply
+        assert await store.due_time(match_id, JobKind.ANALYSIS, ply) is not None
+        sent = await h.advance(15 * MINUTE)
+        assert len(_graphs(sent)) == 1
+        row = await store.analysis(match_id)
+        assert row is not None and row.finished
+        (answer,) = private(await h.command(alice, "analysis"))
+        assert "has been analysed already" in answer.content
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_asking_again_after_a_failed_post_resumes_it(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await resign(h, bob)
+        await h.advance(0)
+        h.fail_posts(10 * MINUTE)
+        await h.command(alice, "analysis")
+        assert _graphs(h.sent) == []
+        h.fail_posts(None)
+        (answer,) = private(await h.command(bob, "analysis"))
+        assert "is being analysed already" in answer.content  # not "analysed already"
+        assert len(_graphs(h.sent)) == 1  # posted by asking, at once
+        await h.advance(HOUR)  # its job finds it posted: no second graph
+        assert len(_graphs(h.sent)) == 1
+        row = await h.bot.store.analysis(match_id)
+        assert row is not None and row.finished
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_without_embed_links_the_analysis_posts_as_text_and_images(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        h.withhold(h.channel_id, "embed_links")
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await resign(h, bob)
+        await h.command(alice, "analysis")
+        (graph,) = _graphs(h.sent)
+        assert graph.embeds == []
+        assert "**Computer analysis:" in graph.content and "Accuracy" in graph.content
+        row = await h.bot.store.analysis(match_id)
+        assert row is not None and row.finished
+
+    offline(scenario, ai_nodes=NODES)
+
+
+def test_the_computers_reply_refused_by_discord_arrives_when_the_outage_ends(
+    offline: Any,
+) -> None:
+    """alice moves against the computer during an outage: she is told once, the computer's
+    reply is saved, and one board with both turns arrives when Discord takes posts again,
+    her clock counting from it."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice = h.user("alice")
+        await h.command(alice, "challenge", game="quorum", opponent=h.bot_user, level=1, days=1)
+        match_id = max(await h.bot.store.match_ids())
+        h.fail_posts(30 * MINUTE)
+        (told,) = private(await h.command(alice, "move", move="a1e3"))
+        assert LATE in told.content
+        match = await h.bot.service.cache.get(match_id)
+        assert match.row.ply == 2 and match.to_move is not None  # the reply is saved
+        sent = await h.advance(HOUR)
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert "alice played **a1e3**.\nComputer (Black) played" in board.content
+        due = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 2)
+        assert due is not None and due >= START + 30 * MINUTE + DAY
+        assert [s.for_user for s in h.sent if LATE in s.content] == [alice.id]
+
+    offline(scenario, ai_nodes=NODES)
