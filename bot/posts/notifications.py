@@ -145,6 +145,7 @@ class Renderer(Protocol):
         perspective: int | None = None,
         names: Sequence[str] | None = None,
         theme: str | None = None,
+        large: bool = False,
     ) -> bytes: ...
 
 
@@ -185,6 +186,7 @@ class Announcer:
             perspective=view.perspective,
             names=match.names,
             theme=view.theme,
+            large=view.large,
         )
         name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(
