@@ -19,6 +19,7 @@ from PIL import Image
 from renderers.canvas import encode_png, quantize
 from renderers.graph import side_by_side
 from renderers.key import render_key
+from renderers.large import enlarge
 from renderers.replay import MAX_BYTES, animate, schedule
 from renderers.themes import THEMES, Theme, get_theme
 from rules import Highlight, get_game
@@ -66,11 +67,15 @@ def render_png(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme | str | None = None,
+    large: bool = False,
 ) -> bytes:
+    """`large`: the board in two halves, one above the other, for phones (renderers/large.py)."""
     chosen = get_theme(theme)
     image = render(
         game_name, state, last_move=last_move, perspective=perspective, names=names, theme=chosen
     )
+    if large:
+        image = enlarge(image, game_name, state, chosen)
     return encode_png(image, get_game(game_name).name, chosen)
 
 

@@ -15,7 +15,7 @@ from bot.posts import limits
 from bot.posts.match_texts import Line, days_left, mention, worded
 from bot.posts.notifications import pinging
 from bot.service.clocks import zone_names
-from bot.service.settings import ORIENTATIONS, describe_server
+from bot.service.settings import BOARD_SIZES, ORIENTATIONS, describe_server
 from bot.store import HabitRow, PreferenceRow
 from bot.texts import Text, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
@@ -45,6 +45,13 @@ ORIENTATION_NAMES = {  # service.settings.ORIENTATIONS's names, in words
     "first": t("commands.choices.first_at_bottom"),
     "mover": t("commands.choices.mover_at_bottom"),
 }
+BOARD_NAMES = {  # service.settings.BOARD_SIZES, in words
+    "normal": t("boardsize.normal"),
+    "large": t("boardsize.large"),
+}
+BOARD_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=described(BOARD_NAMES[name]), value=name) for name in BOARD_SIZES
+]
 ZONES = zone_names()  # read once: the list does not change while the bot runs
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=described(ORIENTATION_NAMES[name]), value=name)
@@ -82,6 +89,7 @@ def board_lines(mine: PreferenceRow) -> list[Text]:
     return [
         t("answers.settings.theme", theme=THEME_NAMES[mine.theme or "classic"]),
         t("answers.settings.flip_auto") if mine.flip else t("answers.settings.flip_off"),
+        t("boardsize.shown_large") if mine.large else t("boardsize.shown_normal"),
     ]
 
 
@@ -106,8 +114,9 @@ class Settings(commands.Cog):
         flip=described(t("commands.settings.options.flip")),
         timezone=described(t("clocks.commands.timezone")),
         confirm=described(t("clocks.commands.confirm")),
+        board=described(t("boardsize.option")),
     )
-    @app_commands.choices(dm=SWITCH, theme=THEME_CHOICES, flip=FLIP)
+    @app_commands.choices(dm=SWITCH, theme=THEME_CHOICES, flip=FLIP, board=BOARD_CHOICES)
     @app_commands.choices(confirm=SWITCH)
     async def settings(
         self,
@@ -117,6 +126,7 @@ class Settings(commands.Cog):
         flip: str | None = None,
         timezone: str | None = None,
         confirm: str | None = None,
+        board: str | None = None,
     ) -> None:
         async with answering(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -127,11 +137,13 @@ class Settings(commands.Cog):
             )
             if dm is not None:
                 await self.bot.service.store.set_dm(user_id, dm == "on")
-            if theme is not None or flip is not None:
+            if theme is not None or flip is not None or board is not None:
                 chosen = None if flip is None else flip == "auto"
-                await self.bot.service.settings.set_person(user_id, theme=theme, flip=chosen)
+                await self.bot.service.settings.set_person(
+                    user_id, theme=theme, flip=chosen, board=board
+                )
             mine = await self.bot.service.settings.person(user_id)
-            changed = (dm, theme, flip, timezone, confirm) != (None,) * 5
+            changed = (dm, theme, flip, timezone, confirm, board) != (None,) * 6
             dms = t("answers.settings.saved", line=dm_line(mine)) if changed else dm_line(mine)
             vacation = await self.bot.service.vacations.state(user_id)
             away, left = vacation.current, days_left(vacation)

@@ -79,6 +79,7 @@ class Renderer(Protocol):
         perspective: int | None = None,
         names: Sequence[str] | None = None,
         theme: str | None = None,
+        large: bool = False,
     ) -> bytes: ...
 
 
@@ -119,6 +120,7 @@ class Announcer:
             perspective=view.perspective,
             names=[plain(name) for name in match.names],
             theme=view.theme,
+            large=view.large,
         )
         name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(

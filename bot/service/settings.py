@@ -23,14 +23,18 @@ ORIENTATIONS = {
     "mover": say(t("service.settings.mover")),
 }
 ALL_GAMES = "all"
+LARGE = "large"
+BOARD_SIZES = ("normal", LARGE)
 
 
 @dataclass(frozen=True)
 class View:
-    """How one picture is drawn: the seat at the bottom (None: seat 1) and the theme."""
+    """How one picture is drawn: the seat at the bottom (None: seat 1), the theme, and
+    whether the board is in halves for a phone (a member's own pictures only)."""
 
     perspective: int | None = None
     theme: str | None = None
+    large: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,15 +53,27 @@ class Settings:
         return await self.store.preferences(user_id)
 
     async def set_person(
-        self, user_id: int, *, theme: str | None = None, flip: bool | None = None
+        self,
+        user_id: int,
+        *,
+        theme: str | None = None,
+        flip: bool | None = None,
+        board: str | None = None,
     ) -> PreferenceRow:
-        """Change how this member sees boards; what is not named stays as it was."""
+        """Change how this member sees boards (`board`: one of BOARD_SIZES); what is not
+        named stays as it was."""
         if theme is not None:
             _check_theme(theme)
+        if board is not None and board not in BOARD_SIZES:
+            raise ServiceError(
+                t("boardsize.unknown", size=limits.clip(board, limits.QUOTED)),
+                t("boardsize.unknown_hint", choices=", ".join(BOARD_SIZES)),
+            )
         mine = await self.store.preferences(user_id)
         theme = mine.theme if theme is None else theme
         flip = mine.flip if flip is None else flip
-        await self.store.set_board_preferences(user_id, theme, flip)
+        large = mine.large if board is None else board == LARGE
+        await self.store.set_board_preferences(user_id, theme, flip, large)
         return await self.store.preferences(user_id)
 
     async def habits(self, user_id: int) -> HabitRow:
@@ -92,10 +108,10 @@ class Settings:
 
     async def private_view(self, match: Match, viewer: int) -> View:
         """A member's own picture (/board, /replay, DMs): from their seat if they play and
-        want it so, in their theme."""
+        want it so, in their theme and board size."""
         mine = await self.store.preferences(viewer)
         seat = match.seat_of(viewer) if mine.flip else None
-        return View(seat, mine.theme)
+        return View(seat, mine.theme, mine.large)
 
     async def thread_view(self, match: Match) -> View:
         """A picture posted where the match is played: the server's theme and orientation."""

@@ -288,6 +288,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "attempts of jobs that post",
         "ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;",
     ),
+    # A member's board size (issue 41): large boards in their private views and DMs.
+    Migration.portable(
+        "board size",
+        "ALTER TABLE preferences ADD COLUMN large_board INTEGER NOT NULL DEFAULT 0;",
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

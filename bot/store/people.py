@@ -21,12 +21,13 @@ class People(Database):
 
     async def preferences(self, user_id: int) -> PreferenceRow:
         rows = await self._reader().fetch(
-            "SELECT dm, dm_refused, theme, flip FROM preferences WHERE user_id = ?", user_id
+            "SELECT dm, dm_refused, theme, flip, large_board FROM preferences WHERE user_id = ?",
+            user_id,
         )
         if not rows:
             return PreferenceRow()
         row = rows[0]
-        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]))
+        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]), bool(row[4]))
 
     async def set_dm(self, user_id: int, wanted: bool) -> None:
         """Choose direct messages on or off; either way, forget an earlier refusal."""
@@ -53,16 +54,20 @@ class People(Database):
             )
         return refused == 1
 
-    async def set_board_preferences(self, user_id: int, theme: str | None, flip: bool) -> None:
+    async def set_board_preferences(
+        self, user_id: int, theme: str | None, flip: bool, large: bool = False
+    ) -> None:
         """Save how this member sees boards (their other preferences unchanged)."""
         async with self._writer() as db:
             await db.execute(
-                "INSERT INTO preferences (user_id, theme, flip, updated_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET theme = excluded.theme, "
-                "flip = excluded.flip, updated_at = excluded.updated_at",
+                "INSERT INTO preferences (user_id, theme, flip, large_board, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "theme = excluded.theme, flip = excluded.flip, "
+                "large_board = excluded.large_board, updated_at = excluded.updated_at",
                 user_id,
                 theme,
                 int(flip),
+                int(large),
                 now(),
             )
 

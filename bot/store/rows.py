@@ -182,6 +182,7 @@ class PreferenceRow:
     dm_refused: bool = False
     theme: str | None = None  # a renderers.THEMES name; None: the default
     flip: bool = True  # boards of their own matches drawn from their side
+    large: bool = False  # their private boards in halves, for phones (renderers/large.py)
 
 
 @dataclass(frozen=True)

@@ -430,9 +430,9 @@ def test_board_preferences_and_server_settings_round_trip(database_url: str) -> 
         store = await open_store(database_url)
         assert await store.preferences(ALICE.user_id) == PreferenceRow()
         await store.set_dm(ALICE.user_id, True)
-        await store.set_board_preferences(ALICE.user_id, "high-contrast", False)
+        await store.set_board_preferences(ALICE.user_id, "high-contrast", False, large=True)
         assert await store.preferences(ALICE.user_id) == PreferenceRow(
-            dm=True, theme="high-contrast", flip=False
+            dm=True, theme="high-contrast", flip=False, large=True
         )
         assert await store.server_settings(7) == ServerRow(7)
         chosen = ServerRow(7, "dark", "mover", 0, ("quorum", "razzle"), 2**62)

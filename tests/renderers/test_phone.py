@@ -9,6 +9,9 @@ without colour, by more than `LEVELS` grey levels on at least `AREA` pixels: wha
 A change of a shape (a piece, a chip's bar, its break, a badge), unlike one of a letter or a
 number, must moreover change one whole `SIDE`x`SIDE` block: the mark is at least `SIDE` px
 in its smallest dimension.
+
+Every check is made of the normal picture and of the large one (renderers/large.py), where
+each mark is found in the half of the board that shows it whole.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from fixtures.positions import diagram
 from renderers import THEMES, render
 from renderers import boku as boku_picture
 from renderers import kyo as kyo_picture
-from renderers.canvas import WIDTH, Grid
+from renderers.canvas import HEADER, WIDTH, Grid
+from renderers.large import cut, enlarge
 from renderers.themes import Theme
 from rules import get_game
 from rules.boku.board import POINTS
@@ -40,6 +44,7 @@ LEVELS = 60
 SIDE = 4
 AREA = SIDE * SIDE
 Box = tuple[float, float, float, float]
+Placer = Callable[[Box], Box]
 
 
 @dataclass(frozen=True)
@@ -68,9 +73,35 @@ def phone(image: Image.Image) -> Image.Image:
     return image.convert("RGB").resize((PHONE, height), Image.Resampling.BOX).convert("L")
 
 
-def shrunk(box: Box) -> tuple[int, int, int, int]:
-    left, top, right, bottom = (round(edge * PHONE / WIDTH) for edge in box)
+def shrunk(box: Box, width: int = WIDTH) -> tuple[int, int, int, int]:
+    left, top, right, bottom = (round(edge * PHONE / width) for edge in box)
     return left, top, right, bottom
+
+
+def picture(game: str, state: Any, theme: Theme, large: bool) -> tuple[Image.Image, Placer]:
+    """The picture as drawn for a member who chose `large` or not, and where a box of the
+    normal picture's board lies in it: in the large one, in the left half if it fits there
+    whole, else in the right half."""
+    image = render(game, state, theme=theme)
+    if not large:
+        return image, lambda box: box
+    bigger = enlarge(image, game, state, theme)
+    left_end, right_start = cut(game, state)
+    top = round(HEADER * bigger.width / WIDTH)
+
+    def place(box: Box) -> Box:
+        x0, y0, x1, y1 = box
+        if x1 <= left_end:
+            dx, dy = 0, top - HEADER
+        else:
+            assert x0 >= right_start, box
+            dx, dy = bigger.width - WIDTH, bigger.height - image.height
+        placed = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+        same = image.crop(box) == bigger.crop(placed)
+        assert same, f"{box} is not at {placed} in the large picture"
+        return placed
+
+    return bigger, place
 
 
 # Counts, in each 4x4 window, the pixels a mask marks (each worth 15, so that 16 fit in a byte).
@@ -84,16 +115,19 @@ def has_block(mask: Image.Image) -> bool:
     return any(counts.histogram()[FILLED * 15 :])
 
 
-def unreadable(game: str, before: Image.Image, change: Change, theme: Theme) -> list[str]:
+def unreadable(
+    game: str, before: Image.Image, change: Change, theme: Theme, large: bool
+) -> list[str]:
     """The marks whose change does not show at phone size, described."""
-    after = phone(render(game, change.state, theme=theme))
+    drawn, place = picture(game, change.state, theme, large)
+    after = phone(drawn)
     mask = ImageChops.difference(before, after).point(lambda v: 255 if v > LEVELS else 0)
     failures = []
     for mark in change.marks:
-        tile = mask.crop(shrunk(mark.box))
+        tile = mask.crop(shrunk(place(mark.box), drawn.width))
         count = tile.histogram()[255]
         if count < mark.least or (mark.solid and not has_block(tile)):
-            failures.append(f"{mark.what} at {shrunk(mark.box)}: {count} px")
+            failures.append(f"{mark.what} at {shrunk(place(mark.box), drawn.width)}: {count} px")
     return failures
 
 
@@ -295,32 +329,36 @@ CHANGES: dict[str, Callable[[Any], Iterator[Change]]] = {
 }
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 @pytest.mark.parametrize("theme", list(THEMES.values()), ids=lambda theme: theme.name)
 @pytest.mark.parametrize("game", sorted(CHANGES))
-def test_every_mark_reads_at_phone_size_in_grey(game: str, theme: Theme) -> None:
+def test_every_mark_reads_at_phone_size_in_grey(game: str, theme: Theme, large: bool) -> None:
     failures = []
     for state in POSITIONS[game]():
-        before = phone(render(game, state, theme=theme))
+        before = phone(picture(game, state, theme, large)[0])
         for change in CHANGES[game](state):
-            failures.extend(unreadable(game, before, change, theme))
+            failures.extend(unreadable(game, before, change, theme, large))
     assert failures == []
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 @pytest.mark.parametrize("theme", list(THEMES.values()), ids=lambda theme: theme.name)
-def test_kyo_counts_are_figures_a_phone_shows_8_px_high(theme: Theme) -> None:
+def test_kyo_counts_are_figures_a_phone_shows_8_px_high(theme: Theme, large: bool) -> None:
     """The figures of every count from 3 to 12, found in their badge (inside its edge) as the
     pixels more than `LEVELS` from the badge's ground, are 2 x `SIDE` px high or more."""
     grid = Grid(10, 10)
     stacks = ["D" * count + "H" for count in range(3, 13)]
     state = dataclasses.replace(get_game("kyo").new(), board=tuple(stacks + [""] * 90))
-    picture = phone(render("kyo", state, theme=theme))
+    drawn, place = picture("kyo", state, theme, large)
+    seen = phone(drawn)
     size = grid.cell * kyo_picture.COUNT_SHARE
     heights = {}
     for index, stack in enumerate(stacks):
         x, y = grid.origin(*point(index))
         wide = size * 3 / 2 if len(stack) > 10 else size
-        left, top, right, bottom = shrunk((x + 1, y + 1, x + 1 + wide, y + 1 + size))
-        badge = picture.crop((left + 1, top + 1, right - 1, bottom - 1))
+        spot = place((x + 1, y + 1, x + 1 + wide, y + 1 + size))
+        left, top, right, bottom = shrunk(spot, drawn.width)
+        badge = seen.crop((left + 1, top + 1, right - 1, bottom - 1))
         ground = max(range(256), key=badge.histogram().__getitem__)
         figures = badge.point(
             lambda value, ground=ground: 255 if abs(value - ground) > LEVELS else 0
