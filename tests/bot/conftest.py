@@ -43,11 +43,14 @@ def postgres() -> Iterator[ThrowawayPostgres]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Both backends where they can differ: tests of the store itself (they ask for
     `database_url`) and tests marked `both_backends` (races, restarts, queries whose SQL
-    semantics matter). The rest of the bot's behaviour runs on SQLite only."""
+    semantics matter); PostgreSQL alone for tests marked `postgresql_only`. The rest of the
+    bot's behaviour runs on SQLite only."""
     if "database_url" not in metafunc.fixturenames:
         return
     store_test = "database_url" in inspect.signature(metafunc.function).parameters
-    if store_test or metafunc.definition.get_closest_marker("both_backends"):
+    if metafunc.definition.get_closest_marker("postgresql_only"):
+        metafunc.parametrize("database_url", ["postgresql"], indirect=True)
+    elif store_test or metafunc.definition.get_closest_marker("both_backends"):
         metafunc.parametrize("database_url", BACKENDS, indirect=True)
 
 
