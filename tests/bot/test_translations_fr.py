@@ -21,7 +21,7 @@ FRENCH = "fr"
 ENGLISH_FOLDER = texts.FOLDER / texts.ENGLISH
 FRENCH_FOLDER = texts.FOLDER / FRENCH
 # English files with no French version yet.
-LEFT: frozenset[str] = frozenset({"help", "rules"})
+LEFT: frozenset[str] = frozenset({"rules"})
 FILES = sorted(path.stem for path in ENGLISH_FOLDER.glob("*.toml") if path.stem not in LEFT)
 
 
