@@ -27,7 +27,7 @@ from ai.heuristics import (
 )
 from ai.kyo import KyoSearch
 from ai.reference import Reference, hands_over_a_win, winning_move
-from ai.threats import boku_forcing
+from ai.threats import boku_forcing, boost_forcing
 from rules import get_game
 from rules.errors import IllegalMove
 from rules.game import Game
@@ -72,7 +72,7 @@ BOTS: dict[str, Bot] = {
 REFERENCES: dict[str, Bot] = {name: Reference(e) for name, e in EVALUATORS.items()}
 # Per game, whether the seat to move has a threat that wins by force within its next two
 # turns (ai/threats.py): no level leaves one when a move stops it.
-THREATS: dict[str, Callable[[Any], bool]] = {"boku": boku_forcing}
+THREATS: dict[str, Callable[[Any], bool]] = {"boku": boku_forcing, "boost": boost_forcing}
 
 
 def get_bot(game_name: str) -> Bot:

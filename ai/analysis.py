@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -70,7 +71,17 @@ ACCURACY_OFFSET = 3.1669
 """A move's accuracy = SCALE * exp(-DECAY * loss) - OFFSET, clamped to 0-100, with `loss` the
 drop of the mover's win percentage: Lichess's published move-accuracy curve
 (lichess.org/page/accuracy). No loss gives 100, 5 points 80, 10 points 64, 15 points 50,
-30 points 25. A player's accuracy is the mean over the moves they chose."""
+30 points 25. A player's accuracy over a game is Lichess's too (lila, modules/analyse/src/main/
+AccuracyPercent.scala, gameAccuracy): the mean of two means of their moves' accuracies, one
+weighted by how much the win percentage swung around each move, one harmonic, so that a few
+large losses count (a plain mean let a random Razzle Dazzle player score 68 on moves that were
+mostly harmless and a few that lost the game)."""
+
+VOLATILITY_WINDOW = (2, 8)
+"""A move's weight is the standard deviation of its seat's win percentage over the positions
+of a window ending just after the move, a tenth of the game long within these bounds..."""
+VOLATILITY_WEIGHT = (0.5, 12.0)
+"""...and clamped to these bounds (Lichess's numbers)."""
 
 
 @dataclass(frozen=True)
@@ -390,25 +401,43 @@ def judge(
 
 
 def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
-    """Each seat's accuracy (the mean of its moves') and counts of marks over the moves it
-    chose that could lose something: not the forced ones, nor those from a position the judge
-    finds lost (they cannot lose more, and counting them as perfect would flatter a player
-    who has lost already)."""
+    """Each seat's accuracy (`game_accuracy`) and counts of marks over the moves it chose that
+    could lose something: not the forced ones, nor those from a position the judge finds lost
+    (they cannot lose more, and counting them as perfect would flatter a player who has lost
+    already)."""
     summaries = []
     for seat in range(1, players + 1):
         mine = [j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] > 0]
         average = sum(j.loss for j in mine) / len(mine) if mine else 0.0
-        mean_accuracy = sum(accuracy(j.loss) for j in mine) / len(mine) if mine else 100.0
         marks = [j.mark for j in mine]
         summaries.append(
             Summary(
                 seat,
                 len(mine),
                 average,
-                mean_accuracy,
+                game_accuracy(judged, seat, mine),
                 marks.count(Mark.INACCURACY),
                 marks.count(Mark.MISTAKE),
                 marks.count(Mark.BLUNDER),
             )
         )
     return tuple(summaries)
+
+
+def game_accuracy(judged: Sequence[Judgement], seat: int, counted: Sequence[Judgement]) -> float:
+    """The seat's accuracy over the game (ACCURACY_SCALE): the mean of the volatility-weighted
+    mean and the harmonic mean of its `counted` moves' accuracies (100 without any)."""
+    if not counted:
+        return 100.0
+    series = [100.0 * j.chances[seat - 1] for j in judged]
+    low, high = VOLATILITY_WINDOW
+    window = min(max(len(judged) // 10, low), high)
+    place = {id(j): index for index, j in enumerate(judged)}
+    accuracies, weights = [], []
+    for move in counted:
+        start = max(0, place[id(move)] + 2 - window)
+        swing = statistics.pstdev(series[start : start + window])
+        weights.append(min(max(swing, VOLATILITY_WEIGHT[0]), VOLATILITY_WEIGHT[1]))
+        accuracies.append(accuracy(move.loss))
+    weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
+    return (weighted + statistics.harmonic_mean(accuracies)) / 2

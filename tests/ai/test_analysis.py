@@ -162,7 +162,24 @@ def test_the_summary_counts_marks_and_leaves_forced_and_lost_moves_out() -> None
     assert (one.moves, one.blunders, one.average_loss) == (1, 1, 35.0)
     assert one.accuracy == pytest.approx(accuracy(35.0))
     assert (two.moves, two.mistakes, two.average_loss) == (2, 1, 6.0)
-    assert two.accuracy == pytest.approx((accuracy(0) + accuracy(12)) / 2)
+    # Lichess's game accuracy: windows of 2 positions, seat 2 at 80 and 80 around "c" (weight
+    # 0.5, the least), at 80 and 100 around "e" (weight 10); then the harmonic mean.
+    weighted = (0.5 * accuracy(0) + 10 * accuracy(12)) / 10.5
+    harmonic = 2 / (1 / accuracy(0) + 1 / accuracy(12))
+    assert two.accuracy == pytest.approx((weighted + harmonic) / 2)
+
+
+def test_a_few_large_losses_weigh_more_than_in_a_plain_mean() -> None:
+    """A random player's many harmless moves must not hide the few that lost the game."""
+    chances = [0.5] * 9 + [0.1]  # seat 1's last move, at ply 8, loses 40 points
+    judged = [
+        Judgement(ply, (c, 1 - c), 1 + ply % 2, "a", "b", 40.0 if ply == 8 else 0.0)
+        for ply, c in enumerate(chances)
+    ]
+    one, two = summarise([*judged, Judgement(10, (0.0, 1.0))], 2)
+    plain = sum(accuracy(j.loss) for j in judged if j.seat == 1) / one.moves
+    assert one.accuracy < plain - 10
+    assert two.accuracy == pytest.approx(accuracy(0))
 
 
 def test_a_finished_position_reads_as_its_result() -> None:

@@ -2,7 +2,8 @@
 (issue 37): positions found in random games of each game (a win in one for the mover; and
 positions where most moves hand the opponent a win in one, but not all), and Boost's tower
 of its rules tests with the fourth dragon one step away, as diagrams in
-blocking_positions.json; and every level stops Boku's open three (ai/threats.py)."""
+blocking_positions.json; and every level stops Boku's open three and Boost's tower in the
+making (ai/threats.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 import ai
 from ai.base import Budget, Choice, Limit
 from ai.reference import hands_over_a_win
-from ai.threats import boku_forcing
+from ai.threats import boku_forcing, boost_forcing
 from rules import get_game
 
 NODES = {1: 40, 2: 300, 3: 600}  # level 1's own cap; the others by nodes, to repeat
@@ -76,4 +77,43 @@ def test_every_level_stops_an_open_three(level: int) -> None:
     far = game.parse_move(state, "a2")  # what a search that missed the three might play
     checked = ai.blocking(game, state, Choice(far), Limit(nodes=1), boku_forcing)
     assert checked.move != far and not boku_forcing(game.apply(state, checked.move))
+    assert ai.blocking(game, state, Choice(far), Limit(nodes=1)).move == far, "a win in one only"
+
+
+# Seat 2's tower e5 has dragons d5 and f5; its dragons e2 and e8, each with two steps (a pawn
+# beside it), reach e4 and e6: moving one makes three and the other fills the fourth next turn.
+TOWER_IN_THE_MAKING = """\
+. . . . . . . . .
+. . . P D . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . D T D . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . P D . . . .
+p p p p . . . . .
+to move: {seat}"""
+
+
+def test_a_tower_in_the_making_is_a_threat_that_wins_by_force() -> None:
+    game = get_game("boost")
+    assert boost_forcing(game.parse_diagram(TOWER_IN_THE_MAKING.format(seat=2)))
+    assert not boost_forcing(game.parse_diagram(TOWER_IN_THE_MAKING.format(seat=1)))
+    blocked = TOWER_IN_THE_MAKING.replace("p p p p .", "p p p p p")
+    assert not boost_forcing(game.parse_diagram(blocked.format(seat=2))), "e2 has three steps"
+    one_dragon = TOWER_IN_THE_MAKING.replace("D T D", ". T D")
+    assert not boost_forcing(game.parse_diagram(one_dragon.format(seat=2))), "two moves short"
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_every_level_stops_a_tower_in_the_making(level: int) -> None:
+    game = get_game("boost")
+    state = game.parse_diagram(TOWER_IN_THE_MAKING.format(seat=1))
+    leaving = [m for m in game.legal_moves(state) if boost_forcing(game.apply(state, m))]
+    assert 0 < len(leaving) < len(game.legal_moves(state))
+    move = ai.choose("boost", state, level=level, seed=1, nodes=NODES[level]).move
+    assert move not in leaving
+    far = game.parse_move(state, "a1a3")  # what a search that missed the tower might play
+    checked = ai.blocking(game, state, Choice(far), Limit(nodes=1), boost_forcing)
+    assert checked.move not in leaving
     assert ai.blocking(game, state, Choice(far), Limit(nodes=1)).move == far, "a win in one only"
