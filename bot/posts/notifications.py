@@ -271,11 +271,17 @@ class Announcer:
         due = deadline_line(clock.due if clock is not None else None)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
         ratings_line = rating_changes(match, await self.service.ratings.changes(match))
-        extras = [banks_line(await self.service.timing.left(match)), repetition_line(match)]
-        extras = [line for line in extras if line]
-        text = limits.content(
-            worded([*lines, status_line(match), ratings_line, due, *away, *extras]).strip()
-        )
+        banks = banks_line(await self.service.timing.left(match))
+        shown = [
+            *lines,
+            status_line(match),
+            ratings_line,
+            due,
+            *away,
+            banks,
+            repetition_line(match),
+        ]
+        text = limits.content(worded([line for line in shown if line]).strip())
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []

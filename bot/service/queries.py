@@ -121,6 +121,8 @@ class Queries:
         user_id, guild_id = viewer.user_id, viewer.guild_id
         listing = await self.listing(user_id, guild_id)
         active = [m for m in listing.matches if m.status == Status.ACTIVE]
+        if guild_id is None:  # outside servers every match is listed: this conversation's first
+            active = [m for m in active if m.channel_id == channel_id] or active
         if len(active) == 1:
             return active[0]
         if not active and recent:

@@ -411,3 +411,19 @@ def test_analysis_and_replay_of_a_dm_match_answer_in_the_dm(offline: Any) -> Non
         assert replay.channel_id == dm and replay.pngs
 
     offline(scenario, ai_nodes=40)
+
+
+def test_a_command_in_a_dm_means_that_conversation_s_match(offline: Any) -> None:
+    """alice also plays bob in a server: `/move` without a match in their DM plays the DM's."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h)
+        await h.command(alice, "challenge", game="quorum", opponent=bob)
+        server_match = max(await h.bot.store.match_ids())
+        await h.click(bob, h.latest(lambda s: "Accept" in s.buttons).message_id or 0, "Accept")
+        assert (await h.bot.service.cache.get(server_match)).status == "active"
+        (board,) = [s for s in public(await h.command(alice, "move", dm, move="a1e3")) if s.pngs]
+        assert board.channel_id == dm and "alice played **a1e3**" in board.content
+        assert "\n\n" not in board.content, "no empty line where no rating changed"
+
+    offline(scenario)
