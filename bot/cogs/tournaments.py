@@ -170,7 +170,9 @@ class Tournaments(commands.Cog):
         name="cancel", description=described(t("lifecycle.commands.tournament.cancel.description"))
     )
     @app_commands.describe(tournament=WHICH)
-    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
+    async def cancel(
+        self, interaction: Interaction, tournament: TournamentId | None = None
+    ) -> None:
         """Announced where the command is used, and on the entry message."""
         async with answering(interaction):
             service = self.bot.service.tournaments
@@ -192,7 +194,7 @@ class Tournaments(commands.Cog):
         tournament=WHICH,
     )
     async def remove(
-        self, interaction: Interaction, player: discord.User, tournament: int | None = None
+        self, interaction: Interaction, player: discord.User, tournament: TournamentId | None = None
     ) -> None:
         async with answering(interaction):
             service = self.bot.service.tournaments

@@ -40,6 +40,10 @@ def test_command_sync_payload(offline: Any) -> None:
         assert method == "PUT"
         commands = {c["name"]: c for c in body}
         assert set(commands) == COMMANDS
+        subcommands = commands["tournament"]["options"]
+        named = [o for sub in subcommands for o in sub.get("options", [])]
+        numbered = [o for o in named if o["name"] == "tournament"]
+        assert len(numbered) >= 5 and all(o.get("max_value") for o in numbered), numbered
         challenge = {o["name"]: o for o in commands["challenge"]["options"]}
         assert list(challenge) == [
             *("game", "opponent", "opponent2", "opponent3", "variant", "days", "rated", "level"),
