@@ -18,7 +18,7 @@ from bot.service import Turn, Viewer
 from bot.service import rating_model as ratings
 from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 from bot.ui.commands_sync import server_only
 from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
 from bot.ui.views import HistoryButton, ReplayButton, history_view, replay_view
@@ -31,7 +31,7 @@ HISTORY_PAGE = 10  # matches per /history page
 RATING_NOTE = t("answers.standings.rating_note", least=ratings.PROVISIONAL_GAMES)
 
 
-def history_line(row: MatchRow, user_id: int, locale: str = ENGLISH) -> str:
+def history_line(row: MatchRow, user_id: int, locale: str | None = None) -> str:
     """`Quorum #3 vs bob: **won** (resignation) · link`, for histories and profiles."""
     others = say(t("posts.and"), locale).join(
         safe_name(s.name) for s in row.seats if s.user_id != user_id

@@ -24,7 +24,7 @@ from bot.posts.match_texts import plain
 from bot.posts.names import safe_name
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 from renderers import render_comparison
 from renderers.graph import Dot, graph_png
 
@@ -65,7 +65,7 @@ def done_text(analysis: Analysis) -> Text:
     )
 
 
-def marks_rule(locale: str = ENGLISH) -> Text:
+def marks_rule(locale: str | None = None) -> Text:
     """The thresholds in words, from the constants (docs/analysis.md)."""
     steps = ", ".join(
         say(t("analysis.threshold", points=f"{threshold:.0f}", mark=A_MARK[mark]), locale)
@@ -107,7 +107,7 @@ def marked_move(judged: Sequence[Judgement], index: int) -> Text:
     )
 
 
-def player_summary(analysis: Analysis, summary: Summary, locale: str = ENGLISH) -> str:
+def player_summary(analysis: Analysis, summary: Summary, locale: str | None = None) -> str:
     """A player's summary line, then each of their marked moves, one a line."""
     judged = analysis.judged
     lines = [summary_line(summary)] + [
@@ -118,7 +118,7 @@ def player_summary(analysis: Analysis, summary: Summary, locale: str = ENGLISH) 
     return "\n".join(say(line, locale) for line in lines)
 
 
-def summary_embed(analysis: Analysis, locale: str = ENGLISH) -> discord.Embed:
+def summary_embed(analysis: Analysis, locale: str | None = None) -> discord.Embed:
     match = analysis.match
     names = [safe_name(name) for name in match.names]
     fields = [(names[s.seat - 1], player_summary(analysis, s, locale)) for s in analysis.summaries]
@@ -133,7 +133,7 @@ def shown_outcome(analysis: Analysis) -> Text:
     return t("analysis.result", outcome=analysis.match.describe_outcome(safe_name))
 
 
-def graph_alt(analysis: Analysis, locale: str = ENGLISH) -> str:
+def graph_alt(analysis: Analysis, locale: str | None = None) -> str:
     """The graph in words: where it starts, its largest swings, where it ends."""
     match, judged = analysis.match, analysis.judged
     names = [plain(name) for name in match.names]
@@ -196,7 +196,7 @@ def worst_moves(judged: Sequence[Judgement], players: int) -> list[int]:
     return sorted(worst)
 
 
-def turn_evaluation(analysis: Analysis, index: int, locale: str = ENGLISH) -> str:
+def turn_evaluation(analysis: Analysis, index: int, locale: str | None = None) -> str:
     """For /replay at position `index`: the chances there, what the move leading to it was
     worth, and the computer's choice at that turn with the line it expected (at the setup,
     its choice for the first turn)."""

@@ -26,7 +26,7 @@ from discord.utils import MISSING
 from bot.clock import MINUTE, Clock
 from bot.posts import limits
 from bot.service import Match
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -87,7 +87,7 @@ class OutOfReach(Exception):
         super().__init__(f"match #{match.id}: its conversation cannot be posted to now")
         self.match = match
 
-    def explain(self, viewer: int, locale: str = ENGLISH) -> str:
+    def explain(self, viewer: int, locale: str | None = None) -> str:
         return say(t("places.out_of_reach", place=place_of(self.match, viewer)), locale)
 
 

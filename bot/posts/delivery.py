@@ -9,10 +9,10 @@ import discord
 
 from bot.posts import limits
 from bot.posts.conversations import Conversation
-from bot.texts import ENGLISH, say, t
+from bot.texts import say, t
 
 
-def embed_text(embed: discord.Embed, locale: str = ENGLISH) -> str:
+def embed_text(embed: discord.Embed, locale: str | None = None) -> str:
     """An embed's title, description and fields as lines of plain text."""
     lines = [say(t("delivery.embed_title", title=embed.title), locale)] if embed.title else []
     lines += [embed.description] if embed.description else []
@@ -27,7 +27,7 @@ async def send_embedded(
     channel: discord.abc.Messageable | Conversation,
     embed: discord.Embed,
     picture: Callable[[], discord.File],
-    locale: str = ENGLISH,
+    locale: str | None = None,
 ) -> discord.Message:
     """Send an embed with a picture (`picture` makes the file: each send reads its own).
     Refused for a permission (without Embed Links), the embed's words go as plain text

@@ -24,13 +24,13 @@ from bot.service.deadlines import CHALLENGE_LIFETIME
 from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import MatchRow, SeatRow, TournamentRow
-from bot.texts import ENGLISH, Text, Wordable, say, t
+from bot.texts import Text, Wordable, say, t
 from rules.phrases import Phrase, Words
 
 Line = Wordable | str  # a line of a post: a sentence to word, or a value shown as it is
 
 
-def worded(lines: Sequence[Line], locale: str = ENGLISH) -> str:
+def worded(lines: Sequence[Line], locale: str | None = None) -> str:
     """The lines of a post in the reader's language, one under the other."""
     return "\n".join(say(line, locale) for line in lines)
 
@@ -69,7 +69,7 @@ def rated(match_rated: bool) -> Text:
     return t("posts.rated") if match_rated else t("posts.unrated")
 
 
-def challenge_text(match: Match, locale: str = ENGLISH) -> str:
+def challenge_text(match: Match, locale: str | None = None) -> str:
     """The challenge post: who challenges whom to what, and who still has to answer; an open
     challenge's free seats are for anyone here."""
     challenger = match.challenger
@@ -107,21 +107,21 @@ def challenge_text(match: Match, locale: str = ENGLISH) -> str:
     return limits.content(worded(lines, locale))
 
 
-def challenge_begins(match: Match, locale: str = ENGLISH) -> str:
+def challenge_begins(match: Match, locale: str | None = None) -> str:
     return worded([challenge_text(match, locale), t("posts.challenge.begins")], locale)
 
 
-def challenge_declined(match: Match, name: str, locale: str = ENGLISH) -> str:
+def challenge_declined(match: Match, name: str, locale: str | None = None) -> str:
     declined = t("posts.challenge.declined", player=name)
     return worded([challenge_text(match, locale), declined], locale)
 
 
-def challenge_withdrawn(match: Match, name: str, locale: str = ENGLISH) -> str:
+def challenge_withdrawn(match: Match, name: str, locale: str | None = None) -> str:
     withdrawn = t("posts.challenge.withdrawn", player=name)
     return worded([challenge_text(match, locale), withdrawn], locale)
 
 
-def challenge_expired(match: Match, locale: str = ENGLISH) -> str:
+def challenge_expired(match: Match, locale: str | None = None) -> str:
     note = t("posts.challenge.expired", count=CHALLENGE_LIFETIME // DAY)
     return limits.content(worded([challenge_text(match, locale), note], locale))
 
@@ -135,7 +135,7 @@ def challenge_unanswered(match: Match, to: int | None = None) -> Text:
     return t("posts.challenge.unanswered_to", player=mention(to), match=described)
 
 
-def match_begins(match: Match, locale: str = ENGLISH) -> str:
+def match_begins(match: Match, locale: str | None = None) -> str:
     players = say(t("posts.vs"), locale).join(
         who(s)
         if s.engine is not None
@@ -182,7 +182,7 @@ def _bold_notation(turn: Turn) -> Words:
     return words
 
 
-def alt_text(match: Match, state: Any, locale: str = ENGLISH) -> str:
+def alt_text(match: Match, state: Any, locale: str | None = None) -> str:
     """What a screen reader says for a board: the game, the turn, whose move, the last move
     and where each side's pieces stand, in the rules' words (Discord's attachment
     description); what each side has, counted, when the squares would not fit."""
@@ -272,7 +272,7 @@ def followed(
     lines: Sequence[Line],
     notes: Sequence[Line],
     link: str,
-    locale: str = ENGLISH,
+    locale: str | None = None,
 ) -> str:
     """The direct message a follower gets with each board: what happened, who is to move
     (no mention: nobody is pinged in a DM) or the result, and where to look."""
@@ -367,7 +367,7 @@ def taken_back(request: Takeback) -> Text:
     return t("posts.takeback.taken_back", move=request.notation)
 
 
-def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str = ENGLISH) -> str:
+def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str | None = None) -> str:
     """`Ratings: alice 1,523 (+12), bob 1,477 (-12).` under a rated result, or nothing."""
     if not changes:
         return ""

@@ -14,7 +14,7 @@ from bot.posts.match_texts import Line, clock_pace, mention, rated, worded
 from bot.service.pairing import TIEBREAKS, Standing, System
 from bot.service.tournaments import MIN_PLAYERS, Tournament
 from bot.store import Stage
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 
 TIEBREAK_NAMES = {  # the names pairing.TIEBREAKS gives, in words
     "Buchholz": t("tournaments.tiebreaks.buchholz"),
@@ -36,7 +36,7 @@ def tiebreak_text(value: float) -> str:
     return points_text(value) if (value * 2).is_integer() else f"{value:g}"
 
 
-def standing_line(standing: Standing, tournament: Tournament, locale: str = ENGLISH) -> str:
+def standing_line(standing: Standing, tournament: Tournament, locale: str | None = None) -> str:
     """`1. @alice · **2½** · 3 games, 1 bye · Buchholz 4 · Sonneborn-Berger 3.25`."""
     breaks = " · ".join(
         say(
@@ -69,11 +69,11 @@ def standing_line(standing: Standing, tournament: Tournament, locale: str = ENGL
 MORE_ROOM = 120  # characters the entry message keeps for the line pointing to the rest
 
 
-def table_lines(tournament: Tournament, locale: str = ENGLISH) -> list[str]:
+def table_lines(tournament: Tournament, locale: str | None = None) -> list[str]:
     return [standing_line(s, tournament, locale) for s in tournament.standings()]
 
 
-def messages(lines: Sequence[Line], locale: str = ENGLISH) -> list[str]:
+def messages(lines: Sequence[Line], locale: str | None = None) -> list[str]:
     """The lines as messages that each fit Discord's limit, split only between lines."""
     return ["\n".join(page) for page in limits.pages([say(line, locale) for line in lines])]
 
@@ -100,7 +100,7 @@ def summary(tournament: Tournament) -> Text:
     )
 
 
-def entry_lines(tournament: Tournament, locale: str = ENGLISH) -> list[Line]:
+def entry_lines(tournament: Tournament, locale: str | None = None) -> list[Line]:
     """Who has entered while it is open, the table once it runs, a line each."""
     row = tournament.row
     head: list[Line] = [t("tournaments.title", title=tournament.title), summary(tournament)]
@@ -116,7 +116,7 @@ def entry_lines(tournament: Tournament, locale: str = ENGLISH) -> list[Line]:
     return [*head, heading, *table_lines(tournament, locale)]
 
 
-def entry_text(tournament: Tournament, locale: str = ENGLISH) -> str:
+def entry_text(tournament: Tournament, locale: str | None = None) -> str:
     """The entry message, one message edited as the tournament goes on: the lines that fit
     whole, then how many more `/tournament standings` shows."""
     lines = [say(line, locale) for line in entry_lines(tournament, locale)]
@@ -127,7 +127,7 @@ def entry_text(tournament: Tournament, locale: str = ENGLISH) -> str:
     return worded([*first, more], locale)
 
 
-def standings_messages(tournament: Tournament, locale: str = ENGLISH) -> list[str]:
+def standings_messages(tournament: Tournament, locale: str | None = None) -> list[str]:
     """`/tournament standings`: the entry message's words whole, over as many messages as
     they need."""
     return messages(entry_lines(tournament, locale), locale)
@@ -163,7 +163,7 @@ def round_begins(tournament: Tournament, number: int, byes: list[int]) -> Text:
 
 
 def round_match(
-    tournament: Tournament, number: int, players: list[int], locale: str = ENGLISH
+    tournament: Tournament, number: int, players: list[int], locale: str | None = None
 ) -> str:
     """The message a round's match thread opens from: the tournament and round label it."""
     versus = say(t("posts.vs"), locale).join(map(mention, players))
@@ -176,7 +176,7 @@ def started(tournament: Tournament) -> Text:
 
 
 def finished(
-    tournament: Tournament, winners: list[int], early: bool, locale: str = ENGLISH
+    tournament: Tournament, winners: list[int], early: bool, locale: str | None = None
 ) -> list[str]:
     """The final post: who won, then the whole table, over as many messages as it needs."""
     champions = say(t("posts.and"), locale).join(map(mention, winners))

@@ -8,7 +8,7 @@ import discord
 from bot.posts.match_texts import Line
 from bot.posts.names import safe_name
 from bot.service import Match
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 from bot.ui.permissions import label
 
 NOTHING_LOST = t("posts.undelivered.nothing_lost")
@@ -45,7 +45,7 @@ class Undelivered(Exception):
         self.retry_after = retry_after
 
     def explain(
-        self, permissions: discord.Permissions, channel_id: int | None, locale: str = ENGLISH
+        self, permissions: discord.Permissions, channel_id: int | None, locale: str | None = None
     ) -> str:
         """The sentence for the member; `permissions` are the bot's where they asked, which
         tell exactly what is lacking when that is the same channel or its parent."""

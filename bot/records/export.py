@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.posts.match_texts import pace
-from bot.texts import ENGLISH, Wordable, say, t
+from bot.texts import Wordable, say, t
 from rules import Game
 from rules.outcomes import Outcome, described
 from rules.records import DIAGRAM_LINES
@@ -73,12 +73,12 @@ class Export:
         return f"{self.game.name}-{self.match_id}"
 
 
-def seated(export: Export, locale: str = ENGLISH) -> list[str]:
+def seated(export: Export, locale: str | None = None) -> list[str]:
     """`alice (White)` for each seat, as the result names its winners."""
     return [say(t("records.seat", player=p.name, colour=p.colour), locale) for p in export.players]
 
 
-def text_record(export: Export, locale: str = ENGLISH) -> str:
+def text_record(export: Export, locale: str | None = None) -> str:
     """The plain-text record, its words in `locale`."""
     outcome = export.result
     names = seated(export, locale)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from openskill.models import PlackettLuce
 
 from bot.store import RatingChange, RatingRow
-from bot.texts import ENGLISH, say, t
+from bot.texts import say, t
 from rules import Outcome
 
 MODEL = PlackettLuce()
@@ -116,7 +116,7 @@ def _counted(standing: RatingRow, mu: float, sigma: float, place: int, draw: boo
     )
 
 
-def shown(standing: RatingRow | Shown, locale: str = ENGLISH) -> str:
+def shown(standing: RatingRow | Shown, locale: str | None = None) -> str:
     """The one number a player sees: `1,523`, or `1,523?` while provisional."""
     seen = standing if isinstance(standing, Shown) else rating(standing)
     if seen.provisional:

@@ -14,7 +14,9 @@ rules raise), worded in the same language.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -22,6 +24,10 @@ from typing import Any, Protocol
 
 ENGLISH = "en"
 FOLDER = Path(__file__).parent
+LANGUAGES = ("en", "de", "es-ES", "fr", "pt-BR")
+"""The languages the bot speaks, each a folder of this package; English first."""
+
+_reader: ContextVar[str] = ContextVar("reader", default=ENGLISH)
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
 
 
@@ -82,8 +88,10 @@ def plural_form(locale: str, count: int) -> str:
     return "one" if count == 1 else "other"
 
 
-def template(key: str, locale: str = ENGLISH, count: int | None = None) -> str:
+def template(key: str, locale: str | None = None, count: int | None = None) -> str:
     """The sentence behind a key in a language (English where that language lacks it)."""
+    if locale is None:
+        locale = reading()
     for language in (locale, ENGLISH) if locale != ENGLISH else (ENGLISH,):
         entries = catalogue(language)
         if key in entries:
@@ -97,10 +105,41 @@ def template(key: str, locale: str = ENGLISH, count: int | None = None) -> str:
     raise MissingText(key)
 
 
-def say(text: Wordable | str, locale: str = ENGLISH) -> str:
-    """Word a text in a language; a plain string (a name, a move) is shown as it is."""
+def language_of(discord_locale: str | None) -> str:
+    """Ours for a Discord locale (`de`, `es-419`, `en-GB`, ...): the language itself, else one
+    of its region's kin we speak (Latin American Spanish reads Spain's), else English."""
+    if not discord_locale:
+        return ENGLISH
+    code = str(discord_locale)
+    if code in LANGUAGES:
+        return code
+    family = code.split("-")[0]
+    return next((ours for ours in LANGUAGES if ours.split("-")[0] == family), ENGLISH)
+
+
+def reading() -> str:
+    """The language of whoever reads what is being worded now (English unless `speaking`)."""
+    return _reader.get()
+
+
+@contextmanager
+def speaking(locale: str) -> Iterator[None]:
+    """Word everything said inside in `locale`: an interaction's answers in the member's
+    language, a public post in its server's, a DM in its reader's."""
+    token = _reader.set(language_of(locale))
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def say(text: Wordable | str, locale: str | None = None) -> str:
+    """Word a text in a language (the reader's, `reading()`, unless given); a plain string
+    (a name, a move) is shown as it is."""
     if isinstance(text, str):
         return text
+    if locale is None:
+        locale = reading()
     values = {name: _worded(value, locale) for name, value in text.values.items()}
     count = text.values.get("count")
     pattern = template(text.key, locale, count if isinstance(count, int) else None)

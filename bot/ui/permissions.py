@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.texts import ENGLISH, Text, say, t
+from bot.texts import Text, say, t
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ def in_channel(granted: discord.Permissions, thread: bool) -> list[Needed]:
     return [p for p in lacking(granted, essential_only=True) if p.name != skip]
 
 
-def names(missing: list[Needed], locale: str = ENGLISH) -> str:
+def names(missing: list[Needed], locale: str | None = None) -> str:
     return ", ".join(say(p.label, locale) for p in missing)
 
 

@@ -12,9 +12,41 @@ import string
 
 import pytest
 
-from bot.texts import ENGLISH, FOLDER, catalogue
+from bot.texts import ENGLISH, FOLDER, LANGUAGES, catalogue, language_of, reading, say, speaking, t
 
-LANGUAGES = sorted(p.name for p in FOLDER.iterdir() if p.is_dir() and p.name != ENGLISH)
+TRANSLATIONS = sorted(p.name for p in FOLDER.iterdir() if p.is_dir() and p.name != ENGLISH)
+
+
+def test_every_folder_is_a_language_the_bot_speaks() -> None:
+    assert sorted(LANGUAGES) == sorted([ENGLISH, *TRANSLATIONS])
+
+
+@pytest.mark.parametrize(
+    ("discord_locale", "ours"),
+    [
+        ("de", "de"),
+        ("pt-BR", "pt-BR"),
+        ("es-419", "es-ES"),
+        ("en-GB", "en"),
+        ("ja", "en"),
+        (None, "en"),
+    ],
+)
+def test_a_discord_locale_reads_the_nearest_language(discord_locale: str | None, ours: str) -> None:
+    assert language_of(discord_locale) == ours
+
+
+def test_speaking_words_everything_inside_in_that_language_then_restores() -> None:
+    with speaking("de"):
+        assert reading() == "de"
+        inside = say(t("analysis.graph_title", match="#7"))
+        with speaking("fr"):
+            assert reading() == "fr"
+        assert reading() == "de"
+    assert reading() == ENGLISH
+    assert (
+        inside == say(t("analysis.graph_title", match="#7"), "de") != say(t("analysis.graph_title", match="#7"))
+    )
 
 
 def fields(text: str) -> set[tuple[str, str | None, str]]:
@@ -26,19 +58,19 @@ def fields(text: str) -> set[tuple[str, str | None, str]]:
     }
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", TRANSLATIONS)
 def test_no_key_english_lacks(language: str) -> None:
     assert sorted(set(catalogue(language)) - set(catalogue(ENGLISH))) == []
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", TRANSLATIONS)
 def test_every_plural_table_has_other(language: str) -> None:
     keys = catalogue(language)
     tables = {key.rpartition(".")[0] for key in keys if key.endswith((".one", ".other"))}
     assert sorted(table for table in tables if f"{table}.other" not in keys) == []
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", TRANSLATIONS)
 def test_every_sentence_keeps_the_english_placeholders_and_formats(language: str) -> None:
     english = catalogue(ENGLISH)
     wrong = []
