@@ -45,7 +45,9 @@ def test_speaking_words_everything_inside_in_that_language_then_restores() -> No
         assert reading() == "de"
     assert reading() == ENGLISH
     assert (
-        inside == say(t("analysis.graph_title", match="#7"), "de") != say(t("analysis.graph_title", match="#7"))
+        inside
+        == say(t("analysis.graph_title", match="#7"), "de")
+        != say(t("analysis.graph_title", match="#7"))
     )
 
 
