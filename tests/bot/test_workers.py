@@ -75,7 +75,7 @@ def test_each_kind_has_its_own_worker_at_its_own_priority() -> None:
         assert len(set(pids.values())) == len(Kind) and os.getpid() not in pids.values()
         ours = os.nice(0)
         assert niceness == {kind: min(19, ours + NICENESS[kind]) for kind in Kind}
-        assert niceness[Kind.MOVE] < niceness[Kind.REPLAY] < niceness[Kind.ANALYSIS]
+        assert NICENESS[Kind.MOVE] < NICENESS[Kind.REPLAY] < NICENESS[Kind.ANALYSIS]
 
     asyncio.run(main())
 
