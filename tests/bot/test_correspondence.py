@@ -209,7 +209,7 @@ def test_premove_lines_are_checked_when_entered(offline: Any) -> None:
         both = await h.command(alice, "premove", line="g8g4 a2a6", clear=True)
         assert "not both" in refusal(both)
         cleared = refusal(await h.command(alice, "premove", clear=True))
-        assert "cleared 1 premove line(s)" in cleared
+        assert "cleared 1 premove line in" in cleared
         assert await h.bot.store.premoves(match_id, 1) is None
         boost, _ = await start_match(h, "boost", 3)
         three = await h.command(bob, "premove", match=str(boost), line="a1b2 c3d4")
