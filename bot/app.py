@@ -225,7 +225,9 @@ class BoardBot(commands.AutoShardedBot):
         )
         self.announcer.watchers.append(self.computer.wake)
         self.announcer.watchers.append(board_posted)
-        self.analyst = Analyst(self, self.service, self.announcer.conversations)
+        self.analyst = Analyst(
+            self, self.service, self.announcer.conversations, self.announcer.language
+        )
         analyses = self.service.analyses
         analyses.read = self.workers.read
         analyses.progressed = self.analyst.progressed

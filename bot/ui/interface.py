@@ -52,6 +52,12 @@ def viewer(interaction: Interaction) -> Viewer:
     return Viewer(interaction.user.id, interaction.guild_id)
 
 
+async def in_place(interaction: Interaction, match: Match) -> str:
+    """The language of a match's place (see Announcer.language), for the public message an
+    interaction posts or edits there: the server's, not the member's."""
+    return await cast(ServiceHolder, interaction.client).announcer.language(match)
+
+
 def player(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name, user.bot)
 
