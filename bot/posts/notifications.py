@@ -230,7 +230,7 @@ class Announcer:
             if error.status != 429:
                 raise
             log.info("could not %s in %s: rate limited", what, places[0])
-            retry_after = error.response.headers.get("Retry-After", t("posts.undelivered.a_few"))
+            retry_after = error.response.headers.get("Retry-After", "")
             raise Undelivered(what, places, needed, instead, retry_after) from error
 
     @in_its_place

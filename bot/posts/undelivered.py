@@ -52,7 +52,11 @@ class Undelivered(Exception):
         if self.outage:
             why = t("posts.undelivered.outage")
         elif self.retry_after is not None:
-            why = t("posts.undelivered.slow_down", seconds=self.retry_after)
+            why = (
+                t("posts.undelivered.slow_down", seconds=self.retry_after)
+                if self.retry_after
+                else t("posts.undelivered.slow_down_briefly")
+            )
         else:
             lacking = [p for p in self.needed if not getattr(permissions, p)]
             if channel_id not in self.channels or not lacking:

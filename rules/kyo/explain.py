@@ -44,7 +44,7 @@ from rules.kyo.turns import (
     liftable,
     outnumbers,
 )
-from rules.phrases import Phrase, phrase
+from rules.phrases import Phrase, counted, phrase
 
 
 def a_neighbour(pos: int) -> str:
@@ -115,13 +115,14 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> Illega
             square=here,
             pawn=item_name(top),
             target=target,
-            mine=mine,
-            theirs=theirs,
+            mine=counted(mine, "rules.count.tiles", "rules.count.no_tiles"),
+            theirs=counted(theirs, "rules.count.tiles", "rules.count.no_tiles"),
         )
     if code == E_NEEDS_MANA:
         rest = len(stack) - 1 - chips
         left = describe(stack[rest - 1]) if rest else phrase("rules.kyo.nothing")
-        return IllegalMove("rules.kyo.needs_mana", square=here, chips=chips, left=left)
+        chips_lifted = counted(chips, "rules.count.chips", "rules.count.no_chips")
+        return IllegalMove("rules.kyo.needs_mana", square=here, chips=chips_lifted, left=left)
     if code == E_SAME_WAY:
         mana = phrase("rules.kyo.item.dark_mana" if colour == "d" else "rules.kyo.item.light_mana")
         return IllegalMove("rules.kyo.same_way", mana=mana, direction=phrase(DIRECTION_KEYS[way]))

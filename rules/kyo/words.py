@@ -28,7 +28,7 @@ def seat_words(state: KyoState, seat: int) -> Phrase:
     mana = sum(stack.count(letter) for stack in state.board for letter in side.mana)
     return phrase(
         "rules.kyo.has",
-        pawns=counted(pawns, "rules.count.pawns", "rules.count.no_pawns"),
+        pawns=counted(pawns, "rules.count.kyo_pawns", "rules.count.no_kyo_pawns"),
         mana=counted(mana, "rules.count.mana_chips", "rules.count.no_mana_chips"),
     )
 

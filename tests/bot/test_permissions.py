@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from bot.offline import OfflineDiscord
+from bot.posts.undelivered import Undelivered
+from bot.texts import t
 from tests.bot.support import private, public, resign, start_match
 
 
@@ -135,3 +138,11 @@ def test_a_board_post_answered_429_keeps_the_move_and_says_so(offline: Any) -> N
         assert public(await h.command(bob, "move", thread, move="h8h4"))[0].pngs
 
     offline(scenario)
+
+
+def test_a_429_without_retry_after_says_for_a_moment_not_a_number() -> None:
+    board = t("posts.undelivered.post_board")
+    refused = Undelivered(board, (5,), ("send_messages",), retry_after="")
+    told = refused.explain(discord.Permissions.all(), 5)
+    assert "Discord asked me to slow down for a moment;" in told
+    assert " s)" not in told

@@ -44,9 +44,8 @@ def test_speaking_words_everything_inside_in_that_language_then_restores() -> No
             assert reading() == "fr"
         assert reading() == "de"
     assert reading() == ENGLISH
-    assert (
-        inside == say(t("analysis.graph_title", match="#7"), "de") != say(t("analysis.graph_title", match="#7"))
-    )
+    title = t("analysis.graph_title", match="#7")
+    assert inside == say(title, "de") != say(title)
 
 
 def fields(text: str) -> set[tuple[str, str | None, str]]:

@@ -249,7 +249,7 @@ OUTNUMBERING_EVEN = """
 def test_seed_outnumbering_one_against_one_cannot_strike() -> None:
     refusal = refused(OUTNUMBERING_EVEN, "d4xe5")
     assert refusal.key == "rules.kyo.outnumbered"
-    assert (refusal.values["target"], refusal.values["mine"]) == ("e5", 1)
+    assert (refusal.values["target"], refusal.values["mine"].values["count"]) == ("e5", 1)
     red = OUTNUMBERING_EVEN + "to move: red\n"
     assert reason(red, "e5xd4") == "outnumbered"
 
@@ -264,7 +264,8 @@ def test_seed_outnumbering_two_against_one_strikes() -> None:
 def test_seed_outnumbering_two_against_two_fails_but_mana_needs_none() -> None:
     before = position(d4="P", f5="P", e5="p", c3="d")
     refusal = refused(before, "d4xe5")
-    assert (refusal.values["mine"], refusal.values["theirs"]) == (2, 2)
+    tiles = refusal.values["mine"].values["count"], refusal.values["theirs"].values["count"]
+    assert tiles == (2, 2)
     after = play(before, "d4-c3")
     assert same_position(after, position(c3="P", f5="P", e5="p", to_move="red"))
     assert last_turn(after).captured == ((2, 2),)
