@@ -140,6 +140,10 @@ def test_a_german_member_reads_german_while_the_servers_board_speaks_its_languag
         await h.click(bob, challenge.message_id or 0, "Accept")
         (answer,) = private(await h.command(bob, "move", move="h8h4"))
         assert answer.content.startswith("It is alice's turn"), answer.content
+        for user, versus in ((alice, "gegen"), (bob, "vs")):  # suggestions while typing
+            await h.autocomplete(user, "board", "match", match="")
+            (offered,) = list(h.autocompleted.values())[-1]
+            assert offered["name"] == f"Quorum #1: alice {versus} bob"
         (board,) = public(await h.command(alice, "move", move="a1e3"))
         assert "alice played **a1e3**." in board.content and board.buttons == ["Move"]
         (answer,) = private(await h.command(alice, "move", move="h8h4"))
