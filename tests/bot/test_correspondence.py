@@ -195,7 +195,7 @@ def test_premove_lines_are_checked_when_entered(offline: Any) -> None:
         assert "it is your move now" in refusal(mine)
         await h.command(alice, "move", move="a1e3")
         illegal = refusal(await h.command(alice, "premove", line="h8h4 a1e3"))
-        assert "move 2 of the line ('a1e3', your) is not legal there" in illegal
+        assert "move 2 of the line ('a1e3', yours) is not legal there" in illegal
         odd = refusal(await h.command(alice, "premove", line="h8h4"))
         assert "it ends with yours" in odd
         await h.command(alice, "premove", line="h8h4 b1d3")
