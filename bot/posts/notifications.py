@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import io
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 
 import discord
 from discord.utils import MISSING
@@ -24,6 +23,7 @@ from discord.utils import MISSING
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
+from bot.posts.languages import in_its_place, spoken_in
 from bot.posts.match_texts import (
     POSTED_LATE,
     Line,
@@ -51,7 +51,7 @@ from bot.posts.match_texts import (
 from bot.posts.undelivered import NOTHING_LOST, DmsClosed, Undelivered, board_later
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.store import JobKind
-from bot.texts import ENGLISH, Text, language_of, say, speaking, t
+from bot.texts import Text, language_of, say, speaking, t
 from bot.ui.views import board_view, rematch_view
 from bot.workers.pool import WorkerPool
 
@@ -61,8 +61,6 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games a
 DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
 FOLLOWER_SENDS = 5  # followers' DMs in flight at once: well within Discord's rate limits
 FOLLOWERS_TASK = "followers"  # the offline harness waits for tasks named so
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:
@@ -74,20 +72,6 @@ def pinging(*user_ids: int) -> discord.AllowedMentions:
         users=[discord.Object(user_id) for user_id in dict.fromkeys(user_ids)],
         replied_user=False,
     )
-
-
-def in_its_place(
-    post: Callable[Concatenate[Announcer, Match, P], Awaitable[R]],
-) -> Callable[Concatenate[Announcer, Match, P], Awaitable[R]]:
-    """A post about a match, worded in the language of the place it goes to, whoever's
-    interaction caused it (see Announcer.language)."""
-
-    @functools.wraps(post)
-    async def posting(announcer: Announcer, match: Match, /, *args: P.args, **kw: P.kwargs) -> R:
-        with speaking(await announcer.language(match)):
-            return await post(announcer, match, *args, **kw)
-
-    return posting
 
 
 class Renderer(Protocol):
@@ -127,21 +111,8 @@ class Announcer:
         )
 
     async def language(self, match: Match) -> str:
-        """The one decision of which language a match's place speaks: a thread or channel,
-        its server's (`/server settings language:`); a private conversation, the member's
-        whose interaction it answers, else the remembered locale of the person to move (or
-        of its first person)."""
-        if not private(match):
-            return await self.service.settings.server_language(match.row.guild_id)
-        heard = self.conversations.reachable(match)
-        if heard is not None:
-            return language_of(str(heard.interaction.locale))
-        people = [seat for seat in match.seats if seat.engine is None]
-        mover = match.to_move
-        reader = mover if mover is not None and mover.engine is None else next(iter(people), None)
-        if reader is None:
-            return ENGLISH
-        return await self.service.settings.member_language(reader.user_id)
+        """The language of the place where a match is played (see bot.posts.languages)."""
+        return await spoken_in(match, self.service.settings, self.conversations)
 
     async def board_file(
         self, match: Match, view: View, ply: int | None = None, state: Any = None
