@@ -246,19 +246,21 @@ def test_languages_and_locales_are_stored(database_url: str) -> None:
     asyncio.run(check())
 
 
-def test_an_offline_session_in_brazilian_portuguese(tmp_path: Path) -> None:
-    """`locale NAME CODE` sets a member's client language for the session; a bad code is
-    refused in a line."""
+@pytest.mark.parametrize("language", ["de", "pt-BR"])
+def test_an_offline_session_in_one_language(tmp_path: Path, language: str) -> None:
+    """`locale NAME CODE` sets a member's client language for the session (a bad code is
+    refused in a line): a Boku game's challenge, answers and boards with no English."""
+    accept = say(t("views.accept"), language)
     out = session(
         tmp_path,
-        "locale alice pt-BR\nlocale bob pt-BR\nlocale bob xx-YY\n"
-        "alice: /server settings language:pt-BR\n"
-        "alice: /challenge game:boku opponent:@bob\nbob: click Aceitar\n"
+        f"locale alice {language}\nlocale bob {language}\nlocale bob xx-YY\n"
+        f"alice: /server settings language:{language}\n"
+        f"alice: /challenge game:boku opponent:@bob\nbob: click {accept}\n"
         "bob: /move move:a1\nalice: /move move:zz\nalice: /board\nbob: /help\n",
     )
-    assert "   ~ alice's Discord speaks pt-BR\n" in out
+    assert f"   ~ alice's Discord speaks {language}\n" in out
     assert "?? 'xx-YY' is no Discord locale" in out
-    chosen = say(t("languages.setting", language=LANGUAGE_NAMES["pt-BR"]), "pt-BR")
-    assert "[Aceitar]" in out and chosen.replace("**", "") in out  # shown without markdown
+    chosen = say(t("languages.setting", language=LANGUAGE_NAMES[language]), language)
+    assert f"[{accept}]" in out and chosen.replace("**", "") in out  # shown without markdown
     bot_lines = [line for line in out.splitlines() if line.startswith("      ") or "] bot" in line]
-    assert [s for s in english_only("pt-BR") if any(s in line for line in bot_lines)] == []
+    assert [s for s in english_only(language) if any(s in line for line in bot_lines)] == []
