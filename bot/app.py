@@ -32,7 +32,7 @@ from bot.posts.notifications import Announcer, Renderer
 from bot.service import MatchService
 from bot.settings import Settings
 from bot.store import Store
-from bot.texts import say, t
+from bot.texts import hear, say, t
 from bot.ui.commands_sync import BOTH_INSTALLS, EVERYWHERE, register_commands
 from bot.ui.interface import apologise, options_offered, tell
 from bot.ui.permissions import PermissionWatch
@@ -75,7 +75,9 @@ def _no_voice_warning(record: logging.LogRecord) -> bool:
 class BoardTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Refuse commands once a stop has begun (the gateway is closing: only those already
-        on their way arrive), and options that break their command's declaration."""
+        on their way arrive), and options that break their command's declaration. From here
+        on, the command (or autocomplete) speaks its member's language."""
+        hear(str(interaction.locale))
         if cast(BoardBot, self.client).in_flight.stopping:
             refused_for_stopping(interaction)
             if interaction.type == discord.InteractionType.application_command:
@@ -223,7 +225,9 @@ class BoardBot(commands.AutoShardedBot):
         )
         self.announcer.watchers.append(self.computer.wake)
         self.announcer.watchers.append(board_posted)
-        self.analyst = Analyst(self, self.service, self.announcer.conversations)
+        self.analyst = Analyst(
+            self, self.service, self.announcer.conversations, self.announcer.language
+        )
         analyses = self.service.analyses
         analyses.read = self.workers.read
         analyses.progressed = self.analyst.progressed

@@ -29,9 +29,9 @@ from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceEr
 from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.service.timing import clock_terms
-from bot.texts import say, t
+from bot.texts import say, speaking, t
 from bot.ui.commands_sync import install_url
-from bot.ui.interface import Interaction, answering, player, tell
+from bot.ui.interface import Interaction, answering, in_place, player, tell
 from bot.ui.uploads import read_attached
 from bot.ui.views import (
     AcceptButton,
@@ -165,21 +165,26 @@ class Challenges(commands.Cog):
             async with self.bot.service.cache.lock(match.id):
                 opening = await self.bot.service.challenges.accept_engines(match.id)
                 match = opening.match
-                if opening.started:
-                    await interaction.followup.send(
-                        challenge_begins(match), allowed_mentions=pinging(*match.people)
-                    )
-                    # unlike the follow-up, the original response knows its server, so a
-                    # thread can open on it
-                    message: discord.Message = await interaction.original_response()
-                else:
-                    message = await interaction.followup.send(
-                        _with_install_link(match, interaction),
-                        view=_answers(match),
-                        allowed_mentions=pinging(*match.people),
-                        wait=True,
-                    )
-                await self._posted(match, message, opening)
+                with speaking(await in_place(interaction, match)):
+                    await self._post(interaction, match, opening)
+
+    async def _post(self, interaction: Interaction, match: Match, opening: AcceptResult) -> None:
+        """The new challenge in its place, or the match it began."""
+        if opening.started:
+            await interaction.followup.send(
+                challenge_begins(match), allowed_mentions=pinging(*match.people)
+            )
+            # unlike the follow-up, the original response knows its server, so a
+            # thread can open on it
+            message: discord.Message = await interaction.original_response()
+        else:
+            message = await interaction.followup.send(
+                _with_install_link(match, interaction),
+                view=_answers(match),
+                allowed_mentions=pinging(*match.people),
+                wait=True,
+            )
+        await self._posted(match, message, opening)
 
     async def _refuse_duplicate(self, request: ChallengeRequest) -> None:
         """A second identical pending challenge is refused, with a link to the first."""
@@ -208,8 +213,9 @@ class Challenges(commands.Cog):
                 result = await self.bot.service.challenges.rematch(match_id, interaction.user.id)
                 answer, match = result.answer, result.answer.match
                 async with self.bot.service.cache.lock(match.id):
-                    text = challenge_begins(match) if answer.started else challenge_text(match)
-                    view = None if answer.started else _answers(match)
+                    with speaking(await in_place(interaction, match)):
+                        text = challenge_begins(match) if answer.started else challenge_text(match)
+                        view = None if answer.started else _answers(match)
                     message = await self.bot.announcer.challenge_post(match, text, view)
                     if result.created:
                         await self._posted(match, message, answer)
@@ -272,10 +278,12 @@ class Challenges(commands.Cog):
                     match_id, interaction.user.id, interaction.user.display_name
                 )
                 match = result.match
+                with speaking(await in_place(interaction, match)):
+                    shown = challenge_begins(match) if result.started else challenge_text(match)
                 if not result.started:
-                    await interaction.edit_original_response(content=challenge_text(match))
+                    await interaction.edit_original_response(content=shown)
                     return
-                await interaction.edit_original_response(content=challenge_begins(match), view=None)
+                await interaction.edit_original_response(content=shown, view=None)
                 await self.bot.announcer.open_match(match, interaction.message, result.turns)
 
     async def decline(self, interaction: Interaction, match_id: int) -> None:
@@ -284,9 +292,9 @@ class Challenges(commands.Cog):
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.decline(match_id, interaction.user.id)
             me = safe_name(interaction.user.display_name)
-            await interaction.edit_original_response(
-                content=challenge_declined(match, me), view=None
-            )
+            with speaking(await in_place(interaction, match)):
+                declined = challenge_declined(match, me)
+            await interaction.edit_original_response(content=declined, view=None)
 
     async def withdraw(self, interaction: Interaction, match_id: int) -> None:
         async with answering(interaction):
@@ -294,9 +302,9 @@ class Challenges(commands.Cog):
             async with self.bot.service.cache.lock(match_id):
                 match = await self.bot.service.challenges.withdraw(match_id, interaction.user.id)
             me = safe_name(interaction.user.display_name)
-            await interaction.edit_original_response(
-                content=challenge_withdrawn(match, me), view=None
-            )
+            with speaking(await in_place(interaction, match)):
+                withdrawn = challenge_withdrawn(match, me)
+            await interaction.edit_original_response(content=withdrawn, view=None)
 
 
 def _with_install_link(match: Match, interaction: Interaction) -> str:

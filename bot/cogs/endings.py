@@ -12,8 +12,8 @@ from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer
 from bot.posts.names import safe_name
-from bot.texts import say, t
-from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
+from bot.texts import say, speaking, t
+from bot.ui.interface import Interaction, answering, in_place, match_choices, resolve, tell
 from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
 
 if TYPE_CHECKING:
@@ -77,10 +77,12 @@ class Endings(commands.Cog):
                     return
                 seat = result.match.seat_of(interaction.user.id)
                 other = result.match.at(3 - (seat or 1))
+                with speaking(await in_place(interaction, result.match)):
+                    view = draw_view(found.id)
                 posted = await self.bot.announcer.post(
                     result.match,
                     draw_offer(result.match, me, other),
-                    view=draw_view(found.id),
+                    view=view,
                     ping=[other.user_id],
                 )
                 await self.bot.service.cache.set_messages(result.match, draw_message_id=posted.id)
@@ -99,8 +101,9 @@ class Endings(commands.Cog):
                 )
                 answered = draw_accepted(me) if accept else draw_declined(me)
                 content = interaction.message.content if interaction.message else ""
+                language = await in_place(interaction, result.match)
                 await interaction.edit_original_response(
-                    content=limits.content(f"{content}\n{say(answered)}"), view=None
+                    content=limits.content(f"{content}\n{say(answered, language)}"), view=None
                 )
                 match = await self.bot.service.cache.set_messages(
                     result.match, draw_message_id=None

@@ -15,9 +15,16 @@ from bot.posts import limits
 from bot.posts.match_texts import Line, days_left, mention, worded
 from bot.posts.notifications import pinging
 from bot.service.clocks import zone_names
-from bot.service.settings import BOARD_SIZES, ORIENTATIONS, describe_server
+from bot.service.settings import (
+    BOARD_SIZES,
+    LANGUAGE_NAMES,
+    ORIENTATIONS,
+    SERVER_OWN,
+    describe_server,
+    spoken,
+)
 from bot.store import HabitRow, PreferenceRow
-from bot.texts import Text, t
+from bot.texts import Text, say, speaking, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, tell
 from renderers import THEMES
@@ -56,6 +63,14 @@ ZONES = zone_names()  # read once: the list does not change while the bot runs
 ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=described(ORIENTATION_NAMES[name]), value=name)
     for name in ORIENTATIONS
+]
+
+LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=described(t("languages.choice_own")), value=SERVER_OWN),
+    *(
+        app_commands.Choice(name=described(name), value=code)
+        for code, name in LANGUAGE_NAMES.items()
+    ),
 ]
 
 
@@ -183,8 +198,10 @@ class Settings(commands.Cog):
         games=described(t("commands.server.settings.options.games")),
         channel=described(t("commands.server.settings.options.channel")),
         anywhere=described(t("commands.server.settings.options.anywhere")),
+        language=described(t("languages.option")),
     )
     @app_commands.choices(theme=THEME_CHOICES, orientation=ORIENTATION_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.choices(days=DAYS_CHOICES)
     async def server_settings(
         self,
@@ -197,8 +214,10 @@ class Settings(commands.Cog):
             app_commands.AppCommandChannel | None, TextChannelOption
         ] = None,
         anywhere: bool = False,
+        language: str | None = None,
     ) -> None:
-        """Shown privately; a change is said publicly where it was made, so it is on record."""
+        """Shown privately; a change is said publicly where it was made, so it is on record,
+        in the server's language (as changed)."""
         async with answering(interaction):
             change = await self.bot.service.settings.change_server(
                 interaction.guild_id,
@@ -209,13 +228,15 @@ class Settings(commands.Cog):
                 games=games,
                 channel_id=channel.id if channel is not None else None,
                 anywhere=anywhere,
+                language=language,
             )
             if not change.changes:
                 heading, how = t("answers.server.heading"), t("answers.server.change")
                 await tell(interaction, worded([heading, *describe_server(change.settings), how]))
                 return
             changed = t("answers.server.changed", player=mention(interaction.user.id))
-            text = worded([changed, *(f"• {c}" for c in change.changes)])
+            with speaking(spoken(change.settings)):
+                text = worded([changed, *(f"• {say(c)}" for c in change.changes)])
             await interaction.response.send_message(text, allowed_mentions=pinging())
 
 

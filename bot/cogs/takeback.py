@@ -18,8 +18,8 @@ from bot.posts.match_texts import (
 )
 from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
-from bot.texts import say, t
-from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
+from bot.texts import say, speaking, t
+from bot.ui.interface import Interaction, answering, in_place, match_choices, resolve, tell
 from bot.ui.views import TakebackButton, takeback_view
 
 if TYPE_CHECKING:
@@ -48,10 +48,12 @@ class Takebacks(commands.Cog):
             async with self.bot.service.cache.lock(found.id):
                 request = await self.bot.service.takebacks.request(found.id, interaction.user.id)
                 name = safe_name(interaction.user.display_name)
+                with speaking(await in_place(interaction, request.match)):
+                    view = takeback_view(found.id, request.match.row.ply)
                 await self.bot.announcer.post(
                     request.match,
                     takeback_asks(name, request),
-                    view=takeback_view(found.id, request.match.row.ply),
+                    view=view,
                     ping=[s.user_id for s in request.waiting],
                 )
             await tell(interaction, say(t("answers.takeback.asked", move=request.notation)))
@@ -64,19 +66,21 @@ class Takebacks(commands.Cog):
                     match_id, ply, interaction.user.id, accept
                 )
                 name = safe_name(interaction.user.display_name)
+                language = await in_place(interaction, request.match)
                 if not accept:
                     await interaction.edit_original_response(
-                        content=limits.content(say(takeback_declined(request, name))), view=None
+                        content=limits.content(say(takeback_declined(request, name), language)),
+                        view=None,
                     )
                     return
                 if not request.done:
                     await interaction.edit_original_response(
-                        content=limits.content(say(takeback_accepted(request, name))),
+                        content=limits.content(say(takeback_accepted(request, name), language)),
                         allowed_mentions=pinging(*(s.user_id for s in request.waiting)),
                     )
                     return
                 await interaction.edit_original_response(
-                    content=limits.content(say(takeback_agreed(request))), view=None
+                    content=limits.content(say(takeback_agreed(request), language)), view=None
                 )
                 await self.bot.announcer.post_board(request.match, [taken_back(request)])
 

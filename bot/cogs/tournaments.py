@@ -33,7 +33,7 @@ from bot.service.tournaments import (
     Tournament,
 )
 from bot.store import Stage
-from bot.texts import say, t
+from bot.texts import say, speaking, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
 from bot.ui.interface import Interaction, answering, player
 from bot.ui.persistent import LARGEST_COUNT, Named
@@ -146,11 +146,10 @@ class Tournaments(commands.Cog):
             await self.bot.service.limits.tournament(request.guild_id, request.creator.user_id)
             await interaction.response.defer(thinking=True)
             tournament = await service.open(request)
+            with speaking(await self._language(tournament)):
+                content, view = texts.entry_text(tournament), entry_view(tournament.id)
             message = await interaction.followup.send(
-                texts.entry_text(tournament),
-                view=entry_view(tournament.id),
-                allowed_mentions=pinging(),
-                wait=True,
+                content, view=view, allowed_mentions=pinging(), wait=True
             )
             await service.set_entry_message(tournament.id, message.id)
 
@@ -164,7 +163,8 @@ class Tournaments(commands.Cog):
             service.check_start(chosen, interaction.user.id, manager)
             await interaction.response.defer(thinking=True)
             started = await service.start(chosen.id, interaction.user.id, manager)
-            await interaction.followup.send(say(texts.started(started)), allowed_mentions=pinging())
+            announced = say(texts.started(started), await self._language(started))
+            await interaction.followup.send(announced, allowed_mentions=pinging())
 
     @group.command(
         name="cancel", description=described(t("lifecycle.commands.tournament.cancel.description"))
@@ -183,7 +183,8 @@ class Tournaments(commands.Cog):
             cancelled = await service.cancel(chosen.id, interaction.user.id, manager)
             me = safe_name(interaction.user.display_name)
             said = t("lifecycle.tournament.cancelled", title=cancelled.title, player=me)
-            await interaction.followup.send(say(said), allowed_mentions=pinging())
+            language = await self._language(cancelled)
+            await interaction.followup.send(say(said, language), allowed_mentions=pinging())
             await self.refresh(cancelled)
 
     @group.command(
@@ -258,9 +259,9 @@ class Tournaments(commands.Cog):
             tournament = await self.bot.service.tournaments.join(
                 tournament_id, player(interaction.user)
             )
-            await interaction.edit_original_response(
-                content=texts.entry_text(tournament), allowed_mentions=pinging()
-            )
+            with speaking(await self._language(tournament)):
+                content = texts.entry_text(tournament)
+            await interaction.edit_original_response(content=content, allowed_mentions=pinging())
 
     async def leave_button(self, interaction: Interaction, tournament_id: int) -> None:
         """The entry message's Leave button."""
@@ -280,6 +281,10 @@ class Tournaments(commands.Cog):
             say(texts.left(tournament_id, left.started, len(left.resigned))), ephemeral=True
         )
 
+    async def _language(self, tournament: Tournament) -> str:
+        """A tournament's posts speak its server's language."""
+        return await self.bot.service.settings.server_language(tournament.row.guild_id)
+
     def _channel(self, tournament: Tournament) -> discord.PartialMessageable:
         row = tournament.row
         return self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -289,16 +294,14 @@ class Tournaments(commands.Cog):
         message_id = tournament.row.entry_message_id
         if message_id is None:
             return
-        view = entry_view(tournament.id) if tournament.row.stage is Stage.OPEN else None
+        with speaking(await self._language(tournament)):
+            view = entry_view(tournament.id) if tournament.row.stage is Stage.OPEN else None
+            content = texts.entry_text(tournament)
         try:
             await (
                 self._channel(tournament)
                 .get_partial_message(message_id)
-                .edit(
-                    content=texts.entry_text(tournament),
-                    view=view,
-                    allowed_mentions=pinging(),
-                )
+                .edit(content=content, view=view, allowed_mentions=pinging())
             )
         except discord.HTTPException as error:
             log.info("tournament #%s: entry message not updated: %s", tournament.id, error)
@@ -309,16 +312,17 @@ class Tournaments(commands.Cog):
         after a result, too, bring the entry message's table up to date."""
         tournament = event.tournament
         channel = self._channel(tournament)
+        language = await self._language(tournament)
         if isinstance(event, RoundBegun):
             byes = [b.first_id for b in tournament.round_boards(event.round) if b.second_id is None]
             await channel.send(
-                say(texts.round_begins(tournament, event.round, byes)),
+                say(texts.round_begins(tournament, event.round, byes), language),
                 allowed_mentions=pinging(*byes),
             )
             for match, turns in event.matches:
                 players = [seat.user_id for seat in match.seats]
                 label = await channel.send(
-                    texts.round_match(tournament, event.round, players),
+                    texts.round_match(tournament, event.round, players, language),
                     allowed_mentions=pinging(),
                 )
                 match = await self.bot.service.cache.set_messages(
@@ -330,7 +334,7 @@ class Tournaments(commands.Cog):
                     log.warning("match #%s: not opened in Discord: %s", match.id, error)
         elif isinstance(event, Finished):
             winners = [s.player for s in tournament.standings() if s.rank == 1]
-            for part in texts.finished(tournament, winners, event.early):
+            for part in texts.finished(tournament, winners, event.early, language):
                 await channel.send(part, allowed_mentions=pinging(*winners))
         await self.refresh(tournament)
 

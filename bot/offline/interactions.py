@@ -60,7 +60,7 @@ def interaction(
         "attachment_size_limit": 10 * 1024 * 1024,
         "channel_id": str(where),
         "channel": state.channels[where],
-        "locale": "en-US",
+        "locale": state.locales.get(user.id, "en-US"),
         "app_permissions": str(state.permissions(where).value),
         "entitlements": [],
     }

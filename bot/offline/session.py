@@ -16,6 +16,9 @@ Replies print as text; images are saved to files, the previous session's cleared
 a second image of the same name gets a `-v2` suffix.
 A line `advance DURATION` (`20h`, `3d`, `1d12h`, `30m`) moves the bot's clock forward and runs
 everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in order.
+A line `locale NAME CODE` (`locale alice de`) sets NAME's client language (a Discord locale:
+`de`, `es-ES`, `fr`, `pt-BR`, `en-US`) for the rest of the session; the server's own stays
+English unless `/server settings language:` chooses another.
 A line `fail posts DURATION` makes every message the bot posts to a channel fail with 503
 for that span of the clock (a partial outage, to see how the bot recovers); `fail posts off`
 ends it early.
@@ -33,6 +36,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
+
+import discord
 
 from bot.app import create_bot
 from bot.clock import ManualClock, describe_duration, parse_duration
@@ -82,6 +87,9 @@ class Session:
             self.say(f"install {user.name}\n   ~ {user.name} added the app to their account")
             return
         words = text.split()
+        if verb.lower() == "locale" and len(words) == 3:
+            self.locale(words[1], words[2])
+            return
         if [w.lower() for w in words[:2]] == ["fail", "posts"]:
             self.fail_posts(" ".join(words[2:]))
             return
@@ -108,6 +116,18 @@ class Session:
         async for step in self.harness.advancing(seconds):
             self.print(step)
         self.say(f"   ~ {describe_duration(seconds)} later")
+
+    def locale(self, name: str, code: str) -> None:
+        """`locale NAME CODE`: NAME's interactions carry the Discord locale CODE from now on."""
+        self.say(f"locale {name} {code}")
+        try:
+            locale = discord.Locale(code)
+        except ValueError:
+            self.say(f"?? {code!r} is no Discord locale (such as de, es-ES, fr, pt-BR, en-US)")
+            return
+        user = self.harness.user(name)
+        self.harness.speak(user, locale.value)
+        self.say(f"   ~ {user.name}'s Discord speaks {locale.value}")
 
     def fail_posts(self, duration: str) -> None:
         """`fail posts DURATION` starts an outage of message posts; `fail posts off` ends it."""

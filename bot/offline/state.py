@@ -62,6 +62,7 @@ class DiscordState:
         self.interactions: dict[str, Pending] = {}  # by token
         self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
         self.installed: set[int] = set()  # users who added the app to their account
+        self.locales: dict[int, str] = {}  # user id -> their client's locale (else en-US)
         self.members: dict[int, tuple[User, ...]] = {}  # people's DMs and group DMs
         self._owners: dict[int, int] = {}  # ephemeral message id -> the user who sees it
         self._withheld: dict[int, set[str]] = {}  # channel id -> permissions the bot lacks
@@ -163,6 +164,10 @@ class DiscordState:
             if channel["type"] == DM and channel["recipients"][0]["id"] == str(user.id):
                 return channel_id
         return None
+
+    def speak(self, user: User, locale: str) -> None:
+        """The user's Discord client is set to `locale`: their interactions carry it."""
+        self.locales[user.id] = locale
 
     def install(self, user: User) -> None:
         """Add the app to this user's account (a user install): its commands then work in

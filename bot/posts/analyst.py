@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
@@ -24,7 +24,7 @@ from bot.posts.match_texts import plain
 from bot.posts.names import safe_name
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
-from bot.texts import Text, say, t
+from bot.texts import Text, say, speaking, t
 from renderers import render_comparison
 from renderers.graph import Dot, graph_png
 
@@ -239,11 +239,16 @@ class Analyst:
     """Posts an analysis's progress and results where its match was played."""
 
     def __init__(
-        self, client: discord.Client, service: MatchService, conversations: Conversations
+        self,
+        client: discord.Client,
+        service: MatchService,
+        conversations: Conversations,
+        language: Callable[[Match], Awaitable[str]],
     ) -> None:
         self.client = client
         self.service = service
         self.conversations = conversations
+        self.language = language  # of the match's place (Announcer.language)
 
     def _channel(self, match: Match) -> discord.PartialMessageable | Conversation:
         if private(match):  # answers to the /analysis that asked, while its token lasts
@@ -253,13 +258,19 @@ class Analyst:
     async def start(self, progress: Progress) -> discord.Message:
         """The progress message, posted when an analysis is first asked for."""
         channel = self._channel(progress.match)
-        return await channel.send(limits.content(say(progress_text(progress))))
+        text = say(progress_text(progress), await self.language(progress.match))
+        return await channel.send(limits.content(text))
 
     async def progressed(self, progress: Progress) -> None:
         await self._edit(progress, progress_text(progress))
 
     async def finished(self, analysis: Analysis) -> None:
-        """The graph with the summary, then a board for each player's worst marked moves."""
+        """The graph with the summary, then a board for each player's worst marked moves,
+        in the language of the match's place."""
+        with speaking(await self.language(analysis.match)):
+            await self._finished(analysis)
+
+    async def _finished(self, analysis: Analysis) -> None:
         match = analysis.match
         channel = self._channel(match)
         row = await self.service.cache.store.analysis(match.id)
@@ -288,8 +299,9 @@ class Analyst:
         if progress.message_id is None:
             return
         message = self._channel(progress.match).get_partial_message(progress.message_id)
+        worded_text = say(text, await self.language(progress.match))
         try:
-            await message.edit(content=limits.content(say(text)))
+            await message.edit(content=limits.content(worded_text))
         except discord.HTTPException as error:
             log.info("could not edit the progress of %s: %s", progress.match.title, error)
 

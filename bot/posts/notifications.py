@@ -2,6 +2,9 @@
 
 Everything here uses the bot token and stored ids (never an interaction token), so it works
 the same after a restart and long after the interaction that caused it has expired.
+
+Each post speaks the language of its place (`Announcer.language`), whoever caused it: a
+thread or channel its server's, a private conversation its member's; each DM its reader's.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from discord.utils import MISSING
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
+from bot.posts.languages import in_its_place, spoken_in
 from bot.posts.match_texts import (
     POSTED_LATE,
     Line,
@@ -47,7 +51,7 @@ from bot.posts.match_texts import (
 from bot.posts.undelivered import NOTHING_LOST, DmsClosed, Undelivered, board_later
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.store import JobKind
-from bot.texts import Text, say, t
+from bot.texts import Text, language_of, say, speaking, t
 from bot.ui.views import board_view, rematch_view
 from bot.workers.pool import WorkerPool
 
@@ -106,6 +110,10 @@ class Announcer:
             service.deadlines.clock, self._dm_anyway, self._post_waiting_board
         )
 
+    async def language(self, match: Match) -> str:
+        """The language of the place where a match is played (see bot.posts.languages)."""
+        return await spoken_in(match, self.service.settings, self.conversations)
+
     async def board_file(
         self, match: Match, view: View, ply: int | None = None, state: Any = None
     ) -> discord.File:
@@ -137,7 +145,11 @@ class Announcer:
         """The finished match's replay GIF, made in the worker process, as its own message
         after the result; the thread, reopened by the post, is archived again. Discord's
         refusal goes up to the REPLAY job, which runs again later."""
-        match = await self.service.cache.get(match_id)
+        await self._post_replay(await self.service.cache.get(match_id))
+
+    @in_its_place
+    async def _post_replay(self, match: Match) -> None:
+        match_id = match.id
         record = await self.service.queries.record(match_id)
         gif = await self.workers.replay(record, names=[plain(name) for name in match.names])
         name = f"{match.game.name}-{match.id}-replay.gif"
@@ -192,6 +204,7 @@ class Announcer:
             retry_after = error.response.headers.get("Retry-After", "")
             raise Undelivered(what, places, needed, instead, retry_after) from error
 
+    @in_its_place
     async def open_match(
         self, match: Match, challenge: discord.Message | None, turns: Sequence[Turn] = ()
     ) -> Match:
@@ -259,6 +272,7 @@ class Announcer:
         for task in set(self._telling):
             task.cancel()
 
+    @in_its_place
     async def post_board(
         self, match: Match, lines: Sequence[Line], ping: Sequence[int] = ()
     ) -> discord.Message:
@@ -331,9 +345,11 @@ class Announcer:
         wanted = await self.service.store.preferences(user_id)
         if not wanted.dm or wanted.dm_refused:
             return False
-        picture = await self.private_board(match, user_id) if board else MISSING
+        with speaking(language_of(wanted.locale)):
+            picture = await self.private_board(match, user_id) if board else MISSING
+            worded_text = say(text)
         try:
-            return await self._send_dm(user_id, say(text), picture)
+            return await self._send_dm(user_id, worded_text, picture)
         except DmsClosed as closed:
             if closed.first:
                 await self.say(match, dms_closed(user_id), ping=[user_id])
@@ -345,15 +361,18 @@ class Announcer:
         """The followers' DMs go on their own task: the command that posted the board
         answers without waiting for them, and they go once it has let go of the match."""
         task = asyncio.create_task(
-            self._send_followers(match, followed(match, lines, notes, link)),
+            self._send_followers(match, lines, notes, link),
             name=f"{FOLLOWERS_TASK}-{match.id}",
         )
         self._telling.add(task)
         task.add_done_callback(self._telling.discard)
 
-    async def _send_followers(self, match: Match, text: str) -> None:
-        """Each follower gets the board by DM, rendered once for all, a few at a time; one
-        whose DMs are closed is remembered and sent no more (`/follow` tells them why)."""
+    async def _send_followers(
+        self, match: Match, lines: Sequence[Line], notes: Sequence[Line], link: str
+    ) -> None:
+        """Each follower gets the board by DM, rendered once for all, a few at a time, in
+        their own language; one whose DMs are closed is remembered and sent no more
+        (`/follow` tells them why)."""
         async with self.service.cache.lock(match.id):
             pass  # the command that posted the board holds it until it has answered
         followers = await self.service.following.recipients(match.id)
@@ -366,6 +385,8 @@ class Announcer:
             board = discord.File(
                 io.BytesIO(png), filename=picture.filename, description=picture.description
             )
+            with speaking(await self.service.settings.member_language(user_id)):
+                text = followed(match, lines, notes, link)
             async with self._dm_slots:
                 with contextlib.suppress(DmsClosed):
                     await self._send_dm(user_id, text, board)
@@ -421,8 +442,9 @@ class Announcer:
         """Tell each player of the match by DM (opted in or not: nothing else reaches them)
         that `what` will not be posted (see bot/service/delivery.py)."""
         place = f"<#{match.channel_id}>"
-        text = say(t("delivery.gave_up", what=what, match=match.title, place=place))
+        gave_up = t("delivery.gave_up", what=what, match=match.title, place=place)
         for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
+            text = say(gave_up, await self.service.settings.member_language(user_id))
             with contextlib.suppress(DmsClosed):
                 await self._send_dm(user_id, text, MISSING)
 
@@ -432,17 +454,22 @@ class Announcer:
         if await self.direct(match, user_id, reminder_direct(reminder)):
             return
         if private(match):  # nowhere to mention them: a DM whatever their setting
-            board = await self.private_board(match, user_id)
-            await self._dm_anyway(user_id, say(reminder_direct(reminder)), board)
+            with speaking(await self.service.settings.member_language(user_id)):
+                board = await self.private_board(match, user_id)
+                text = say(reminder_direct(reminder))
+            await self._dm_anyway(user_id, text, board)
             return
         await self.say(match, reminder_in_place(reminder), ping=[user_id])
 
+    @in_its_place
     async def challenge_expired(self, match: Match) -> None:
         """The challenge loses its buttons and says why; the challenger is told (by DM only,
         for a challenge in a private conversation, which only an interaction can edit)."""
         if private(match):
-            unanswered = say(challenge_unanswered(match))
-            await self._dm_anyway(match.challenger.user_id, unanswered, MISSING)
+            challenger = match.challenger.user_id
+            language = await self.service.settings.member_language(challenger)
+            unanswered = say(challenge_unanswered(match), language)
+            await self._dm_anyway(challenger, unanswered, MISSING)
             return
         channel = self.client.get_partial_messageable(
             match.row.channel_id, guild_id=match.row.guild_id
@@ -462,6 +489,7 @@ class Announcer:
                 allowed_mentions=pinging(challenger),
             )
 
+    @in_its_place
     async def challenge_post(
         self, match: Match, text: str, view: discord.ui.View | None
     ) -> discord.Message:
@@ -484,6 +512,7 @@ class Announcer:
             message = channel.get_partial_message(match.row.challenge_message_id)
             return await message.edit(content=limits.content(text), view=view)
 
+    @in_its_place
     async def end_draw_offer(self, match: Match, text: Line | None = None) -> Match:
         """The post of a draw offer that no longer stands (its receiver moved, the game
         ended, or `text` says how it was answered) says so and loses its buttons, once."""
@@ -500,6 +529,7 @@ class Announcer:
                 log.info("could not edit the draw offer of match #%s: %s", match.id, error)
         return await self.service.cache.set_messages(match, draw_message_id=None)
 
+    @in_its_place
     async def closed(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A match ended without a result (aborted): said where it is played, its board's
         buttons stripped, its thread archived; no replay."""
@@ -510,6 +540,7 @@ class Announcer:
             await self._strip_buttons(channel, match.row.board_message_id)
         await self.archive(match)
 
+    @in_its_place
     async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""
         doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
@@ -517,6 +548,7 @@ class Announcer:
             content = limits.content(say(text))
             await self._channel(match).send(content, allowed_mentions=pinging(*ping))
 
+    @in_its_place
     async def post(
         self, match: Match, text: Line, *, view: discord.ui.View, ping: Sequence[int] = ()
     ) -> discord.Message:

@@ -14,15 +14,22 @@ from rules.phrases import Phrase, Words
 
 
 class ServiceError(Exception):
-    """Something a user asked for that cannot be done, worded as the member reads it: a
-    sentence of the catalogue (`service.*`); `hint` says what would work."""
+    """Something a user asked for that cannot be done: a sentence of the catalogue
+    (`service.*`); `hint` says what would work. Both are worded when read, in the language
+    of whoever is told (see bot.ui.interface.tell), not where the error is raised."""
 
     def __init__(self, message: str | Wordable, hint: str | Wordable | None = None) -> None:
-        super().__init__(say(message))
+        super().__init__(message)
         self.text = message
         self.hint_text = hint
-        self.message = say(message)
-        self.hint = None if hint is None else say(hint)
+
+    @property
+    def message(self) -> str:
+        return say(self.text)
+
+    @property
+    def hint(self) -> str | None:
+        return None if self.hint_text is None else say(self.hint_text)
 
     def __str__(self) -> str:
         return f"{self.message}\n{self.hint}" if self.hint else self.message
@@ -43,10 +50,21 @@ def opening(phrase: str, names: Sequence[str] = ()) -> str:
     return phrase
 
 
+@dataclass(frozen=True)
+class Opening:
+    """A phrase that opens a sentence, capitalised once worded (see `opening`)."""
+
+    phrase: str | Wordable
+    names: tuple[str, ...] = ()
+
+    def word(self, locale: str) -> str:
+        return opening(say(self.phrase, locale), self.names)
+
+
 def refusal(error: str | Wordable, names: Sequence[str] = ()) -> Text:
     """What the rules refused, as a sentence: the rules word a refusal as a phrase that fits
     inside others (`c3 has no stone`), so told on its own it needs a capital and a stop."""
-    return t("service.refused", refusal=opening(say(error), names))
+    return t("service.refused", refusal=Opening(error, tuple(names)))
 
 
 STATUS: Mapping[Status, Text] = {

@@ -17,7 +17,8 @@ from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Shards, Status
 from bot.texts import say, t
 from rules import get_game
-from rules.outcomes import outcome_from_json
+from rules.outcomes import REASONS, outcome_from_json
+from rules.phrases import Words, phrase
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +182,7 @@ def result_for(row: MatchRow, user_id: int) -> str:
     return say(t("service.rating.lost"))
 
 
-def reason_of(row: MatchRow) -> str:
+def reason_of(row: MatchRow) -> Words:
+    """Why a finished match ended, in the reader's words (`resignation`)."""
     outcome = outcome_from_json(row.outcome)
-    return "" if outcome is None else outcome.reason.replace("-", " ")
+    return "" if outcome is None else phrase(REASONS[outcome.reason])

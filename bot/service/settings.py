@@ -3,6 +3,11 @@
 Boards are drawn for a viewer: a member's own matches from their seat (unless they turned
 that off), in their theme; thread posts in the server's theme, seat 1 at the bottom or the
 player to move, as the server chose.
+
+Languages: a member reads their answers and DMs in the locale of their Discord client, a
+server its public posts in the language it chose, else its own (Discord's preferred locale).
+Both locales are remembered from interactions, since a post at 3 am has none to read them
+from.
 """
 
 from __future__ import annotations
@@ -15,12 +20,21 @@ from bot.service import clocks
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, ServiceError, opening
 from bot.store import HabitRow, PreferenceRow, ServerRow, Store
-from bot.texts import say, t
+from bot.texts import ENGLISH, LANGUAGES, Text, language_of, say, t
 from renderers import THEMES
 
 ORIENTATIONS = {
-    "first": say(t("service.settings.first")),
-    "mover": say(t("service.settings.mover")),
+    "first": t("service.settings.first"),
+    "mover": t("service.settings.mover"),
+}
+SERVER_OWN = "server"
+"""The language setting that means the server's own (Discord's preferred locale)."""
+LANGUAGE_NAMES: dict[str, Text] = {
+    "en": t("languages.name.en"),
+    "de": t("languages.name.de"),
+    "es-ES": t("languages.name.es-ES"),
+    "fr": t("languages.name.fr"),
+    "pt-BR": t("languages.name.pt-BR"),
 }
 ALL_GAMES = "all"
 LARGE = "large"
@@ -42,12 +56,38 @@ class ServerChange:
     """The server settings after a change, and each change in words (none: nothing asked)."""
 
     settings: ServerRow
-    changes: tuple[str, ...]
+    changes: tuple[Text, ...]
 
 
 class Settings:
     def __init__(self, store: Store) -> None:
         self.store = store
+        # The locale last stored per member ("user", id) and server ("server", id), so an
+        # interaction writes only when one changed.
+        self._locales: dict[tuple[str, int], str] = {}
+
+    async def heard(
+        self, user_id: int, locale: str, guild_id: int | None, guild_locale: str | None
+    ) -> None:
+        """Remember the locales an interaction carried, for the DMs and posts made later."""
+        if self._locales.get(("user", user_id)) != locale:
+            await self.store.remember_locale(user_id, locale)
+            self._locales["user", user_id] = locale
+        if (
+            guild_id is not None
+            and guild_locale
+            and (self._locales.get(("server", guild_id)) != guild_locale)
+        ):
+            await self.store.remember_server_locale(guild_id, guild_locale)
+            self._locales["server", guild_id] = guild_locale
+
+    async def member_language(self, user_id: int) -> str:
+        """The language a member reads DMs in: their client's, English if never seen."""
+        return language_of((await self.store.preferences(user_id)).locale)
+
+    async def server_language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts: the one it chose, else its own."""
+        return spoken(await self.server(guild_id))
 
     async def person(self, user_id: int) -> PreferenceRow:
         return await self.store.preferences(user_id)
@@ -131,6 +171,7 @@ class Settings:
         games: str | None = None,
         channel_id: int | None = None,
         anywhere: bool = False,
+        language: str | None = None,
     ) -> ServerChange:
         """Check and save a server's defaults; only a member who may manage the server may,
         which Discord enforces too (though its owners can grant the command to others)."""
@@ -156,6 +197,8 @@ class Settings:
             after = replace(after, days=days)
         if games is not None:
             after = replace(after, games=_games(games))
+        if language is not None:
+            after = replace(after, language=_check_language(language))
         if anywhere:
             after = replace(after, channel_id=None)
         elif channel_id is not None:
@@ -190,6 +233,25 @@ def _check_theme(theme: str) -> str:
     return theme
 
 
+def _check_language(language: str) -> str | None:
+    """A language setting as stored: one we speak, or None for the server's own."""
+    if language == SERVER_OWN:
+        return None
+    if language not in LANGUAGES:
+        raise ServiceError(
+            t("languages.unknown", language=limits.clip(language, limits.QUOTED)),
+            t("languages.unknown_hint", choices=", ".join([*LANGUAGES, SERVER_OWN])),
+        )
+    return language
+
+
+def spoken(settings: ServerRow) -> str:
+    """The language a server's public posts speak: its choice, else its own, else English."""
+    if settings.language is not None:
+        return settings.language
+    return language_of(settings.locale) if settings.locale else ENGLISH
+
+
 def _games(text: str) -> tuple[str, ...] | None:
     """`all`, or game names separated by commas or spaces: the games that may be challenged."""
     words = [w for w in text.replace(",", " ").lower().split() if w]
@@ -205,23 +267,30 @@ def _games(text: str) -> tuple[str, ...] | None:
     return tuple(name for name in rules.GAMES if name in words)
 
 
-def describe_server(settings: ServerRow) -> list[str]:
-    """Each server setting in words, as /server settings shows them."""
+def describe_server(settings: ServerRow) -> list[Text]:
+    """Each server setting, as /server settings shows them."""
     games = settings.games
     days = DEFAULT_DAYS if settings.days is None else settings.days
     titles = ", ".join(rules.GAMES[g].title for g in games) if games else None
     where = f"<#{settings.channel_id}>" if settings.channel_id else None
-    lines = [
+    return [
         t("service.settings.theme", theme=settings.theme or "classic"),
         t("service.settings.orientation", orientation=ORIENTATIONS[settings.orientation]),
         t("service.settings.days", days=days or t("service.settings.no_limit")),
         t("service.settings.games", games=titles or t("service.settings.all_games")),
         t("service.settings.channel", channel=where or t("service.settings.any_channel")),
+        _language_line(settings),
     ]
-    return [say(line) for line in lines]
 
 
-def _changes(before: ServerRow, after: ServerRow) -> list[str]:
+def _language_line(settings: ServerRow) -> Text:
+    language = LANGUAGE_NAMES[spoken(settings)]
+    if settings.language is None:
+        return t("languages.setting_own", language=language)
+    return t("languages.setting", language=language)
+
+
+def _changes(before: ServerRow, after: ServerRow) -> list[Text]:
     """The lines of describe_server that a change altered, as they read after it."""
     pairs = zip(describe_server(before), describe_server(after), strict=True)
-    return [new for old, new in pairs if old != new]
+    return [new for old, new in pairs if say(old, ENGLISH) != say(new, ENGLISH)]

@@ -293,6 +293,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "board size",
         "ALTER TABLE preferences ADD COLUMN large_board INTEGER NOT NULL DEFAULT 0;",
     ),
+    # Languages (issue 44): a server's chosen language (NULL: its own), the locale Discord
+    # last gave for it and for each member, for the posts and DMs no interaction carries.
+    Migration.portable(
+        "languages",
+        """
+        ALTER TABLE server_settings ADD COLUMN language TEXT;
+        ALTER TABLE server_settings ADD COLUMN guild_locale TEXT;
+        ALTER TABLE preferences ADD COLUMN locale TEXT;
+        """,
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

@@ -21,13 +21,26 @@ class People(Database):
 
     async def preferences(self, user_id: int) -> PreferenceRow:
         rows = await self._reader().fetch(
-            "SELECT dm, dm_refused, theme, flip, large_board FROM preferences WHERE user_id = ?",
+            "SELECT dm, dm_refused, theme, flip, large_board, locale FROM preferences "
+            "WHERE user_id = ?",
             user_id,
         )
         if not rows:
             return PreferenceRow()
         row = rows[0]
-        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]), bool(row[4]))
+        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]), bool(row[4]), row[5])
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """The Discord locale a member's last interaction carried (their DMs speak it)."""
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, locale, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at",
+                user_id,
+                locale,
+                now(),
+            )
 
     async def set_dm(self, user_id: int, wanted: bool) -> None:
         """Choose direct messages on or off; either way, forget an earlier refusal."""
@@ -94,32 +107,47 @@ class People(Database):
     async def server_settings(self, guild_id: int) -> ServerRow:
         """The server's defaults (every one the bot's own when never set)."""
         rows = await self._reader().fetch(
-            "SELECT theme, orientation, days, games, channel_id FROM server_settings "
-            "WHERE guild_id = ?",
+            "SELECT theme, orientation, days, games, channel_id, language, guild_locale "
+            "FROM server_settings WHERE guild_id = ?",
             guild_id,
         )
         if not rows:
             return ServerRow(guild_id)
         row = rows[0]
         allowed = tuple(row[3].split(",")) if row[3] is not None else None
-        return ServerRow(guild_id, row[0], row[1], row[2], allowed, row[4])
+        return ServerRow(guild_id, row[0], row[1], row[2], allowed, row[4], row[5], row[6])
+
+    async def remember_server_locale(self, guild_id: int, locale: str) -> None:
+        """The Discord locale a server's last interaction carried (its own language, for
+        posts no interaction carries); its settings unchanged."""
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO server_settings (guild_id, guild_locale, updated_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "guild_locale = excluded.guild_locale, updated_at = excluded.updated_at",
+                guild_id,
+                locale,
+                now(),
+            )
 
     async def set_server_settings(self, settings: ServerRow) -> None:
         games = ",".join(settings.games) if settings.games is not None else None
         async with self._writer() as db:
             await db.execute(
                 "INSERT INTO server_settings "
-                "(guild_id, theme, orientation, days, games, channel_id, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "(guild_id, theme, orientation, days, games, channel_id, language, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "theme = excluded.theme, orientation = excluded.orientation, "
                 "days = excluded.days, games = excluded.games, "
-                "channel_id = excluded.channel_id, updated_at = excluded.updated_at",
+                "channel_id = excluded.channel_id, language = excluded.language, "
+                "updated_at = excluded.updated_at",
                 settings.guild_id,
                 settings.theme,
                 settings.orientation,
                 settings.days,
                 games,
                 settings.channel_id,
+                settings.language,
                 now(),
             )
 

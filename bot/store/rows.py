@@ -183,6 +183,7 @@ class PreferenceRow:
     theme: str | None = None  # a renderers.THEMES name; None: the default
     flip: bool = True  # boards of their own matches drawn from their side
     large: bool = False  # their private boards in halves, for phones (renderers/large.py)
+    locale: str | None = None  # Discord's locale of their last interaction; None: never seen
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,8 @@ class ServerRow:
     days: int | None = None
     games: tuple[str, ...] | None = None  # the games that may be challenged; None: all
     channel_id: int | None = None  # where challenges are made
+    language: str | None = None  # one of bot.texts.LANGUAGES; None: the server's own locale
+    locale: str | None = None  # Discord's locale of the server, as its last interaction gave it
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ placeholders; a key it lacks falls back to English.
 Placeholders are named (`{player}`, never positional) and filled with `str.format`. A sentence
 that depends on a number is a table of plural forms (`one`, `other`) chosen by the value
 `count`. A value may itself be a `Text` (or any refusal with a `key` and `values`, as the
-rules raise), worded in the same language.
+rules raise), or anything with a `word(locale)` method, worded in the same language.
+
+A key worded in English because the reader's language lacks it is a fallback: `fallbacks()`
+collects them, so a test can prove a whole conversation had none.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ LANGUAGES = ("en", "de", "es-ES", "fr", "pt-BR")
 """The languages the bot speaks, each a folder of this package; English first."""
 
 _reader: ContextVar[str] = ContextVar("reader", default=ENGLISH)
+_observers: list[set[tuple[str, str]]] = []  # see fallbacks()
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
 
 
@@ -94,15 +98,29 @@ def template(key: str, locale: str | None = None, count: int | None = None) -> s
         locale = reading()
     for language in (locale, ENGLISH) if locale != ENGLISH else (ENGLISH,):
         entries = catalogue(language)
-        if key in entries:
-            return entries[key]
-        if count is not None:
-            form = entries.get(f"{key}.{plural_form(language, count)}")
-            if form is None:
-                form = entries.get(f"{key}.other")
-            if form is not None:
-                return form
+        found = entries.get(key)
+        if found is None and count is not None:
+            found = entries.get(f"{key}.{plural_form(language, count)}")
+            if found is None:
+                found = entries.get(f"{key}.other")
+        if found is not None:
+            if language != locale:
+                for seen in _observers:
+                    seen.add((locale, key))
+            return found
     raise MissingText(key)
+
+
+@contextmanager
+def fallbacks() -> Iterator[set[tuple[str, str]]]:
+    """Every (language, key) worded in English inside, because that language lacks the key:
+    how a test proves that a whole game in German had no English sentence."""
+    seen: set[tuple[str, str]] = set()
+    _observers.append(seen)
+    try:
+        yield seen
+    finally:
+        _observers.remove(seen)
 
 
 def language_of(discord_locale: str | None) -> str:
@@ -120,6 +138,13 @@ def language_of(discord_locale: str | None) -> str:
 def reading() -> str:
     """The language of whoever reads what is being worded now (English unless `speaking`)."""
     return _reader.get()
+
+
+def hear(locale: str) -> None:
+    """Word the rest of the current task in `locale`: discord.py handles each interaction in
+    a task of its own, whose context is a copy, so the first check an interaction passes
+    sets its member's language for all it says (its refusals, autocomplete, an apology)."""
+    _reader.set(language_of(locale))
 
 
 @contextmanager
@@ -147,6 +172,8 @@ def say(text: Wordable | str, locale: str | None = None) -> str:
 
 
 def _worded(value: Any, locale: str) -> Any:
+    if hasattr(value, "word"):
+        return value.word(locale)
     if hasattr(value, "key") and hasattr(value, "values"):
         return say(value, locale)
     return value

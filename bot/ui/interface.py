@@ -16,7 +16,7 @@ from bot.posts.conversations import Conversations, OutOfReach
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
-from bot.texts import Text, say, t
+from bot.texts import Text, say, speaking, t
 from bot.ui.permissions import told
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,12 @@ def viewer(interaction: Interaction) -> Viewer:
     return Viewer(interaction.user.id, interaction.guild_id)
 
 
+async def in_place(interaction: Interaction, match: Match) -> str:
+    """The language of a match's place (see Announcer.language), for the public message an
+    interaction posts or edits there: the server's, not the member's."""
+    return await cast(ServiceHolder, interaction.client).announcer.language(match)
+
+
 def player(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name, user.bot)
 
@@ -80,26 +86,42 @@ async def apologise(interaction: Interaction) -> None:
 @asynccontextmanager
 async def answering(interaction: Interaction) -> AsyncIterator[None]:
     """Answer a ServiceError with its reason and hint; log anything else as the bug it is
-    and apologise, so no user is ever left with a spinner. In a private conversation, the
-    posts it makes answer this interaction, and boards that waited for one follow it."""
+    and apologise, so no user is ever left with a spinner. Everything it says is in the
+    member's language (public posts choose their own: see Announcer.speaking). In a private
+    conversation, the posts it makes answer this interaction, and boards that waited for one
+    follow it."""
     conversations: Conversations = cast(ServiceHolder, interaction.client).announcer.conversations
-    try:
-        with observed(interaction), conversations.hearing(interaction):
-            try:
-                yield
-            finally:
-                await conversations.catch_up(interaction)
-    except ServiceError as error:
-        await tell(interaction, explain(error))
-    except Undelivered as problem:
-        where = interaction.channel_id
-        await tell(interaction, problem.explain(interaction.app_permissions, where))
-        told(interaction)
-    except OutOfReach as unreached:
-        await tell(interaction, unreached.explain(interaction.user.id))
-    except Exception:
-        log.exception("handling %s failed", _describe(interaction))
-        await apologise(interaction)
+    with speaking(str(interaction.locale)):
+        try:
+            with observed(interaction), conversations.hearing(interaction):
+                await _remember_locales(interaction)
+                try:
+                    yield
+                finally:
+                    await conversations.catch_up(interaction)
+        except ServiceError as error:
+            await tell(interaction, explain(error))
+        except Undelivered as problem:
+            where = interaction.channel_id
+            await tell(interaction, problem.explain(interaction.app_permissions, where))
+            told(interaction)
+        except OutOfReach as unreached:
+            await tell(interaction, unreached.explain(interaction.user.id))
+        except Exception:
+            log.exception("handling %s failed", _describe(interaction))
+            await apologise(interaction)
+
+
+async def _remember_locales(interaction: Interaction) -> None:
+    """The member's and the server's locales, kept for the DMs and posts no interaction
+    carries (see Settings.heard)."""
+    guild_locale = interaction.guild_locale
+    await service_of(interaction).settings.heard(
+        interaction.user.id,
+        str(interaction.locale),
+        interaction.guild_id,
+        None if guild_locale is None else str(guild_locale),
+    )
 
 
 async def options_offered(interaction: Interaction) -> bool:
@@ -184,10 +206,9 @@ def _describe(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-def turns_text(match: Match) -> str:
+def turns_text(match: Match) -> Text:
     """`1 turn played`, `12 turns played`: the same count wherever a match is shown."""
-    count = match.turns_played
-    return f"{count} turn{'' if count == 1 else 's'} played"
+    return t("languages.turns_played", count=match.turns_played)
 
 
 async def resolve(interaction: Interaction, ref: str | None, *, recent: bool = False) -> Match:

@@ -29,7 +29,7 @@ import discord
 from discord import ui
 
 from bot.posts import limits
-from bot.texts import Text, say, t
+from bot.texts import Text, hear, say, t
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -173,6 +173,9 @@ class Persistent(ui.DynamicItem[ui.Item[Any]], template=r"(?!)"):  # the base ma
         return cls(item, **(cls.custom_ids.read(match) or {}))
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
+        """Refuse an unsound id, or a click out of its place; from here on, the click speaks
+        its member's language."""
+        hear(str(interaction.locale))
         if not self.sound:
             await interaction.response.send_message(say(OUT_OF_DATE), ephemeral=True)
             return False

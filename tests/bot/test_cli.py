@@ -123,12 +123,12 @@ def test_offline_script_plays_and_check_db_verifies(
     target = asyncio.run(postgres.create_schema("copied_offline_session"))
     copy = bot_command(tmp_path, "--copy-db", source, target)
     assert copy.returncode == 0, copy.stderr
-    copied = (
-        "matches: 1, seats: 2, moves: 3, preferences: 0, jobs: 1, ratings: 2, rated_matches: 1, "
+    copied = (  # the locales of alice, bob and mallory, and the server's, kept (issue 44)
+        "matches: 1, seats: 2, moves: 3, preferences: 3, jobs: 1, ratings: 2, rated_matches: 1, "
         "rating_changes: 2, takeback_votes: 0, command_registrations: 1, vacations: 0, "
         "followers: 0, tournaments: 0, "
         "tournament_entrants: 0, tournament_boards: 0, premoves: 0, analyses: 0, "
-        "analysis_readings: 0, server_settings: 0, notes: 0 rows"
+        "analysis_readings: 0, server_settings: 1, notes: 0 rows"
     )
     assert f"{copied} copied." in copy.stdout
     assert "1 match logs replayed on the copy, 0 with problems; the copy is identical." in (
