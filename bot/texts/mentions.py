@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 CODE = re.compile(r"`([^`\n]*)`")
 COMMAND = re.compile(r"(?<![\w/.:<@-])/([a-z][\w-]*)(?![\w-])")
@@ -31,6 +32,19 @@ class Names:
 
     commands: Mapping[str, str]
     options: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class OptionName:
+    """An option's name as a sentence's value ("99 is out of range for {name}"), worded as
+    the reader's client lists that option."""
+
+    name: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"commands.option_names.{self.name}"
 
 
 @cache

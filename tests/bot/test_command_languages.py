@@ -15,7 +15,7 @@ import pytest
 
 from bot.offline import OfflineDiscord
 from bot.texts import ENGLISH, LANGUAGES, catalogue, say, speaking, t
-from bot.texts.mentions import COMMAND, Names, localised, names
+from bot.texts.mentions import COMMAND, Names, OptionName, localised, names
 from bot.ui import translator
 from bot.ui.commands_sync import payload_hash
 
@@ -150,6 +150,13 @@ def test_a_challenge_worded_in_german_names_the_german_command_and_option() -> N
         worded = say(t("posts.direct.unfollow", match=7))
     assert "`/entfolgen partie:7`" in worded
     assert "`/unfollow match:7`" in say(t("posts.direct.unfollow", match=7))  # English stays
+
+
+def test_an_option_named_in_a_refusal_is_the_readers_option() -> None:
+    refusal = t("service.option.out_of_range", value="99", name=OptionName("days"))
+    assert say(refusal) == "99 is out of range for days."
+    with speaking("pt-BR"):
+        assert "dias" in say(refusal) and "days" not in say(refusal)
 
 
 @pytest.mark.parametrize(
