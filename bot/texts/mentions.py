@@ -6,7 +6,8 @@ The names are the catalogue's (`commands.names`, `commands.option_names`). Only 
 renamed, never ordinary words: a known /command, its subcommands (`/tournament create`, or
 `create|start`), the `option:value` words written right after it, inside `code` also the
 bare and [bracketed] option words of a syntax line, and a code span made only of known
-`option:value` words (`clock:bank days:3`). Values (`Boku`, `on`) are typed, and stay.
+`option:value` words (`clock:bank days:3`) or of one option's name (`match`). Values
+(`Boku`, `on`) stay as they are written.
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def localised(sentence: str, locale: str) -> str:
 
 
 def _in_code(span: str, own: Names) -> str:
-    """A code span: a syntax line (`/move move [match]`) or settings (`clock:bank days:3`)."""
+    """A code span: a syntax line (`/move move [match]`), settings (`clock:bank days:3`) or
+    one option's name (`match`)."""
+    if span in own.options:
+        return own.options[span]
     settings = [SETTING.fullmatch(word) for word in span.split(" ")]
     if span and all(found and found[1] in own.options for found in settings):
         return " ".join(own.options[found[1]] + found[2] for found in settings if found)

@@ -172,6 +172,7 @@ def test_an_option_named_in_a_refusal_is_the_readers_option() -> None:
             "`/temps offrir jours`; `/réglages mp:on|off`",
         ),
         ("A bank: `clock:bank days:3 cap:7`.", "A bank: `pendule:bank jours:3 plafond:7`."),
+        ("due within `days`; the `match` option", "due within `jours`; the `partie` option"),
         ("(/vacation days:0 ends it)", "(/vacances jours:0 ends it)"),
         ("/board shows the match and its game", "/plateau shows the match and its game"),
     ],
@@ -184,7 +185,7 @@ def test_mentions_are_renamed_subcommands_options_and_settings(sentence: str, fr
     "sentence",
     [
         "the match option, the game, your move",  # no command: ordinary words
-        "`game` `match` and `all`",  # bare words in code may be values (`all` games)
+        "`game match` and `all games`",  # code that is neither a syntax line nor an option
         "/cogs/moves.py, https://discord.com/channels/1/2, sqlite:////data/move",
         "</move:123> and /unknown game:Boku",
         "`a1e3 game:Boku`",  # a code span that is not only settings
