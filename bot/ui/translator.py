@@ -20,6 +20,8 @@ COMMAND_NAMES = (Where.command_name, Where.group_name)
 
 
 class CommandTranslator(app_commands.Translator):
+    """Called by discord.py for every name, description and choice, once per Discord locale."""
+
     async def translate(
         self,
         string: app_commands.locale_str,
