@@ -37,6 +37,7 @@ from bot.ui.commands_sync import BOTH_INSTALLS, EVERYWHERE, register_commands
 from bot.ui.interface import apologise, options_offered, tell
 from bot.ui.permissions import PermissionWatch
 from bot.ui.persistent import Clicks
+from bot.ui.translator import CommandTranslator
 from bot.ui.views import PERSISTENT_ITEMS
 from bot.workers.pool import WorkerPool
 from renderers import render_png
@@ -180,6 +181,7 @@ class BoardBot(commands.AutoShardedBot):
             ),
             name=CATCH_UP_TASK,
         )
+        await self.tree.set_translator(CommandTranslator())
         synced = await register_commands(
             self.tree, self.store, self.settings.dev_guild_id, force=self.sync_only
         )

@@ -13,6 +13,7 @@ from discord.ext import commands
 from prometheus_client import REGISTRY
 
 from bot.clock import describe_duration
+from bot.cogs.described import described
 from bot.service import ServiceError
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, tell
@@ -76,7 +77,9 @@ class Status(commands.Cog):
             await self.status(interaction)
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name="status", description=say(t("operations.status_command")), callback=status
+            name="status",
+            description=described(t("operations.status_command")),
+            callback=status,
         )
         self._group: app_commands.Group | None = None
 

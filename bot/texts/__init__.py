@@ -25,6 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.texts.mentions import localised
+
 ENGLISH = "en"
 FOLDER = Path(__file__).parent
 LANGUAGES = ("en", "de", "es-ES", "fr", "pt-BR")
@@ -168,6 +170,8 @@ def say(text: Wordable | str, locale: str | None = None) -> str:
     values = {name: _worded(value, locale) for name, value in text.values.items()}
     count = text.values.get("count")
     pattern = template(text.key, locale, count if isinstance(count, int) else None)
+    if locale != ENGLISH:
+        pattern = localised(pattern, locale)  # the commands it names, as the reader's client does
     return pattern.format_map(values)
 
 

@@ -48,10 +48,16 @@ def scope_of(application_id: int | None, guild_id: int | None) -> str:
     return f"application:{application_id}:{where}"
 
 
-def payload_hash(tree: app_commands.CommandTree[Any], guild_id: int | None) -> str:
-    """A stable hash of what `tree.sync` would send for this scope (keys sorted)."""
+async def payload_hash(tree: app_commands.CommandTree[Any], guild_id: int | None) -> str:
+    """A stable hash of what `tree.sync` would send for this scope (keys sorted), its
+    translations included: a changed name or description in any language registers again."""
     guild = None if guild_id is None else discord.Object(guild_id)
-    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -74,7 +80,7 @@ async def register_commands(
         tree.copy_global_to(guild=guild)
     where = "globally" if guild is None else f"in server {guild_id}"
     scope = scope_of(tree.client.application_id, guild_id)
-    digest = payload_hash(tree, guild_id)
+    digest = await payload_hash(tree, guild_id)
     if not force and await store.registered_hash(scope) == digest:
         log.info("commands unchanged since the last start (registered %s)", where)
         return None

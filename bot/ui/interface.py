@@ -17,6 +17,7 @@ from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
 from bot.texts import Text, say, speaking, t
+from bot.texts.mentions import OptionName
 from bot.ui.permissions import told
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,7 @@ def _typed(value: Any, kind: Kind, wanted: type | tuple[type, ...]) -> bool:
 
 def _off(parameter: app_commands.Parameter, value: Any) -> ServiceError | None:
     """Why a value does not fit its parameter's type, choices or range; None if it does."""
-    name = parameter.display_name
+    name = OptionName(parameter.name)
     shown = limits.quote(value) if isinstance(value, str) else limits.clip(str(value), 40)
     wanted, kind = KINDS.get(parameter.type, (object, ""))
     if not _typed(value, parameter.type, wanted):
