@@ -18,7 +18,10 @@ import sys
 import time
 
 from benchmarks.positions import mid_game_positions
+from bot.posts.pictures import picture_words
 from rules import GAMES, get_game
+
+WORDS = picture_words("en")
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 COLD_RUNS = 3
@@ -32,11 +35,11 @@ def warm(positions: int, theme: str) -> None:
     )
     for name, game in GAMES.items():
         states = mid_game_positions(game, positions)
-        render_png(name, states[0], names=["Warm", "Up"], theme=theme)
+        render_png(name, states[0], names=["Warm", "Up"], theme=theme, words=WORDS)
         times, cpu_times, sizes = [], [], []
         for state in states:
             start, cpu_start = time.perf_counter(), time.process_time()
-            data = render_png(name, state, names=NAMES, theme=theme)
+            data = render_png(name, state, names=NAMES, theme=theme, words=WORDS)
             times.append((time.perf_counter() - start) * 1000)
             cpu_times.append((time.process_time() - cpu_start) * 1000)
             sizes.append(len(data) / 1024)
@@ -86,7 +89,7 @@ def child(name: str, theme: str) -> None:
 
     imported = time.process_time() - cpu_start
     start, cpu_start = time.perf_counter(), time.process_time()
-    render_png(name, state, names=NAMES, theme=theme)
+    render_png(name, state, names=NAMES, theme=theme, words=WORDS)
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - start
     print(json.dumps({"import": imported * 1000, "cpu": cpu * 1000, "wall": wall * 1000}))
 

@@ -16,10 +16,13 @@ import time
 
 from PIL import Image, ImageSequence
 
+from bot.posts.pictures import picture_words
 from renderers import record_gif
 from rules import GAMES, get_game
 from rules.playout import random_turns
 from rules.records import Record
+
+WORDS = picture_words("en")
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -35,7 +38,7 @@ def random_record(name: str, players: int, turns: int, seed: int) -> Record:
 
 def measure(record: Record, theme: str, label: str) -> None:
     start, cpu_start = time.perf_counter(), time.process_time()
-    data = record_gif(record, names=NAMES, theme=theme)
+    data = record_gif(record, names=NAMES, theme=theme, words=WORDS)
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - start
     times = [
         frame.info["duration"] for frame in ImageSequence.Iterator(Image.open(io.BytesIO(data)))
@@ -68,7 +71,7 @@ def main() -> None:
         f" {'MB':>7}"
     )
     for name in GAMES:
-        record_gif(random_record(name, 2, 1, 0), theme=args.theme)
+        record_gif(random_record(name, 2, 1, 0), theme=args.theme, words=WORDS)
         for seed in range(1, args.games + 1):
             measure(random_record(name, 2, args.turns, seed), args.theme, name)
     measure(long_record("boost", 4, 444, 1), args.theme, "boost 4p long")

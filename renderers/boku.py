@@ -33,9 +33,11 @@ from renderers.canvas import (
     render_board,
     seat_word,
     sprite,
+    words_font,
 )
 from renderers.key import Entry, capture_entry
 from renderers.themes import CLASSIC, RGB, Ink, Theme
+from renderers.words import PLACEHOLDERS, PictureWords
 from rules import Highlight
 from rules.boku import Boku, BokuState, winning_line
 from rules.boku.board import COLUMNS, MARBLE, NAMES, POINTS, SIZE
@@ -213,6 +215,7 @@ def render(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme = CLASSIC,
+    words: PictureWords,
 ) -> Image.Image:
     """The board is the same from both sides (each player's edges are the lower ones), so
     `perspective` changes nothing."""
@@ -223,7 +226,7 @@ def render(
             paste_centered(
                 image, _blocked_mark(2 * RADIUS - 4, theme), center(POINTS[state.blocked])
             )
-            _blocked_note(image, state, theme)
+            _blocked_note(image, state, theme, words)
         line = winning_line(state)
         if line:
             canvas.line([center(line[0]), center(line[-1])], fill=theme.win, width=14)
@@ -240,21 +243,23 @@ def render(
         icons=icons(theme),
         ground=ground(theme),
         theme=theme,
+        words=words,
         last_move=last_move,
         names=names,
         over=_mark_placement,
     )
 
 
-def _blocked_note(image: Image.Image, state: BokuState, theme: Theme) -> None:
+def _blocked_note(image: Image.Image, state: BokuState, theme: Theme, words: PictureWords) -> None:
     """Spelled out in the empty lower left corner, for whoever has not met the rule yet."""
     assert state.blocked is not None
     x, y = 18, SIZE_PX[1] - MARGIN_Y - 50
     paste_centered(image, _blocked_mark(32, theme), (x + 16, y + 23))
     canvas = ImageDraw.Draw(image)
-    who = seat_word(GAME, state.turn)
-    canvas.text((x + 40, y), f"{NAMES[state.blocked]} is blocked", fill=theme.ink, font=font(20))
-    canvas.text((x + 40, y + 26), f"for {who} this turn", fill=theme.label, font=font(18))
+    blocked = words.say(words.board, "blocked", cell=NAMES[state.blocked])
+    who = words.say(words.board, "blocked_for", player=seat_word(GAME, state.turn, words))
+    canvas.text((x + 40, y), blocked, fill=theme.ink, font=words_font(20))
+    canvas.text((x + 40, y + 26), who, fill=theme.label, font=words_font(18))
 
 
 def ground(theme: Theme) -> Ink:
@@ -268,7 +273,7 @@ def icons(theme: Theme) -> list[Image.Image]:
     return [_marble(1, ICON, theme), _marble(2, ICON, theme)]
 
 
-def key(theme: Theme) -> list[Entry]:
+def key(theme: Theme, words: PictureWords) -> list[Entry]:
     """What the board's marbles and marks mean, for the key picture."""
     size = 64
     e5 = NAMES.index("e5")
@@ -278,12 +283,12 @@ def key(theme: Theme) -> list[Entry]:
     line = Image.new("RGBA", (size, size), theme.light_square)
     ImageDraw.Draw(line).line((0, size / 2, size, size / 2), fill=theme.win, width=12)
     return [
-        Entry(dark, "Dark marble (seat 1), with its cell's name"),
-        Entry(light, "Light marble (seat 2), with its cell's name"),
-        Entry(placed, "The last marble placed"),
-        capture_entry(theme),
-        Entry(_blocked_mark(size, theme), "Blocked: the player to move may not place here"),
-        Entry(line, "A winning line of five"),
+        Entry(dark, words.key["boku.dark"]),
+        Entry(light, words.key["boku.light"]),
+        Entry(placed, words.key["boku.placed"]),
+        capture_entry(theme, words),
+        Entry(_blocked_mark(size, theme), words.key["boku.blocked"]),
+        Entry(line, words.key["boku.line"]),
     ]
 
 
@@ -295,7 +300,8 @@ def reference(theme: Theme) -> Image.Image:
         if GAME.outcome(state) is not None:
             state = GAME.new()
         state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    image = render(state, names=["Reference Dark", "Reference Light"], theme=theme)
+    names = ["Reference Dark", "Reference Light"]
+    image = render(state, names=names, theme=theme, words=PLACEHOLDERS)
     # A position with a blocked cell has no winning line, so its colour is added by hand.
     ImageDraw.Draw(image).line([center((0, 0)), center((4, 4))], fill=theme.win, width=14)
     return image

@@ -22,6 +22,7 @@ from renderers.canvas import (
 )
 from renderers.key import Entry, capture_entry, change_entry, route_entries
 from renderers.themes import CLASSIC, Ink, Theme
+from renderers.words import PLACEHOLDERS, PictureWords
 from rules import Highlight
 from rules.boost import Boost, BoostState
 from rules.boost.board import DRAGONS, KNIGHT, PAWN, TOWER, bits, slot, slot_kind, slot_seat
@@ -130,6 +131,7 @@ def render(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme = CLASSIC,
+    words: PictureWords,
 ) -> Image.Image:
     size = state.size
     grid = Grid(size, size, flipped=_flipped(state, perspective))
@@ -146,11 +148,11 @@ def render(
 
     defeated = GAME.defeated(state)
     notes = [
-        "timed out"
+        words.board["timed_out"]
         if seat in state.timed_out
-        else "resigned"
+        else words.board["resigned"]
         if seat in state.resigned
-        else "defeated"
+        else words.board["defeated"]
         if seat in defeated
         else ""
         for seat in range(1, state.players + 1)
@@ -163,6 +165,7 @@ def render(
         icons=icons(theme)[: state.players],
         ground=ground(theme),
         theme=theme,
+        words=words,
         last_move=last_move,
         names=names,
         notes=notes,
@@ -180,21 +183,24 @@ def icons(theme: Theme) -> list[Image.Image]:
     return [piece(PAWN, seat, ICON, theme) for seat in range(1, 5)]
 
 
-def key(theme: Theme) -> list[Entry]:
+def key(theme: Theme, words: PictureWords) -> list[Entry]:
     """What the board's pieces and marks mean, for the key picture."""
     size = 64
     area = Image.new("RGBA", (size, size), theme.rim)
     ImageDraw.Draw(area).rectangle((size // 2, 0, size, size // 2), fill=theme.board)
     return [
-        Entry(piece(PAWN, 1, size, theme), "Pawn of seat 1 (the number is the seat)"),
-        Entry(piece(KNIGHT, 1, size, theme), "Knight of seat 1"),
-        Entry(piece(TOWER, 1, size, theme), "Tower of seat 1"),
-        *(Entry(piece(PAWN, seat, size, theme), f"Pawn of seat {seat}") for seat in (2, 3, 4)),
-        Entry(dragon(size, theme), "Dragon (neutral)"),
-        Entry(area, "Shaded edge ring: no towers built there"),
-        *route_entries(theme),
-        capture_entry(theme),
-        change_entry(theme),
+        Entry(piece(PAWN, 1, size, theme), words.key["boost.first_pawn"]),
+        Entry(piece(KNIGHT, 1, size, theme), words.key["boost.knight"]),
+        Entry(piece(TOWER, 1, size, theme), words.key["boost.tower"]),
+        *(
+            Entry(piece(PAWN, seat, size, theme), words.say(words.key, "boost.pawn", seat=seat))
+            for seat in (2, 3, 4)
+        ),
+        Entry(dragon(size, theme), words.key["boost.dragon"]),
+        Entry(area, words.key["boost.edge"]),
+        *route_entries(theme, words),
+        capture_entry(theme, words),
+        change_entry(theme, words),
     ]
 
 
@@ -215,5 +221,9 @@ def reference(theme: Theme) -> Image.Image:
     shown = BoostState(tuple(masks), players=4, turn=state.turn, resigned=(4,))
     last = Highlight(1, "a1c2", ((0, 0), (0, 1), (1, 1), (2, 1)), ((3, 3),), ((4, 4),))
     return render(
-        shown, last_move=last, names=["Reference", "Palette", "Builder", "Four"], theme=theme
+        shown,
+        last_move=last,
+        names=["Reference", "Palette", "Builder", "Four"],
+        theme=theme,
+        words=PLACEHOLDERS,
     )

@@ -12,6 +12,7 @@ import io
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -19,6 +20,7 @@ from PIL import _imaging as pillow_core
 
 from renderers.palettes import palette_image
 from renderers.themes import RGB, Ink, Theme, contrast
+from renderers.words import PictureWords
 from rules.game import Game
 from rules.notation import Point
 from rules.state import Highlight
@@ -36,8 +38,20 @@ MARGIN = 36
 
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font: no system font needed."""
+    """Pillow's built-in scalable font, for the marks on pieces and boards (letters, figures,
+    coordinates): it has ASCII and a few signs only, so words use `words_font`."""
     return ImageFont.load_default(size=size)
+
+
+WORDS_FONT = files("ttf_opensans").joinpath("ttf", "OpenSans-Regular.ttf")
+"""Open Sans, shipped as a Python package (ttf-opensans), so no system font is needed: it has
+every letter of the languages the bot speaks (ä ß é ç ã ...) and of most players' names."""
+
+
+@lru_cache(maxsize=32)
+def words_font(size: int) -> ImageFont.FreeTypeFont:
+    """The font of everything read as words on a picture: headers, names, keys, graphs."""
+    return ImageFont.truetype(str(WORDS_FONT), size)
 
 
 _SPRITES: dict[tuple[Hashable, int], Image.Image] = {}
@@ -268,15 +282,17 @@ def draw_header(
     ellipsis."""
     canvas = ImageDraw.Draw(image)
     canvas.rectangle((0, 0, image.width, HEADER), fill=theme.header)
-    canvas.text((16, 10), title, fill=theme.header_text, font=font(24))
+    canvas.text((16, 10), title, fill=theme.header_text, font=words_font(24))
     canvas.text(
         (image.width - 16, 12),
-        fit(status, image.width - 48 - int(font(24).getlength(title)), 22),
+        fit(status, image.width - 48 - int(words_font(24).getlength(title)), 22),
         fill=theme.header_text,
-        font=font(22),
+        font=words_font(22),
         anchor="ra",
     )
-    canvas.text((16, 44), fit(detail, image.width - 32, 20), fill=theme.header_dim, font=font(20))
+    canvas.text(
+        (16, 44), fit(detail, image.width - 32, 20), fill=theme.header_dim, font=words_font(20)
+    )
     slot = seat_slot(len(seats), image.width)
     for index, seat in enumerate(seats):
         left, top = seat_spot(index, len(seats), image.width)
@@ -293,37 +309,24 @@ def draw_header(
             (left + 38, top + 17),
             fit(label, slot - 60, 18),
             fill=theme.header_text,
-            font=font(18),
+            font=words_font(18),
             anchor="lm",
         )
 
 
-SEAT_WORDS = {
-    "rules.seat.white": "White",
-    "rules.seat.black": "Black",
-    "rules.seat.dark": "Dark",
-    "rules.seat.light": "Light",
-    "rules.seat.blue": "Blue",
-    "rules.seat.red": "Red",
-    "rules.seat.green": "Green",
-    "rules.seat.yellow": "Yellow",
-    "rules.seat.gold": "Gold",
-}
-"""The seats' colours as the pictures write them, by the rules' seat keys: board text in
-English, like the header's other words (the pictures do not read the bot's catalogue)."""
-
-
-def seat_word(game: Game[Any, Any], seat: int) -> str:
+def seat_word(game: Game[Any, Any], seat: int, words: PictureWords) -> str:
     """A seat's colour on a picture: `White`."""
-    return SEAT_WORDS[game.seat_keys[seat - 1]]
+    return words.seats[game.seat_keys[seat - 1]]
 
 
-def turn_line(ply: int, who: str | None, notation: str) -> str:
+def turn_line(ply: int, who: str | None, notation: str, words: PictureWords) -> str:
     """The header's account of the last turn. Turns are numbered as in a game's record: turn N
     is the N-th move of any player (a pass or a whole Kyo route counts as one)."""
     if who is None:
-        return "No turns yet" if ply == 0 else f"After turn {ply}"
-    return f"Turn {ply}: {who} played {notation}"
+        if ply == 0:
+            return words.say(words.board, "no_turns")
+        return words.say(words.board, "after_turn", turn=ply)
+    return words.say(words.board, "turn", turn=ply, player=who, move=notation)
 
 
 def game_header(
@@ -333,6 +336,7 @@ def game_header(
     pieces: Sequence[Image.Image],
     theme: Theme,
     ground: Ink,
+    words: PictureWords,
     names: Sequence[str] | None = None,
     notes: Sequence[str] | None = None,
     last: Highlight | None = None,
@@ -341,21 +345,25 @@ def game_header(
     outcome = game.outcome(state)
     seats = game.players(state)
     labels = [
-        names[seat - 1] if names and seat <= len(names) else seat_word(game, seat)
+        names[seat - 1] if names and seat <= len(names) else seat_word(game, seat, words)
         for seat in range(1, seats + 1)
     ]
     if outcome is None:
-        status = f"{labels[game.to_move(state) - 1]} to move"
-    elif outcome.is_draw:
-        status = f"Draw ({outcome.reason})"
+        status = words.say(words.board, "to_move", player=labels[game.to_move(state) - 1])
     else:
-        winners = " & ".join(labels[s - 1] for s in outcome.winners)
-        status = f"{winners} won ({outcome.reason})"
+        reason = words.reasons[outcome.reason]
+        if outcome.is_draw:
+            status = words.say(words.board, "draw", reason=reason)
+        else:
+            winners = labels[outcome.winners[-1] - 1]
+            for seat in reversed(outcome.winners[:-1]):
+                winners = words.say(words.board, "together", first=labels[seat - 1], last=winners)
+            status = words.say(words.board, "won", winners=winners, reason=reason)
     shown = last or game.last(state)
     if shown is None:
-        detail = turn_line(game.ply(state), None, "")
+        detail = turn_line(game.ply(state), None, "", words)
     else:
-        detail = turn_line(game.ply(state), labels[shown.seat - 1], shown.notation)
+        detail = turn_line(game.ply(state), labels[shown.seat - 1], shown.notation, words)
     draw_header(
         image,
         title=game.title,
@@ -467,6 +475,7 @@ def render_board(
     icons: Sequence[Image.Image],
     ground: Ink,
     theme: Theme,
+    words: PictureWords,
     last_move: Highlight | None = None,
     names: Sequence[str] | None = None,
     notes: Sequence[str] | None = None,
@@ -475,20 +484,20 @@ def render_board(
 ) -> Image.Image:
     """The picture every game draws the same way: a copy of the cached board, the last move's
     route under the pieces, `draw_pieces(image)`, its effects over them, then the header with
-    one `icons` entry per seat, each on a plate of `ground`. `last_move` overrides the
-    state's own last turn."""
+    one `icons` entry per seat, each on a plate of `ground`, in `words`. `last_move` overrides
+    the state's own last turn."""
     image = board.background.copy()
     last = last_move or game.last(state)
     under(image, last, board.center, board.cell, theme)
     draw_pieces(image)
     over(image, last, board.center, board.cell, theme)
-    game_header(image, game, state, icons, theme, ground, names, notes, last=last)
+    game_header(image, game, state, icons, theme, ground, words, names, notes, last=last)
     return image
 
 
 def fit(text: str, width: float, size: int) -> str:
     """The text, or as much of it as fits in `width` pixels followed by an ellipsis."""
-    face = font(size)
+    face = words_font(size)
     if face.getlength(text) <= width:
         return text
     while text and face.getlength(text + "…") > width:

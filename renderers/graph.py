@@ -5,7 +5,7 @@ The graph has one line per seat (up to four), in Okabe-Ito colours and each with
 dash pattern so the lines differ without colour; the marked moves are dots on the line of the
 seat that played them, their shape saying the mark (a ring, a diamond, a disc) as the key
 below explains. Turn numbers run along the bottom, 0-100% up the side. The words (names,
-title, captions) come from the caller, which also writes the alt text.
+title, captions, axis and marks) come from the caller, which also writes the alt text.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from renderers.canvas import HEADER, font
+from renderers.canvas import HEADER, words_font
 from renderers.themes import BLUE, GREEN, INK, PAPER, PURPLE, RGB, VERMILION, Theme, get_theme
+from renderers.words import PictureWords
 
 # Okabe-Ito, chosen for lines on paper: the four that stay apart in every common colour
 # blindness and in grey.
@@ -53,6 +54,7 @@ def render_graph(
     chances: Sequence[Sequence[float]],
     *,
     names: Sequence[str],
+    words: PictureWords,
     dots: Sequence[Dot] = (),
     title: str = "",
 ) -> Image.Image:
@@ -78,7 +80,7 @@ def render_graph(
     for dot in dots:
         _mark(canvas, point(dot.turn, chances[dot.turn][dot.seat - 1]), dot.mark, dot.seat)
     image = big.resize((GRAPH_WIDTH, GRAPH_HEIGHT), Image.Resampling.LANCZOS)
-    _labels(image, turns, names, title)
+    _labels(image, turns, names, title, words)
     return image
 
 
@@ -86,11 +88,12 @@ def graph_png(
     chances: Sequence[Sequence[float]],
     *,
     names: Sequence[str],
+    words: PictureWords,
     dots: Sequence[Dot] = (),
     title: str = "",
 ) -> bytes:
     """A palette PNG: the graph has few colours besides the anti-aliasing between them."""
-    image = render_graph(chances, names=names, dots=dots, title=title)
+    image = render_graph(chances, names=names, words=words, dots=dots, title=title)
     buffer = io.BytesIO()
     image.quantize(GRAPH_COLOURS, method=Image.Quantize.MEDIANCUT).save(
         buffer, "PNG", compress_level=3
@@ -119,19 +122,23 @@ def _axes(canvas: ImageDraw.ImageDraw, turns: int, point: Place) -> None:
     canvas.line((x0, point(0, 1)[1], x0, y0, point(turns, 0)[0], y0), INK, 2 * width)
 
 
-def _labels(image: Image.Image, turns: int, names: Sequence[str], title: str) -> None:
+def _labels(
+    image: Image.Image, turns: int, names: Sequence[str], title: str, words: PictureWords
+) -> None:
     """Text drawn at final size (sharper than shrunk): title, axis numbers, the key."""
     canvas = ImageDraw.Draw(image)
-    small = font(16)
+    small = words_font(16)
     right, bottom = GRAPH_WIDTH - RIGHT, GRAPH_HEIGHT - BOTTOM
-    canvas.text((LEFT, 16), title, fill=INK, font=font(24))
+    canvas.text((LEFT, 16), title, fill=INK, font=words_font(24))
     for chance in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = bottom - (bottom - TOP) * chance
-        canvas.text((LEFT - 8, y), f"{chance:.0%}", fill=AXIS_TEXT, font=small, anchor="rm")
+        share = words.say(words.graph, "percent", percent=round(chance * 100))
+        canvas.text((LEFT - 8, y), share, fill=AXIS_TEXT, font=small, anchor="rm")
     for turn in range(0, turns + 1, tick_step(turns)):
         x = LEFT + (right - LEFT) * turn / turns
         canvas.text((x, bottom + 8), str(turn), fill=AXIS_TEXT, font=small, anchor="ma")
-    canvas.text((right, bottom + 8 + 20), "turn", fill=AXIS_TEXT, font=small, anchor="ra")
+    turn_word = words.graph["turn"]
+    canvas.text((right, bottom + 8 + 20), turn_word, fill=AXIS_TEXT, font=small, anchor="ra")
     y = GRAPH_HEIGHT - 30
     x = LEFT
     for seat, name in enumerate(names[: len(SEAT_COLOURS)]):
@@ -141,8 +148,9 @@ def _labels(image: Image.Image, turns: int, names: Sequence[str], title: str) ->
         x += 48 + int(small.getlength(name)) + 28
     for mark, shape in MARK_SHAPES.items():
         _shape(canvas, (x + 8, y), shape, MARK_SIZES[mark], INK)
-        canvas.text((x + 22, y), mark, fill=INK, font=small, anchor="lm")
-        x += 22 + int(small.getlength(mark)) + 22
+        named = words.graph[mark]
+        canvas.text((x + 22, y), named, fill=INK, font=small, anchor="lm")
+        x += 22 + int(small.getlength(named)) + 22
 
 
 def _dashed(
@@ -224,11 +232,17 @@ def side_by_side(
     image = Image.new("RGB", (width, height), chosen.paper)
     canvas = ImageDraw.Draw(image)
     canvas.rectangle((0, 0, width, 2 * CAPTION), fill=chosen.header)
-    canvas.text((16, CAPTION // 2), title, fill=chosen.header_text, font=font(22), anchor="lm")
+    canvas.text(
+        (16, CAPTION // 2), title, fill=chosen.header_text, font=words_font(22), anchor="lm"
+    )
     x = 0
     for board, caption in zip(shrunk, captions, strict=True):
         canvas.text(
-            (x + 16, CAPTION * 3 // 2), caption, fill=chosen.header_dim, font=font(18), anchor="lm"
+            (x + 16, CAPTION * 3 // 2),
+            caption,
+            fill=chosen.header_dim,
+            font=words_font(18),
+            anchor="lm",
         )
         image.paste(board, (x, 2 * CAPTION))
         x += board.width + gap

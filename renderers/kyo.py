@@ -37,6 +37,7 @@ from renderers.canvas import (
 )
 from renderers.key import Entry, change_entry, route_entries, step_entry
 from renderers.themes import CLASSIC, Ink, KyoSide, Theme
+from renderers.words import PLACEHOLDERS, PictureWords
 from rules import Highlight
 from rules.kyo import Kyo, KyoState
 from rules.kyo.board import SHIELD, SIZE, point
@@ -217,6 +218,7 @@ def render(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme = CLASSIC,
+    words: PictureWords,
 ) -> Image.Image:
     """Red (seat 2) sees the board turned round."""
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
@@ -234,6 +236,7 @@ def render(
         icons=icons(theme),
         ground=ground(theme),
         theme=theme,
+        words=words,
         last_move=last_move,
         names=names,
         over=_mark_over,
@@ -257,24 +260,23 @@ def _tile_of(stack: str, theme: Theme, size: int = 64) -> Image.Image:
     return image
 
 
-def key(theme: Theme) -> list[Entry]:
+def key(theme: Theme, words: PictureWords) -> list[Entry]:
     """What the stacks and marks mean, for the key picture."""
     struck = Image.new("RGBA", (64, 64), theme.light_square)
     paste_centered(struck, _strike_mark(64, theme), (32, 32))
-    names = {"P": "light pawn", "H": "heavy pawn", "T": "tower", "Q": "queen", "K": "king"}
     return [
-        *(Entry(_pawn(kind, 64, theme), f"Gold {name} ({kind})") for kind, name in names.items()),
-        Entry(_pawn("k", 64, theme), "Red pawns: small letter, double outline"),
-        Entry(_tile_of("DH", theme), "Gold dark mana: a deep whole bar"),
-        Entry(_tile_of("LH", theme), "Gold light mana: a pale whole bar"),
-        Entry(_tile_of("dh", theme), "Red dark mana: a deep broken bar"),
-        Entry(_tile_of("lh", theme), "Red light mana: a pale broken bar"),
-        Entry(_tile_of("SH", theme), "Shield: a short steel bar"),
-        Entry(_tile_of("DLDH", theme), "Stack of 3 chips or more: its count"),
-        *route_entries(theme),
-        step_entry(theme),
-        Entry(struck, "Tile struck by the last turn"),
-        change_entry(theme, "Shield deployed by the last turn"),
+        *(Entry(_pawn(kind, 64, theme), words.key[f"kyo.pawn_{kind}"]) for kind in "PHTQK"),
+        Entry(_pawn("k", 64, theme), words.key["kyo.red_pawns"]),
+        Entry(_tile_of("DH", theme), words.key["kyo.gold_dark_mana"]),
+        Entry(_tile_of("LH", theme), words.key["kyo.gold_light_mana"]),
+        Entry(_tile_of("dh", theme), words.key["kyo.red_dark_mana"]),
+        Entry(_tile_of("lh", theme), words.key["kyo.red_light_mana"]),
+        Entry(_tile_of("SH", theme), words.key["kyo.shield"]),
+        Entry(_tile_of("DLDH", theme), words.key["kyo.stack"]),
+        *route_entries(theme, words),
+        step_entry(theme, words),
+        Entry(struck, words.key["kyo.struck"]),
+        change_entry(theme, words, "kyo.deployed"),
     ]
 
 
@@ -307,4 +309,5 @@ def reference(theme: Theme) -> Image.Image:
         ((4, 4),),
         ((5, 5),),
     )
-    return render(state, last_move=last, names=["Reference Gold", "Reference Red"], theme=theme)
+    names = ["Reference Gold", "Reference Red"]
+    return render(state, last_move=last, names=names, theme=theme, words=PLACEHOLDERS)

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 from renderers.canvas import ICON, Grid, checkerboard, disc, paste_centered, render_board
 from renderers.key import Entry, capture_entry, change_entry, route_entries
 from renderers.themes import CLASSIC, Ink, Theme
+from renderers.words import PLACEHOLDERS, PictureWords
 from rules import Highlight
 from rules.quorum import Quorum, QuorumState
 from rules.quorum.board import BLACK, HOMES, OBJECTIVES, SIZE, WHITE
@@ -77,6 +78,7 @@ def render(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme = CLASSIC,
+    words: PictureWords,
 ) -> Image.Image:
     """Black (seat 2) sees the board turned round."""
     grid = Grid(SIZE, SIZE, flipped=perspective == 2)
@@ -97,6 +99,7 @@ def render(
         icons=icons(theme),
         ground=ground(theme),
         theme=theme,
+        words=words,
         last_move=last_move,
         names=names,
     )
@@ -113,7 +116,7 @@ def icons(theme: Theme) -> list[Image.Image]:
     return [_stone(WHITE, ICON, theme), _stone(BLACK, ICON, theme)]
 
 
-def key(theme: Theme) -> list[Entry]:
+def key(theme: Theme, words: PictureWords) -> list[Entry]:
     """What the board's marks mean, for the key picture."""
     cell = 64
 
@@ -123,14 +126,14 @@ def key(theme: Theme) -> list[Entry]:
         return image
 
     return [
-        Entry(_stone(WHITE, 56, theme), "White stone (seat 1): the light, hollow one"),
-        Entry(_stone(BLACK, 56, theme), "Black stone (seat 2): the dark, filled one"),
-        Entry(square(lambda c: _home(c, (0, 0), cell, 1, theme)), "White's home square"),
-        Entry(square(lambda c: _home(c, (0, 0), cell, 2, theme)), "Black's home square (dashed)"),
-        Entry(square(lambda c: _objective(c, (0, 0), cell, theme)), "Objective square"),
-        *route_entries(theme),
-        capture_entry(theme),
-        change_entry(theme),
+        Entry(_stone(WHITE, 56, theme), words.key["quorum.white"]),
+        Entry(_stone(BLACK, 56, theme), words.key["quorum.black"]),
+        Entry(square(lambda c: _home(c, (0, 0), cell, 1, theme)), words.key["quorum.white_home"]),
+        Entry(square(lambda c: _home(c, (0, 0), cell, 2, theme)), words.key["quorum.black_home"]),
+        Entry(square(lambda c: _objective(c, (0, 0), cell, theme)), words.key["quorum.objective"]),
+        *route_entries(theme, words),
+        capture_entry(theme, words),
+        change_entry(theme, words),
     ]
 
 
@@ -144,4 +147,5 @@ def reference(theme: Theme) -> Image.Image:
             break
         state = GAME.apply(state, rng.choice(moves))
     last = Highlight(1, "a1e3", ((0, 0), (4, 2)), ((5, 3),), ((4, 4),))
-    return render(state, last_move=last, names=["Reference White", "Reference Black"], theme=theme)
+    names = ["Reference White", "Reference Black"]
+    return render(state, last_move=last, names=names, theme=theme, words=PLACEHOLDERS)

@@ -24,6 +24,7 @@ from renderers.canvas import (
 )
 from renderers.key import Entry
 from renderers.themes import CLASSIC, RGB, Ink, Theme
+from renderers.words import PLACEHOLDERS, PictureWords
 from rules import Highlight
 from rules.notation import Point
 from rules.razzle import Chain, RazzleDazzle, RazzleState
@@ -159,6 +160,7 @@ def render(
     perspective: int | None = None,
     names: Sequence[str] | None = None,
     theme: Theme = CLASSIC,
+    words: PictureWords,
 ) -> Image.Image:
     """Seat 2, who starts at the top, sees the board turned round."""
     grid = Grid(WIDTH, HEIGHT, flipped=perspective == 2)
@@ -183,7 +185,7 @@ def render(
     notes = ["", ""]
     if state.result is None and state.forced:
         if any(isinstance(m, Chain) for m in GAME.legal_moves(state)):
-            notes[state.turn - 1] = "must throw"
+            notes[state.turn - 1] = words.board["must_throw"]
     return render_board(
         GAME,
         state,
@@ -192,6 +194,7 @@ def render(
         icons=icons(theme),
         ground=ground(theme),
         theme=theme,
+        words=words,
         last_move=last_move,
         names=names,
         notes=notes,
@@ -209,7 +212,7 @@ def icons(theme: Theme) -> list[Image.Image]:
     return [_piece(1, ICON, theme), _piece(2, ICON, theme)]
 
 
-def key(theme: Theme) -> list[Entry]:
+def key(theme: Theme, words: PictureWords) -> list[Entry]:
     """What the board's pieces and marks mean, for the key picture."""
     size = 64
     holder = _piece(1, size, theme).copy()
@@ -221,12 +224,12 @@ def key(theme: Theme) -> list[Entry]:
     landed = Image.new("RGBA", (size, size), theme.light_square)
     paste_centered(landed, ring_mark(size, theme.path), (size / 2, size / 2))
     return [
-        Entry(_piece(1, size, theme), "Piece of seat 1 (round, light)"),
-        Entry(_piece(2, size, theme), "Piece of seat 2 (square, dark)"),
-        Entry(holder, "The ball, on the piece holding it"),
-        Entry(badged, "Ineligible: cannot take the ball until it moves"),
-        Entry(arrow, "Last turn: a knight move or a pass"),
-        Entry(landed, "Where the last turn ended"),
+        Entry(_piece(1, size, theme), words.key["razzle.first"]),
+        Entry(_piece(2, size, theme), words.key["razzle.second"]),
+        Entry(holder, words.key["razzle.ball"]),
+        Entry(badged, words.key["razzle.ineligible"]),
+        Entry(arrow, words.key["razzle.last_turn"]),
+        Entry(landed, words.key["razzle.landed"]),
     ]
 
 
@@ -240,4 +243,5 @@ def reference(theme: Theme) -> Image.Image:
             break
         state = GAME.apply(state, rng.choice(moves))
     last = Highlight(1, "d1-e1-e5", ((3, 0), (4, 0), (4, 4)))
-    return render(state, last_move=last, names=["Reference One", "Reference Two"], theme=theme)
+    names = ["Reference One", "Reference Two"]
+    return render(state, last_move=last, names=names, theme=theme, words=PLACEHOLDERS)

@@ -14,6 +14,7 @@ from discord.utils import MISSING
 from bot.cogs.challenges import GAME_CHOICES
 from bot.cogs.described import described
 from bot.posts import limits
+from bot.posts.pictures import picture_words
 from bot.service import ServiceError, refusal
 from bot.texts import say, t
 from bot.ui.interface import Interaction, answering
@@ -81,11 +82,14 @@ class Guide(commands.Cog):
         """The starting position, or the key for the `board` topic, in the member's theme."""
         theme = (await self.bot.service.settings.person(viewer)).theme
         if topic == BOARD:
-            png = await asyncio.to_thread(render_key, game.name, theme=theme)
+            words = picture_words()
+            png = await asyncio.to_thread(render_key, game.name, theme=theme, words=words)
             about = say(t("answers.rules.key_alt", game=game.title))
             return discord.File(io.BytesIO(png), filename=f"{game.name}-key.png", description=about)
         state = game.new()
-        png = await asyncio.to_thread(self.bot.announcer.render, game.name, state, theme=theme)
+        png = await asyncio.to_thread(
+            self.bot.announcer.render, game.name, state, theme=theme, words=picture_words()
+        )
         about = say(
             t(
                 "answers.rules.start_alt",

@@ -22,6 +22,7 @@ from bot.posts.conversations import Conversation, Conversations, private
 from bot.posts.delivery import send_embedded
 from bot.posts.match_texts import plain
 from bot.posts.names import safe_name
+from bot.posts.pictures import picture_words
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import Text, say, speaking, t
@@ -281,6 +282,7 @@ class Analyst:
             graph_png,
             [j.chances for j in analysis.judged],
             names=[plain(name) for name in match.names],
+            words=picture_words(),
             dots=dots(analysis.judged),
             title=say(t("analysis.graph_title", match=plain(match.describe()))),
         )
@@ -333,6 +335,7 @@ class Analyst:
         )
 
         shown = [safe_name(name) for name in match.names]  # in the post; `names` elsewhere
+        words = picture_words()
 
         def draw() -> tuple[bytes, tuple[str, str], tuple[str, str]]:
             best = game.parse_move(state, judgement.better or "")
@@ -345,6 +348,7 @@ class Analyst:
                 title=say(title),
                 captions=(say(captions[0]), say(captions[1])),
                 names=names,
+                words=words,
             )
             return (
                 png,

@@ -48,12 +48,14 @@ from bot.posts.match_texts import (
     worded,
     your_move,
 )
+from bot.posts.pictures import picture_words
 from bot.posts.undelivered import NOTHING_LOST, DmsClosed, Undelivered, board_later
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.store import JobKind
 from bot.texts import Text, language_of, say, speaking, t
 from bot.ui.views import board_view, rematch_view
 from bot.workers.pool import WorkerPool
+from renderers import PictureWords
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,7 @@ class Renderer(Protocol):
         names: Sequence[str] | None = None,
         theme: str | None = None,
         large: bool = False,
+        words: PictureWords,
     ) -> bytes: ...
 
 
@@ -129,6 +132,7 @@ class Announcer:
             names=[plain(name) for name in match.names],
             theme=view.theme,
             large=view.large,
+            words=picture_words(),
         )
         name = f"{match.game.name}-{match.id}-{ply}.png"
         return discord.File(
@@ -151,7 +155,8 @@ class Announcer:
     async def _post_replay(self, match: Match) -> None:
         match_id = match.id
         record = await self.service.queries.record(match_id)
-        gif = await self.workers.replay(record, names=[plain(name) for name in match.names])
+        names = [plain(name) for name in match.names]
+        gif = await self.workers.replay(record, names=names, words=picture_words())
         name = f"{match.game.name}-{match.id}-replay.gif"
         alt = limits.description(say(replay_alt(match)))
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)

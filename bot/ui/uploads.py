@@ -13,12 +13,14 @@ import discord
 from bot.posts import limits
 from bot.posts.analyst import dots, summary_line
 from bot.posts.names import safe_name
+from bot.posts.pictures import picture_words
 from bot.records.imports import MAX_BYTES, RecordError, Study, read_position, read_record
 from bot.records.study import Studied, analyse
 from bot.service.analysis import Analyses
 from bot.service.matches import ServiceError
 from bot.texts import say, t
 from bot.ui.interface import Interaction
+from renderers import PictureWords
 from renderers.graph import graph_png
 from rules import Game
 from rules.outcomes import described
@@ -69,7 +71,7 @@ class Studying:
             self._running.discard(user_id)
         await interaction.followup.send(
             studied_text(studied),
-            file=await asyncio.to_thread(graph_file, studied),
+            file=await asyncio.to_thread(graph_file, studied, picture_words()),
             ephemeral=True,
         )
 
@@ -89,12 +91,13 @@ def studied_text(studied: Studied) -> str:
     return limits.content("\n".join(say(line) for line in lines))
 
 
-def graph_file(studied: Studied) -> discord.File:
+def graph_file(studied: Studied, words: PictureWords) -> discord.File:
     """The win-chance graph (rendered here, in a thread) with its alt text."""
     game, judged = studied.study.game, studied.judged
     png = graph_png(
         [j.chances for j in judged],
         names=studied.study.names,
+        words=words,
         dots=dots(judged),
         title=say(t("records.study.graph_title", game=game.title)),
     )

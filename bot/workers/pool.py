@@ -43,7 +43,7 @@ import ai
 from ai.analysis import Reading, read_position
 from ai.worker import HEADER, RAISED, READY, SERVE, Search, fallback_dump, search_dump
 from bot.operations import metrics
-from renderers import record_gif
+from renderers import PictureWords, record_gif
 from rules.records import Record
 
 log = logging.getLogger(__name__)
@@ -363,9 +363,10 @@ class WorkerPool:
         names: Sequence[str] | None = None,
         perspective: int | None = None,
         theme: str | None = None,
+        words: PictureWords,
     ) -> bytes:
-        """The whole game of `record` as an animated GIF. The worker gets the record, not
-        positions, so the bot does none of the replaying or encoding."""
+        """The whole game of `record` as an animated GIF, drawn in `words`. The worker gets
+        the record, not positions, so the bot does none of the replaying or encoding."""
         return await self.submit(
             Kind.REPLAY,
             None,
@@ -375,6 +376,7 @@ class WorkerPool:
             names=names,
             perspective=perspective,
             theme=theme,
+            words=words,
         )
 
     async def read(

@@ -8,15 +8,18 @@ from typing import Any
 
 from bot.offline import OfflineDiscord
 from bot.offline.records import Sent
+from bot.posts.pictures import picture_words
 from renderers import render_png
 from rules import get_game
 from tests.bot.support import private, public, resign, start_match
+
+WORDS = picture_words("en")
 
 
 async def picture(h: OfflineDiscord, match_id: int, **view: Any) -> bytes:
     """The board of a match now, as the renderer draws it for `view`."""
     match = await h.bot.service.cache.get(match_id)
-    return render_png(match.game.name, match.state, names=match.names, **view)
+    return render_png(match.game.name, match.state, names=match.names, words=WORDS, **view)
 
 
 async def private_board(h: OfflineDiscord, user: Any, match_id: int) -> bytes:

@@ -9,10 +9,13 @@ import pytest
 
 import rules
 from bot.offline import OfflineDiscord
+from bot.posts.pictures import picture_words
 from bot.texts import say, t
 from renderers import render_key
 from rules import Record, get_game
 from tests.bot.support import new_bot, private, public, resign, start_match
+
+WORDS = picture_words("en")
 
 COMMANDS = {"challenge", "move", "board", "resign", "draw", "matches", "record", "rules", "help"}
 COMMANDS |= {"abort", "settings", "takeback", "leaderboard", "profile", "history", "replay"}
@@ -127,7 +130,7 @@ def test_the_board_topic_shows_the_key_in_the_members_theme(offline: Any, game: 
         alice = h.user("alice")
         await h.command(alice, "settings", theme="dark")
         (answer,) = private(await h.command(alice, "rules", game=game, topic="board"))
-        assert answer.pngs == [render_key(game, theme="dark")]
+        assert answer.pngs == [render_key(game, theme="dark", words=WORDS)]
         assert '"Turn N" is the N-th line of its /record' in answer.content
 
     offline(scenario)

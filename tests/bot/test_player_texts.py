@@ -12,8 +12,9 @@ import pytest
 import renderers.razzle
 from bot.offline import OfflineDiscord, User
 from bot.posts.match_texts import describe_turns
+from bot.posts.pictures import picture_words
 from bot.service import Turn
-from bot.texts import say
+from bot.texts import ENGLISH, say
 from rules.razzle import Knight
 from tests.bot.support import private, public, resign
 
@@ -155,7 +156,8 @@ def test_razzle_says_throw_for_the_ball_in_post_error_and_legend(offline: Any) -
     assert "ivy's ball, so they must throw." in forcing
     assert "you must throw the ball" in refusal and "pass" not in refusal
     legend = inspect.getsource(renderers.razzle)
-    assert '"must throw"' in legend and "must pass" not in legend
+    assert 'words.board["must_throw"]' in legend and "must pass" not in legend
+    assert picture_words(ENGLISH).board["must_throw"] == "must throw"
 
 
 def test_board_and_record_reach_the_most_recent_finished_match(offline: Any) -> None:

@@ -20,9 +20,12 @@ from typing import Any
 import pytest
 
 from ai.analysis import Reading
+from bot.posts.pictures import picture_words
 from bot.workers.pool import NICENESS, Kind, WorkerCrashed, WorkerHung, WorkerPool
 from rules import get_game
 from rules.records import Record
+
+WORDS = picture_words("en")
 
 QUORUM = get_game("quorum")
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -60,7 +63,9 @@ async def a_job_of(kind: Kind, pool: WorkerPool) -> None:
         answer = await pool.choose("quorum", QUORUM.dump(state), level=1, seconds=10, seed=1)
         assert answer.fallback is None and answer.move in QUORUM.legal_moves(state)
     elif kind is Kind.REPLAY:
-        gif = await pool.replay(Record("quorum", "standard", 2, 0, turns), names=["a", "b"])
+        gif = await pool.replay(
+            Record("quorum", "standard", 2, 0, turns), names=["a", "b"], words=WORDS
+        )
         assert gif.startswith(b"GIF89a")
     else:
         reading = await pool.read("quorum", QUORUM.dump(state), 0.1, 1, 50, owner=7)

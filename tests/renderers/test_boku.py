@@ -9,6 +9,7 @@ from itertools import combinations
 
 from PIL import Image
 
+from bot.posts.pictures import picture_words
 from renderers import boku as picture
 from renderers import render, render_png
 from renderers.canvas import HEADER
@@ -16,6 +17,8 @@ from renderers.themes import CLASSIC
 from rules import Highlight
 from rules.boku import Boku, BokuState
 from rules.boku.board import COLUMNS, NAMES, NEIGHBOURS, POINTS
+
+WORDS = picture_words("en")
 
 GAME = Boku()
 CAPTURED = "1: E8\n2: E6 E7 A1\nto move: 1"  # e5xe6 takes e6, which is then blocked
@@ -47,12 +50,12 @@ def test_random_positions_render_as_wide_palette_pngs() -> None:
     state = GAME.new()
     while GAME.outcome(state) is None:
         if state.ply % 7 == 0:
-            data = render_png("boku", state, names=["Ann", "Bo"])
+            data = render_png("boku", state, names=["Ann", "Bo"], words=WORDS)
             image = Image.open(io.BytesIO(data))
             assert data.startswith(b"\x89PNG") and image.mode == "P"
             assert image.width >= 800 and image.height != image.width
         state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    assert render_png("boku", state).startswith(b"\x89PNG")
+    assert render_png("boku", state, words=WORDS).startswith(b"\x89PNG")
 
 
 def test_cells_are_hexagons_each_neighbour_the_same_distance_away() -> None:
@@ -90,7 +93,7 @@ def test_every_line_is_labelled_where_it_enters_the_board() -> None:
 
 def test_marbles_are_dark_and_light_on_empty_cells() -> None:
     state = GAME.parse_diagram("1: E5\n2: F6\nto move: 1")
-    image = render("boku", state).convert("RGB")
+    image = render("boku", state, words=WORDS).convert("RGB")
     assert near(cell_pixel(image, "e5"), CLASSIC.ink)
     assert near(cell_pixel(image, "f6"), CLASSIC.paper)
     assert near(cell_pixel(image, "d4"), CLASSIC.light_square)
@@ -98,22 +101,22 @@ def test_marbles_are_dark_and_light_on_empty_cells() -> None:
 
 def test_blocked_cell_capture_and_last_placement_are_marked() -> None:
     state = captured_state()
-    image = render("boku", state).convert("RGB")
+    image = render("boku", state, words=WORDS).convert("RGB")
     assert near(cell_pixel(image, "e6", down=0.75), CLASSIC.blocked.fill)
     x, y = picture.center(POINTS[NAMES.index("e6")])
     assert near(pixel(image, x, y), CLASSIC.capture, 60)
     ring = picture.center(POINTS[NAMES.index("e5")])
     across = range(-picture.RADIUS, picture.RADIUS)
     assert any(near(pixel(image, ring[0] + dx, ring[1]), CLASSIC.path, 40) for dx in across)
-    plain = render("boku", state, last_move=Highlight(1, "", ())).convert("RGB")
+    plain = render("boku", state, last_move=Highlight(1, "", ()), words=WORDS).convert("RGB")
     assert not any(near(pixel(plain, ring[0] + dx, ring[1]), CLASSIC.path, 40) for dx in across)
 
 
 def test_the_blocked_cell_is_explained_only_while_it_is_blocked() -> None:
-    blocked = render("boku", captured_state()).convert("RGB")
+    blocked = render("boku", captured_state(), words=WORDS).convert("RGB")
     after = captured_state()
     after = GAME.apply(after, GAME.parse_move(after, "a2"))
-    free = render("boku", after).convert("RGB")
+    free = render("boku", after, words=WORDS).convert("RGB")
     corner = (0, blocked.height - 70, 260, blocked.height)
     assert blocked.crop(corner).tobytes() != free.crop(corner).tobytes()
     assert free.crop(corner).getcolors() == [(260 * 70, CLASSIC.paper)]  # nothing but paper there
@@ -125,16 +128,18 @@ def test_a_winning_line_is_joined_by_a_green_bar() -> None:
     won = GAME.apply(state, GAME.parse_move(state, "e3"))
     (x1, y1), (x2, y2) = (picture.center(POINTS[NAMES.index(n)]) for n in ("e2", "e3"))
     between = ((x1 + x2) / 2, (y1 + y2) / 2)
-    assert near(pixel(render("boku", won).convert("RGB"), *between), CLASSIC.win)
-    assert not near(pixel(render("boku", state).convert("RGB"), *between), CLASSIC.win)
-    png = Image.open(io.BytesIO(render_png("boku", won))).convert("RGB")
+    assert near(pixel(render("boku", won, words=WORDS).convert("RGB"), *between), CLASSIC.win)
+    assert not near(pixel(render("boku", state, words=WORDS).convert("RGB"), *between), CLASSIC.win)
+    png = Image.open(io.BytesIO(render_png("boku", won, words=WORDS))).convert("RGB")
     assert near(pixel(png, *between), CLASSIC.win)  # the palette keeps the green
 
 
 def test_rendering_is_a_pure_function_of_the_state() -> None:
     state = captured_state()
-    assert render_png("boku", state) == render_png("boku", state)
-    assert render_png("boku", state) == render_png("boku", state, perspective=2)
+    assert render_png("boku", state, words=WORDS) == render_png("boku", state, words=WORDS)
+    assert render_png("boku", state, words=WORDS) == render_png(
+        "boku", state, perspective=2, words=WORDS
+    )
 
 
 def test_the_last_placement_stands_out_on_a_dark_marble() -> None:
@@ -156,6 +161,6 @@ def test_the_last_placement_stands_out_on_a_dark_marble() -> None:
             if any(near(c, colour, 40) for c in colours)
         }
 
-    assert seen(render("boku", state).convert("RGB")) == {"path", "paper", "marble"}
-    plain = render("boku", state, last_move=Highlight(1, "", ())).convert("RGB")
+    assert seen(render("boku", state, words=WORDS).convert("RGB")) == {"path", "paper", "marble"}
+    plain = render("boku", state, last_move=Highlight(1, "", ()), words=WORDS).convert("RGB")
     assert seen(plain) == {"marble"}

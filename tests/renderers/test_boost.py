@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 from PIL import Image
 
+from bot.posts.pictures import picture_words
 from bot.texts import say, t
 from renderers import render, render_png
 from renderers.boost import dragon, piece
@@ -15,6 +16,8 @@ from renderers.themes import CLASSIC, THEMES, Theme
 from rules import Highlight, get_game
 from rules.boost import Boost, BoostState
 from rules.boost.board import KNIGHT, PAWN, TOWER
+
+WORDS = picture_words("en")
 
 REGISTERED = get_game("boost")
 assert isinstance(REGISTERED, Boost)
@@ -86,7 +89,7 @@ def played(variant: str, players: int, plies: int, seed: int = 1) -> BoostState:
 def test_positions_render_as_small_wide_palette_pngs(variant: str, players: int) -> None:
     for plies in (0, 15, 40):
         state = played(variant, players, plies)
-        data = render_png("boost", state, names=["Ann", "Bo", "Cy", "Di"][:players])
+        data = render_png("boost", state, names=["Ann", "Bo", "Cy", "Di"][:players], words=WORDS)
         image = Image.open(io.BytesIO(data))
         assert data.startswith(b"\x89PNG") and image.mode == "P"
         assert image.width >= 800 and image.height != image.width
@@ -171,39 +174,48 @@ def test_the_last_move_s_path_and_captures_are_marked() -> None:
     )
     after = GAME.apply(state, GAME.parse_move(state, "b4c4"))
     assert after.last is not None and after.last.captured == ((2, 4),)
-    image = render("boost", after)
+    image = render("boost", after, words=WORDS)
     grid = Grid(9, 9)
     (start_x, y), (end_x, _) = grid.center(1, 3), grid.center(2, 3)
     assert close(pixel(image, ((start_x + end_x) / 2, y + 1)), CLASSIC.path)
     assert close(pixel(image, grid.center(2, 4)), CLASSIC.capture)
-    plain = render("boost", after, last_move=Highlight(1, ""))
+    plain = render("boost", after, last_move=Highlight(1, ""), words=WORDS)
     assert plain.tobytes() != image.tobytes()
 
 
 def test_defeated_players_are_shown_in_the_header() -> None:
     state = GAME.new(players=3, seed=2)
     out = GAME.resign(state, 3)
-    before = render("boost", state).crop((0, 0, 840, 124))
-    after = render("boost", out).crop((0, 0, 840, 124))
+    before = render("boost", state, words=WORDS).crop((0, 0, 840, 124))
+    after = render("boost", out, words=WORDS).crop((0, 0, 840, 124))
     assert before.tobytes() != after.tobytes()
-    board_before = render("boost", state).crop((0, 124, 840, 900))
-    board_after = render("boost", out).crop((0, 124, 840, 900))
+    board_before = render("boost", state, words=WORDS).crop((0, 124, 840, 900))
+    board_after = render("boost", out, words=WORDS).crop((0, 124, 840, 900))
     assert board_before.tobytes() == board_after.tobytes(), "the pieces stay on the board"
 
 
 def test_rendering_is_pure_and_perspective_turns_the_board() -> None:
     state = played("standard", 2, 10)
-    assert render_png("boost", state) == render_png("boost", state)
-    assert render("boost", state).tobytes() != render("boost", state, perspective=2).tobytes()
-    assert render("boost", state).tobytes() == render("boost", state, perspective=1).tobytes()
+    assert render_png("boost", state, words=WORDS) == render_png("boost", state, words=WORDS)
+    assert (
+        render("boost", state, words=WORDS).tobytes()
+        != render("boost", state, perspective=2, words=WORDS).tobytes()
+    )
+    assert (
+        render("boost", state, words=WORDS).tobytes()
+        == render("boost", state, perspective=1, words=WORDS).tobytes()
+    )
     four = played("standard", 4, 5)
-    assert render("boost", four, perspective=3).tobytes() == render("boost", four).tobytes()
+    assert (
+        render("boost", four, perspective=3, words=WORDS).tobytes()
+        == render("boost", four, words=WORDS).tobytes()
+    )
 
 
 def test_the_picture_shows_the_build_area_the_rules_explain() -> None:
     text = say(t("help.boost.building"))
     assert "darker outer ring" in text and "lighter inner area (b2 to h8" in text
-    image = render("boost", GAME.new(players=2, variant="dragonless"))
+    image = render("boost", GAME.new(players=2, variant="dragonless"), words=WORDS)
     grid = Grid(9, 9)
 
     def ground(file: int, rank: int) -> int:

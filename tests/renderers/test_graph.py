@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.posts.pictures import picture_words
 from renderers import render_comparison, render_png
 from renderers.graph import (
     BOARD_SCALE,
@@ -19,6 +20,8 @@ from renderers.graph import (
 )
 from rules import get_game
 
+WORDS = picture_words("en")
+
 
 def swinging(turns: int, seats: int) -> list[tuple[float, ...]]:
     """Seat 1 drifts from 20% to 80%; the others share the rest."""
@@ -30,7 +33,7 @@ def swinging(turns: int, seats: int) -> list[tuple[float, ...]]:
 
 
 def test_the_graph_is_a_wide_palette_png() -> None:
-    data = graph_png(swinging(40, 2), names=["alice", "bob"], title="Boku #1")
+    data = graph_png(swinging(40, 2), names=["alice", "bob"], title="Boku #1", words=WORDS)
     image = Image.open(io.BytesIO(data))
     assert image.mode == "P"
     assert image.width >= 800 and image.width > image.height
@@ -39,8 +42,8 @@ def test_the_graph_is_a_wide_palette_png() -> None:
 @pytest.mark.parametrize("mark", ["inaccuracy", "mistake", "blunder"])
 def test_a_marked_move_is_a_dot_on_its_seats_line(mark: str) -> None:
     rows = swinging(10, 2)
-    plain = render_graph(rows, names=["alice", "bob"])
-    marked = render_graph(rows, names=["alice", "bob"], dots=[Dot(5, 2, mark)])
+    plain = render_graph(rows, names=["alice", "bob"], words=WORDS)
+    marked = render_graph(rows, names=["alice", "bob"], dots=[Dot(5, 2, mark)], words=WORDS)
     difference = [
         (x, y)
         for x in range(plain.width)
@@ -56,13 +59,13 @@ def test_a_marked_move_is_a_dot_on_its_seats_line(mark: str) -> None:
 
 def test_four_seats_have_four_colours_and_four_dash_patterns() -> None:
     assert len(set(SEAT_COLOURS)) == len(set(DASHES)) == 4
-    image = render_graph(swinging(20, 4), names=["a", "b", "c", "d"])
+    image = render_graph(swinging(20, 4), names=["a", "b", "c", "d"], words=WORDS)
     pixels = {image.getpixel((x, y)) for x in range(image.width) for y in range(image.height)}
     assert all(colour in pixels for colour in SEAT_COLOURS)
     with pytest.raises(ValueError, match="1 to 4 seats"):
-        render_graph(swinging(20, 5), names=["a", "b", "c", "d", "e"])
+        render_graph(swinging(20, 5), names=["a", "b", "c", "d", "e"], words=WORDS)
     with pytest.raises(ValueError, match="two positions"):
-        render_graph([(0.5, 0.5)], names=["a", "b"])
+        render_graph([(0.5, 0.5)], names=["a", "b"], words=WORDS)
 
 
 def test_turn_numbers_are_round_and_at_most_ten() -> None:
@@ -75,10 +78,10 @@ def test_the_comparison_shows_both_positions_side_by_side() -> None:
     played = game.apply(state, game.parse_move(state, "a1"))
     better = game.apply(state, game.parse_move(state, "e5"))
     data = render_comparison(
-        "boku", played, better, title="Move 1", captions=("Played a1", "Better e5")
+        "boku", played, better, title="Move 1", captions=("Played a1", "Better e5"), words=WORDS
     )
     image = Image.open(io.BytesIO(data))
-    board = Image.open(io.BytesIO(render_png("boku", played)))
+    board = Image.open(io.BytesIO(render_png("boku", played, words=WORDS)))
     assert image.mode == "P"
     assert image.width > board.width * 2 * BOARD_SCALE
     left = image.crop((0, image.height // 2, image.width // 2, image.height)).convert("RGB")

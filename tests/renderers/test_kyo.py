@@ -3,10 +3,13 @@ import random
 
 from PIL import Image
 
+from bot.posts.pictures import picture_words
 from renderers import render, render_png
 from renderers.canvas import Grid
 from renderers.themes import CLASSIC
 from rules import Highlight, get_game
+
+WORDS = picture_words("en")
 
 GAME = get_game("kyo")
 GRID = Grid(10, 10)
@@ -25,7 +28,7 @@ def test_random_positions_render_as_small_wide_palette_pngs() -> None:
     rng = random.Random(3)
     state = GAME.new()
     for _ in range(20):
-        data = render_png("kyo", state, names=["Ann", "Bo"])
+        data = render_png("kyo", state, names=["Ann", "Bo"], words=WORDS)
         image = Image.open(io.BytesIO(data))
         assert data.startswith(b"\x89PNG") and image.mode == "P"
         assert image.width >= 800 and image.height != image.width
@@ -35,7 +38,9 @@ def test_random_positions_render_as_small_wide_palette_pngs() -> None:
 
 def test_every_item_changes_the_picture_of_its_tile() -> None:
     stacks = ("DLH", "LDH", "DDH", "dlh", "dLh", "SSH", "DLT", "DLQ", "DLK", "DLP", "DL", "D", ".")
-    pictures = {_tile(render("kyo", GAME.parse_diagram(diagram(e5=s))), (4, 4)) for s in stacks}
+    pictures = {
+        _tile(render("kyo", GAME.parse_diagram(diagram(e5=s)), words=WORDS), (4, 4)) for s in stacks
+    }
     assert len(pictures) == len(stacks)
 
 
@@ -44,30 +49,33 @@ def test_the_last_turn_is_marked_path_strike_and_deploy() -> None:
     struck = GAME.apply(state, GAME.parse_move(state, "c3:1-c4:0-c5"))
     last = GAME.last(struck)
     assert last is not None and last.captured == ((2, 4),)
-    plain = render("kyo", struck, last_move=Highlight(1, ""))
-    marked = render("kyo", struck)
+    plain = render("kyo", struck, last_move=Highlight(1, ""), words=WORDS)
+    marked = render("kyo", struck, words=WORDS)
     assert _tile(plain, (2, 4)) != _tile(marked, (2, 4))
     assert _tile(plain, (2, 3)) != _tile(marked, (2, 3))
     deployed = GAME.apply(state, GAME.parse_move(state, "e3+f4"))
     last = GAME.last(deployed)
     assert last is not None and last.changed == ((5, 3),)
-    plain = render("kyo", deployed, last_move=Highlight(1, ""))
-    assert _tile(plain, (5, 3)) != _tile(render("kyo", deployed), (5, 3))
+    plain = render("kyo", deployed, last_move=Highlight(1, ""), words=WORDS)
+    assert _tile(plain, (5, 3)) != _tile(render("kyo", deployed, words=WORDS), (5, 3))
 
 
 def test_tall_stacks_stay_inside_their_tile_and_show_their_height() -> None:
     tall = GAME.parse_diagram(diagram(e5="DL" * 10, f6="DLDLDLDH"))
     short = GAME.parse_diagram(diagram(e5="DL" * 3, f6="DLDLDLDH"))
-    image = render("kyo", tall)
-    assert _tile(image, (4, 4)) != _tile(render("kyo", short), (4, 4))
-    assert _tile(image, (4, 5)) == _tile(render("kyo", short), (4, 5))
-    assert _tile(image, (4, 3)) == _tile(render("kyo", short), (4, 3))
+    image = render("kyo", tall, words=WORDS)
+    assert _tile(image, (4, 4)) != _tile(render("kyo", short, words=WORDS), (4, 4))
+    assert _tile(image, (4, 5)) == _tile(render("kyo", short, words=WORDS), (4, 5))
+    assert _tile(image, (4, 3)) == _tile(render("kyo", short, words=WORDS), (4, 3))
 
 
 def test_rendering_is_pure_and_perspective_turns_the_board() -> None:
     state = GAME.apply(GAME.new(), GAME.parse_move(GAME.new(), "b1:2-b2:1-b3"))
-    assert render_png("kyo", state) == render_png("kyo", state)
-    assert render("kyo", state).tobytes() != render("kyo", state, perspective=2).tobytes()
+    assert render_png("kyo", state, words=WORDS) == render_png("kyo", state, words=WORDS)
+    assert (
+        render("kyo", state, words=WORDS).tobytes()
+        != render("kyo", state, perspective=2, words=WORDS).tobytes()
+    )
 
 
 def _tile(image: Image.Image, point: tuple[int, int]) -> bytes:
@@ -89,8 +97,8 @@ def test_a_strike_frames_the_whole_struck_tile() -> None:
         rgb = image.convert("RGB")
         return [_near(rgb.getpixel(side), CLASSIC.capture) for side in sides]
 
-    assert framed(render("kyo", struck)) == [True] * 4
-    assert framed(render("kyo", struck, last_move=Highlight(1, ""))) == [False] * 4
+    assert framed(render("kyo", struck, words=WORDS)) == [True] * 4
+    assert framed(render("kyo", struck, last_move=Highlight(1, ""), words=WORDS)) == [False] * 4
 
 
 def _near(colour: object, expected: tuple[int, int, int]) -> bool:

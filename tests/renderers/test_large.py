@@ -9,10 +9,13 @@ import io
 import pytest
 from PIL import Image
 
+from bot.posts.pictures import picture_words
 from renderers import THEMES, render, render_png
 from renderers.canvas import HEADER
 from renderers.large import GAP, cut, enlarge, square
 from rules import GAMES, get_game
+
+WORDS = picture_words("en")
 
 PHONE = 400
 
@@ -20,7 +23,7 @@ PHONE = 400
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_large_squares_are_half_again_as_big_at_phone_width(game: str) -> None:
     state = get_game(game).new()
-    normal = render(game, state)
+    normal = render(game, state, words=WORDS)
     large = enlarge(normal, game, state, THEMES["classic"])
     side = square(game, state)
     assert side * PHONE / large.width >= 1.5 * side * PHONE / normal.width
@@ -37,6 +40,8 @@ def test_large_squares_are_half_again_as_big_at_phone_width(game: str) -> None:
 
 def test_the_large_png_is_the_enlarged_picture() -> None:
     state = get_game("kyo").new()
-    png = render_png("kyo", state, theme="dark", large=True)
-    expected = enlarge(render("kyo", state, theme="dark"), "kyo", state, THEMES["dark"])
+    png = render_png("kyo", state, theme="dark", large=True, words=WORDS)
+    expected = enlarge(
+        render("kyo", state, theme="dark", words=WORDS), "kyo", state, THEMES["dark"]
+    )
     assert Image.open(io.BytesIO(png)).size == expected.size

@@ -12,11 +12,14 @@ import importlib
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
+from bot.posts.pictures import picture_words
 from renderers import THEMES, render
 from renderers.canvas import LEGEND, plate, seat_spot, swatch
 from renderers.key import PLATE, key_image
 from renderers.themes import RGB, Theme, contrast
 from rules import GAMES, get_game
+
+WORDS = picture_words("en")
 
 THEME_LIST = list(THEMES.values())
 NON_TEXT = 3.0
@@ -82,7 +85,7 @@ def test_the_header_swatches_show(game: str, theme: Theme) -> None:
         assert unseen_rim(icon, ground.fill, plate(LEGEND, ground)) <= 0.02
     players = 4 if game == "boost" else 2
     state = get_game(game).new(players=players)
-    header = render(game, state, theme=theme).convert("RGB")
+    header = render(game, state, theme=theme, words=WORDS).convert("RGB")
     for index in range(players):
         left, top = seat_spot(index, players)
         corner = (left + 16 - LEGEND // 2, top + 17 - LEGEND // 2)
@@ -101,9 +104,9 @@ def test_the_key_s_pictures_show(game: str, theme: Theme) -> None:
     """Each entry of the key on its plate, each plate on the paper."""
     ground = module(game).ground(theme)  # type: ignore[attr-defined]
     assert unseen_rim(plate(PLATE, ground), theme.paper) <= 0.02
-    for entry in module(game).key(theme):  # type: ignore[attr-defined]
+    for entry in module(game).key(theme, WORDS):  # type: ignore[attr-defined]
         assert unseen_rim(entry.picture, ground.fill, plate(PLATE, ground)) <= 0.02, entry.meaning
-    assert key_image(game, theme).width == 840
+    assert key_image(game, theme, words=WORDS).width == 840
 
 
 @pytest.mark.parametrize("theme", THEME_LIST, ids=lambda theme: theme.name)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
+from bot.posts.pictures import picture_words
 from renderers import THEMES, render
 from renderers.canvas import HEADER
 from renderers.themes import RGB, Theme
 from rules import get_game
+
+WORDS = picture_words("en")
 
 CASES = [
     ("boost", 2, 1), ("boost", 2, 2),
@@ -52,11 +55,14 @@ def test_each_seat_sees_its_own_pieces_nearest(
 ) -> None:
     state = get_game(game).new(players=players)
     mine = fill(game, seat, theme)
-    own_side = lower_share(render(game, state, perspective=seat, theme=theme), mine)
+    own_side = lower_share(render(game, state, perspective=seat, theme=theme, words=WORDS), mine)
     assert own_side > 0.5
-    assert lower_share(render(game, state, theme=theme), mine) <= own_side
+    assert lower_share(render(game, state, theme=theme, words=WORDS), mine) <= own_side
 
 
 def test_boku_looks_the_same_from_both_sides() -> None:
     state = get_game("boku").new()
-    assert render("boku", state, perspective=2).tobytes() == render("boku", state).tobytes()
+    assert (
+        render("boku", state, perspective=2, words=WORDS).tobytes()
+        == render("boku", state, words=WORDS).tobytes()
+    )

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
+from bot.posts.pictures import picture_words
 from fixtures.positions import diagram
 from renderers import THEMES, render
 from renderers import boku as boku_picture
@@ -38,6 +39,8 @@ from rules.boost.board import DRAGONS, bits
 from rules.boost.state import BoostState
 from rules.kyo.board import point
 from rules.playout import random_states
+
+WORDS = picture_words("en")
 
 PHONE = 400  # pixels across, as a phone shows the board
 LEVELS = 60
@@ -82,7 +85,7 @@ def picture(game: str, state: Any, theme: Theme, large: bool) -> tuple[Image.Ima
     """The picture as drawn for a member who chose `large` or not, and where a box of the
     normal picture's board lies in it: in the large one, in the left half if it fits there
     whole, else in the right half."""
-    image = render(game, state, theme=theme)
+    image = render(game, state, theme=theme, words=WORDS)
     if not large:
         return image, lambda box: box
     bigger = enlarge(image, game, state, theme)

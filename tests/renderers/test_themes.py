@@ -10,11 +10,14 @@ import itertools
 import pytest
 from PIL import Image, ImageChops
 
+from bot.posts.pictures import picture_words
 from renderers import THEMES, get_theme, render_key
-from renderers.canvas import fit, font, quantize, turn_line
+from renderers.canvas import fit, quantize, turn_line, words_font
 from renderers.key import key_image
 from renderers.themes import CLASSIC, Theme, contrast, text_pairs
 from rules import GAMES
+
+WORDS = picture_words("en")
 
 THEME_LIST = list(THEMES.values())
 
@@ -66,7 +69,7 @@ def test_the_sides_differ_without_colour(game: str, theme: Theme) -> None:
 def test_the_checked_in_palette_holds_the_drawing_s_colours(game: str, theme: Theme) -> None:
     """The key shows every piece and mark: mapped onto the game's palette it must barely
     change (the palette is data, built by renderers/make_palettes.py)."""
-    picture = key_image(game, theme)
+    picture = key_image(game, theme, words=WORDS)
     mapped = quantize(picture, game, theme).convert("RGB")
     error = ImageChops.difference(picture, mapped).convert("L")
     histogram = error.histogram()
@@ -86,24 +89,24 @@ KEY_WORDS = {
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_has_a_key_to_its_marks(game: str) -> None:
     module = importlib.import_module(f"renderers.{game}")
-    meanings = " / ".join(entry.meaning for entry in module.key(CLASSIC))
+    meanings = " / ".join(entry.meaning for entry in module.key(CLASSIC, WORDS))
     for word in KEY_WORDS[game]:
         assert word in meanings
     for theme in THEME_LIST:
-        data = render_key(game, theme=theme.name)
+        data = render_key(game, theme=theme.name, words=WORDS)
         image = Image.open(io.BytesIO(data))
         assert data.startswith(b"\x89PNG") and image.mode == "P" and image.width == 840
-        assert image.height > 64 * len(module.key(theme))
+        assert image.height > 64 * len(module.key(theme, WORDS))
 
 
 def test_turns_are_numbered_as_in_the_record() -> None:
-    assert turn_line(0, None, "") == "No turns yet"
-    assert turn_line(104, "bob", "e5") == "Turn 104: bob played e5"
+    assert turn_line(0, None, "", WORDS) == "No turns yet"
+    assert turn_line(104, "bob", "e5", WORDS) == "Turn 104: bob played e5"
 
 
 def test_a_long_move_is_shortened_with_an_ellipsis() -> None:
     route = "i9:0-h9-" + "-".join(f"{c}{r}" for c in "hgfedcba" for r in (8, 7, 6, 5)) + "-c1"
     shown = fit(f"Turn 40: bob played {route}", 808, 20)
     assert shown.endswith("…") and shown.startswith("Turn 40: bob played i9:0-h9-")
-    assert font(20).getlength(shown) <= 808
+    assert words_font(20).getlength(shown) <= 808
     assert fit("Turn 3: bob played e5", 808, 20) == "Turn 3: bob played e5"

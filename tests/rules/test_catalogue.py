@@ -18,12 +18,15 @@ from typing import Any
 
 import pytest
 
+from bot.posts.pictures import picture_words
 from bot.texts import catalogue, say, t
 from renderers.canvas import seat_word
 from rules import GAMES, Game, Outcome, Reason, Record, RulesError, get_game
 from rules.outcomes import REASONS, described
 from rules.phrases import Phrase, phrase
 from rules.playout import random_states
+
+WORDS = picture_words("en")
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 KEY_SHAPE = "rules."
@@ -270,7 +273,7 @@ def test_every_seat_goes_by_its_colour_in_posts_and_pictures() -> None:
         assert len(game.seat_keys) >= max(game.player_counts)
         seats = range(1, len(game.seat_keys) + 1)
         assert [say(game.seat_phrase(seat)) for seat in seats] == SEATS[name]
-        assert [seat_word(game, seat) for seat in seats] == SEATS[name]
+        assert [seat_word(game, seat, WORDS) for seat in seats] == SEATS[name]
 
 
 def test_a_result_reads_with_the_winners_names_or_their_seats() -> None:
