@@ -112,16 +112,7 @@ async def _game_in(h: OfflineDiscord, language: str) -> None:
     assert any(over in post.content for post in public(h.sent)), "the result is posted"
 
 
-@pytest.mark.parametrize(
-    "language",
-    [
-        "de",
-        pytest.param(
-            "pt-BR",
-            marks=pytest.mark.xfail(strict=True, reason="waits for the translators' branches"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("language", ["de", "es-ES", "fr", "pt-BR"])
 def test_a_whole_game_in_one_language_says_nothing_in_english(offline: Any, language: str) -> None:
     """Challenge, a stranger's Accept, a move out of turn, a wrong square, no move at all,
     a stranger's Move button, /board, /help, /rules, resignation and the result post."""
