@@ -2,7 +2,7 @@
 
 A failure an admin can fix (no network, a refused token, a database that is down, refuses
 the login or cannot be written) ends the process with status 1 and one line naming the
-cause and what to check (bot/texts/en/admin.toml); the traceback is logged only at
+cause and what to check (bot/texts/en.toml [admin]); the traceback is logged only at
 LOG_LEVEL=DEBUG.
 """
 

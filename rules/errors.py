@@ -1,7 +1,7 @@
 """The refusals a player can cause, typed by cause, each a catalogue key and its values.
 
 An error names what went wrong (`rules.quorum.no_stone`, `square="c3"`) and the bot words it
-for the player in their language (bot/texts/en/rules.toml in English): what was wrong and
+for the player in their language (bot/texts/en.toml [rules] in English): what was wrong and
 what would be right. `key` and `values` have the shape of `rules.phrases.Phrase`.
 """
 

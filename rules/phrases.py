@@ -2,7 +2,7 @@
 
 The rules import only the standard library, so they never hold a sentence: a refusal, a
 move's description or a position's summary is a `Phrase` (or an error with the same `key` and
-`values`), and the bot's catalogue (`bot/texts`, English in `en/rules.toml`) words it in the
+`values`), and the bot's catalogue (`bot/texts`, English in `en.toml`) words it in the
 reader's language. A value is a plain string when it is a name or notation shown as it is
 (a player's display name, `e5xf6`), a number, or itself a Phrase (a colour, a piece, a list),
 worded in the same language.

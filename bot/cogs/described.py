@@ -1,4 +1,4 @@
-"""What Discord lists for the slash commands, from the catalogue (bot/texts/en/commands.toml)."""
+"""What Discord lists for the slash commands, from the catalogue (bot/texts/en.toml [commands])."""
 
 from __future__ import annotations
 

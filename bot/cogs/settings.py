@@ -67,10 +67,7 @@ ORIENTATION_CHOICES: list[app_commands.Choice[str]] = [
 
 LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=described(t("languages.choice_own")), value=SERVER_OWN),
-    *(
-        app_commands.Choice(name=described(name), value=code)
-        for code, name in LANGUAGE_NAMES.items()
-    ),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
 ]
 
 

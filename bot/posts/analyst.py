@@ -4,7 +4,7 @@ player naming each marked move and the better one, then a board for each player'
 marked moves, each beside the better move. Every picture is drawn off the event loop and
 carries alt text made here from the rules' words. Also each turn's evaluation and the
 computer's line, which /replay shows once a match is analysed. The words are the catalogue's
-(bot/texts/en/analysis.toml).
+(bot/texts/en.toml [analysis]).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the bot posts for players to read, in one place: challenges, boards, turns, draw and
 takeback offers, reminders and expiries.
 
-Only words are made here (no Discord calls), all from the catalogue (bot/texts/en/posts.toml):
+Only words are made here (no Discord calls), all from the catalogue (bot/texts/en.toml [posts]):
 a sentence is returned as a `Text`, worded where it is sent, in the reader's language; a whole
 post of several lines is worded here, in the `locale` it is given. The announcer, the cogs and
 the job handlers post them. Answers meant for one member alone stay with the cog that answers,

@@ -1,5 +1,5 @@
 """What a tournament posts for players to read: its entry message, tables, round and final
-posts. Only words are made here, from the catalogue (bot/texts/en/tournaments.toml); the
+posts. Only words are made here, from the catalogue (bot/texts/en.toml [tournaments]); the
 tournament cog posts them (bot/posts/match_texts.py holds the matches' words).
 
 A table of 64 entrants is longer than one Discord message, so tables come as several

@@ -2,7 +2,7 @@
 
 It knows the rules API and the store, and nothing of Discord: users are snowflake ids with
 a display name, and every answer is a result object or a `ServiceError` whose message and
-hint are sentences of the catalogue (bot/texts/en/service.toml), as the player reads them.
+hint are sentences of the catalogue (bot/texts/en.toml [service]), as the player reads them.
 Cogs only translate.
 
 One module per concern; new behaviour goes into the module whose job it is:

@@ -20,7 +20,7 @@ from bot.service import clocks
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
 from bot.service.matches import Match, ServiceError, opening
 from bot.store import HabitRow, PreferenceRow, ServerRow, Store
-from bot.texts import ENGLISH, LANGUAGES, Text, language_of, say, t
+from bot.texts import ENGLISH, LANGUAGES, Text, catalogue, language_of, say, t
 from renderers import THEMES
 
 ORIENTATIONS = {
@@ -29,13 +29,8 @@ ORIENTATIONS = {
 }
 SERVER_OWN = "server"
 """The language setting that means the server's own (Discord's preferred locale)."""
-LANGUAGE_NAMES: dict[str, Text] = {
-    "en": t("languages.name.en"),
-    "de": t("languages.name.de"),
-    "es-ES": t("languages.name.es-ES"),
-    "fr": t("languages.name.fr"),
-    "pt-BR": t("languages.name.pt-BR"),
-}
+LANGUAGE_NAMES = {code: catalogue(code)["language.name"] for code in LANGUAGES}
+"""Each language by its own name, as language pickers show them to readers of any language."""
 ALL_GAMES = "all"
 LARGE = "large"
 BOARD_SIZES = ("normal", LARGE)

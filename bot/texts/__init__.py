@@ -1,9 +1,10 @@
 """The one catalogue of what people read: keys to sentences with named placeholders.
 
-Each language is a folder of TOML files (`bot/texts/en/`, later `de/`, `es-ES/`, ...), one file
-per area; a key is the file's name, then the key inside it: `service.no_match` is `no_match`
-in `en/service.toml`. A second language is a second folder with the same keys and the same
-placeholders; a key it lacks falls back to English.
+Each language is one TOML file named by its Discord locale (`en.toml`, `de.toml`, `es-ES.toml`,
+...), one table per area; a key is the table, then the key inside it: `service.no_match` is
+`no_match` under `[service]`. Its `[language]` table gives its own name and the plural form that
+counts 0. A new language is a new file with the same keys and the same placeholders
+(docs/languages.md); a key it lacks falls back to English.
 
 Placeholders are named (`{player}`, never positional) and filled with `str.format`. A sentence
 that depends on a number is a table of plural forms (`one`, `other`) chosen by the value
@@ -29,8 +30,8 @@ from bot.texts.mentions import localised
 
 ENGLISH = "en"
 FOLDER = Path(__file__).parent
-LANGUAGES = ("en", "de", "es-ES", "fr", "pt-BR")
-"""The languages the bot speaks, each a folder of this package; English first."""
+LANGUAGES = (ENGLISH, *sorted(p.stem for p in FOLDER.glob("*.toml") if p.stem != ENGLISH))
+"""The languages the bot speaks, each a file of this package; English first."""
 
 _reader: ContextVar[str] = ContextVar("reader", default=ENGLISH)
 _observers: list[set[tuple[str, str]]] = []  # see fallbacks()
@@ -71,15 +72,14 @@ class MissingText(KeyError):
 def catalogue(locale: str) -> Mapping[str, str]:
     """Every sentence of one language, flattened to dotted keys (`service.no_match`)."""
     entries: dict[str, str] = {}
-    for path in sorted((FOLDER / locale).glob("*.toml")):
-        with path.open("rb") as file:
-            _flatten(path.stem, tomllib.load(file), entries)
+    with (FOLDER / f"{locale}.toml").open("rb") as file:
+        _flatten("", tomllib.load(file), entries)
     return entries
 
 
 def _flatten(prefix: str, table: Mapping[str, Any], into: dict[str, str]) -> None:
     for name, value in table.items():
-        key = f"{prefix}.{name}"
+        key = f"{prefix}.{name}" if prefix else name
         if isinstance(value, Mapping):
             _flatten(key, value, into)
         else:
@@ -87,10 +87,10 @@ def _flatten(prefix: str, table: Mapping[str, Any], into: dict[str, str]) -> Non
 
 
 def plural_form(locale: str, count: int) -> str:
-    """CLDR's cardinal category for the languages we speak: French and Portuguese count 0
-    with 1, the others only 1."""
-    if locale in ("fr", "pt-BR"):
-        return "one" if count in (0, 1) else "other"
+    """CLDR's cardinal category, for languages whose forms are `one` and `other`: 1 is `one`,
+    and 0 is what the language's `language.zero` says (French and Portuguese: `one`)."""
+    if count == 0:
+        return catalogue(locale).get("language.zero", "other")
     return "one" if count == 1 else "other"
 
 

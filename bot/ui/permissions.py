@@ -23,7 +23,7 @@ SCOPES = ("bot", "applications.commands")
 @dataclass(frozen=True)
 class Needed:
     """One permission: its discord.py name, Discord's label, and why the bot asks for it
-    (both from the catalogue, bot/texts/en/permissions.toml).
+    (both from the catalogue, bot/texts/en.toml [permissions]).
     `essential` ones are those without which the bot cannot play in a channel at all; the
     others only change how (no thread, no archiving), and are explained when that happens."""
 

@@ -1,4 +1,4 @@
-"""What the service tells members comes from its catalogue, bot/texts/en/service.toml.
+"""What the service tells members comes from its catalogue, bot/texts/en.toml [service].
 
 Read from the code without running it: every `t("service.…", name=…)` call names a key the
 file has, with the placeholders its sentence uses; every key of the file is used; and no error
@@ -72,7 +72,7 @@ def test_every_key_used_exists_with_the_placeholders_passed() -> None:
     uses = [(where, key, names) for where, key, names in _uses() if key.startswith(AREA)]
     assert uses
     for where, key, names in uses:
-        assert key in entries, f"{where}: {key} is not in bot/texts/en/service.toml"
+        assert key in entries, f"{where}: {key} is not in bot/texts/en.toml [service]"
         forms = entries[key]
         table = "" not in forms
         assert not table or "count" in names, f"{where}: {key} has plural forms but no count"
@@ -86,7 +86,7 @@ def test_every_key_used_exists_with_the_placeholders_passed() -> None:
 def test_every_key_in_the_file_is_used() -> None:
     used = {key for _, key, _ in _uses()}
     unused = sorted(set(_entries()) - used)
-    assert not unused, f"bot/texts/en/service.toml has keys nothing uses: {unused}"
+    assert not unused, f"bot/texts/en.toml [service] has keys nothing uses: {unused}"
 
 
 def test_no_error_of_the_service_is_worded_in_code() -> None:

@@ -71,7 +71,7 @@ def plural(key: str) -> bool:
 def check(key: str, names: set[str]) -> str | None:
     """What is wrong with using `key` with values of these names, if anything."""
     if key not in templates():
-        return f"{key} is not in bot/texts/en/rules.toml"
+        return f"{key} is not in bot/texts/en.toml [rules]"
     wanted = placeholders(key)
     extra = {"count"} if plural(key) else set()
     if plural(key) and "count" not in names:
