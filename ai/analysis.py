@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 import ai
-from ai.base import Choice
+from ai.base import Choice, seat_chances, value_chance
 from rules import get_game
 from rules.game import Game
 from rules.outcomes import Outcome
@@ -32,6 +32,12 @@ ANALYSIS_SECONDS = 0.5
 `python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
 times this, for a marked move) a 100-turn game stays under 3 minutes of CPU (see
 SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
+
+SCALES: dict[str, float] = {"boost": 3.0, "kyo": 4.0, "quorum": 2.0, "razzle": 1.5, "boku": 3.0}
+"""Each game's scale from its search's value to the mover's chance to win (the logistic's:
+a value of one scale is 73%): the evaluators' own until `python -m
+benchmarks.analysis_calibration --fit` has fitted them to who won level 3's games against
+itself (docs/analysis.md)."""
 
 
 class Mark(StrEnum):
@@ -51,6 +57,11 @@ THRESHOLDS: tuple[tuple[float, Mark], ...] = (
 inaccuracy. These are Lichess's (lila, modules/analyse/src/main/Advice.scala: a drop of 0.3,
 0.2 and 0.1 in winning chances on its scale from -1 to 1, which is 15, 10 and 5 points of win
 percentage). Our searches give win chances directly, so no centipawn curve is needed."""
+
+LOST = THRESHOLDS[-1][0] / 100
+"""A seat's chance under which its moves are not counted in its accuracy: from there no move
+can lose the points of an inaccuracy (a random Boost player spent two thirds of its moves
+under it, each read as near perfect)."""
 
 SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
@@ -163,13 +174,19 @@ def accuracy(loss: float) -> float:
     return max(0.0, min(100.0, value))
 
 
-def chances_from_search(choice: Choice) -> tuple[float, ...] | None:
-    """Each seat's win chance as the search judged the position (its `info["chances"]`), or
-    None if it gave none."""
+def chances_from_search(
+    choice: Choice, scale: float | None = None, seat: int = 1
+) -> tuple[float, ...] | None:
+    """Each seat's win chance as the search judged the position, or None if it gave none:
+    its value for the mover `seat` through the logistic of `scale` (a game's SCALES) when
+    both are known, otherwise its own `info["chances"]`."""
+    value = choice.info.get("value")
     given = choice.info.get("chances")
     if given is None:
         return None
-    return tuple(float(c) for c in given)
+    if scale is None or value is None:
+        return tuple(float(c) for c in given)
+    return seat_chances(seat, value_chance(float(value), scale), len(given))
 
 
 def proven(chances: Sequence[float]) -> bool:
@@ -232,12 +249,12 @@ def read_position(
             nodes=half_nodes,
             cpu_only=cpu_only,
         )
-        here = chances_from_search(choice)
+        mover = game.to_move(state)
+        here = chances_from_search(choice, SCALES.get(game.name), mover)
         line.append(game.format_move(state, choice.move))
         after = game.apply(state, choice.move, check=False)
         there = _chances(game, after, Budget(half_seconds, seed, half_nodes, cpu_only), line)
-        mover = game.to_move(state) - 1
-        if here is None or there[mover] == 1.0:
+        if here is None or there[mover - 1] == 1.0:
             chances = there
         elif proven(here):
             chances = here
@@ -279,7 +296,7 @@ def _chances(
             nodes=budget.nodes,
             cpu_only=budget.cpu_only,
         )
-        chances = chances_from_search(choice)
+        chances = chances_from_search(choice, SCALES.get(game.name), game.to_move(state))
         if chances is None:
             line.append(game.format_move(state, choice.move))
             state = game.apply(state, choice.move, check=False)
@@ -309,15 +326,19 @@ def judgements(
     if not len(states) == len(readings) == len(turns) + 1:
         raise ValueError("a game needs one reading per position and one turn between each two")
     game = get_game(game_name)
+    moves = [
+        index < len(turns) and game.ply(states[index + 1]) == game.ply(state) + 1
+        for index, state in enumerate(states)
+    ]
+    chances = backed_up(game, states, moves, readings)
     judged = []
     for index, (state, reading) in enumerate(zip(states, readings, strict=True)):
         ply = game.ply(state)
-        is_move = index < len(turns) and game.ply(states[index + 1]) == ply + 1
-        if not is_move:
-            judged.append(Judgement(ply, reading.chances, line=reading.line))
+        if not moves[index]:
+            judged.append(Judgement(ply, chances[index], line=reading.line))
             continue
         seat, played = game.to_move(state), turns[index]
-        before, after = reading.chances[seat - 1], readings[index + 1].chances[seat - 1]
+        before, after = chances[index][seat - 1], chances[index + 1][seat - 1]
         loss = 0.0 if reading.forced else max(0.0, 100.0 * (before - after))
         own = reading.best is not None and game.normalize(played) == game.normalize(reading.best)
         if reading.forced:
@@ -332,7 +353,7 @@ def judgements(
         judged.append(
             Judgement(
                 ply,
-                reading.chances,
+                chances[index],
                 seat,
                 played,
                 reading.best,
@@ -344,6 +365,23 @@ def judgements(
             )
         )
     return judged
+
+
+def backed_up(
+    game: Game[Any, Any], states: Sequence[Any], moves: Sequence[bool], readings: Sequence[Reading]
+) -> list[tuple[float, ...]]:
+    """Each position's chances, no lower for the seat to move than those of the position its
+    move led to (`moves[i]`: a move was played from position i), from the last position back.
+    The seat could have played that move, so it was worth at least that much; a search that
+    sees a loss only once the opponent has begun to take it (Boost's search at 0.25 s plays
+    a captured piece's first move without seeing the capture six plies on) would otherwise
+    give the loss to the opponent's move as a gain, and the move that caused it none."""
+    chances = [reading.chances for reading in readings]
+    for index in reversed(range(len(states) - 1)):
+        seat = game.to_move(states[index]) - 1
+        if moves[index] and chances[index + 1][seat] > chances[index][seat]:
+            chances[index] = chances[index + 1]
+    return chances
 
 
 def second_look(
@@ -401,15 +439,17 @@ def judge(
 
 
 def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
-    """Each seat's accuracy (`game_accuracy`) and counts of marks over the moves it chose that
-    could lose something: not the forced ones, nor those from a position the judge finds lost
-    (they cannot lose more, and counting them as perfect would flatter a player who has lost
-    already)."""
+    """Each seat's counts of marks, and its accuracy (`game_accuracy`) over the moves it chose
+    that could earn a mark: not the forced ones, nor those from a position where its chance is
+    under the first threshold (LOST), which cannot lose enough to be marked (counting them
+    as perfect would flatter a player who has lost already)."""
     summaries = []
     for seat in range(1, players + 1):
-        mine = [j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] > 0]
+        mine = [
+            j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] >= LOST
+        ]
         average = sum(j.loss for j in mine) / len(mine) if mine else 0.0
-        marks = [j.mark for j in mine]
+        marks = [j.mark for j in judged if j.seat == seat]
         summaries.append(
             Summary(
                 seat,
