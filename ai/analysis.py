@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 import ai
-from ai.base import Choice, seat_chances, value_chance
+from ai.base import Choice
 from rules import get_game
 from rules.game import Game
 from rules.outcomes import Outcome
@@ -32,12 +32,6 @@ ANALYSIS_SECONDS = 0.5
 `python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
 times this, for a marked move) a 100-turn game stays under 3 minutes of CPU (see
 SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
-
-SCALES: dict[str, float] = {"boost": 3.0, "kyo": 4.0, "quorum": 2.0, "razzle": 1.5, "boku": 3.0}
-"""Each game's scale from its search's value to the mover's chance to win (the logistic's:
-a value of one scale is 73%): the evaluators' own until `python -m
-benchmarks.analysis_calibration --fit` has fitted them to who won level 3's games against
-itself (docs/analysis.md)."""
 
 
 class Mark(StrEnum):
@@ -174,19 +168,13 @@ def accuracy(loss: float) -> float:
     return max(0.0, min(100.0, value))
 
 
-def chances_from_search(
-    choice: Choice, scale: float | None = None, seat: int = 1
-) -> tuple[float, ...] | None:
-    """Each seat's win chance as the search judged the position, or None if it gave none:
-    its value for the mover `seat` through the logistic of `scale` (a game's SCALES) when
-    both are known, otherwise its own `info["chances"]`."""
-    value = choice.info.get("value")
+def chances_from_search(choice: Choice) -> tuple[float, ...] | None:
+    """Each seat's win chance as the search judged the position (its `info["chances"]`), or
+    None if it gave none."""
     given = choice.info.get("chances")
     if given is None:
         return None
-    if scale is None or value is None:
-        return tuple(float(c) for c in given)
-    return seat_chances(seat, value_chance(float(value), scale), len(given))
+    return tuple(float(c) for c in given)
 
 
 def proven(chances: Sequence[float]) -> bool:
@@ -249,12 +237,12 @@ def read_position(
             nodes=half_nodes,
             cpu_only=cpu_only,
         )
-        mover = game.to_move(state)
-        here = chances_from_search(choice, SCALES.get(game.name), mover)
+        here = chances_from_search(choice)
         line.append(game.format_move(state, choice.move))
         after = game.apply(state, choice.move, check=False)
         there = _chances(game, after, Budget(half_seconds, seed, half_nodes, cpu_only), line)
-        if here is None or there[mover - 1] == 1.0:
+        mover = game.to_move(state) - 1
+        if here is None or there[mover] == 1.0:
             chances = there
         elif proven(here):
             chances = here
@@ -296,7 +284,7 @@ def _chances(
             nodes=budget.nodes,
             cpu_only=budget.cpu_only,
         )
-        chances = chances_from_search(choice, SCALES.get(game.name), game.to_move(state))
+        chances = chances_from_search(choice)
         if chances is None:
             line.append(game.format_move(state, choice.move))
             state = game.apply(state, choice.move, check=False)

@@ -14,22 +14,23 @@
    most 10% of the best moves at all.
 3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
    `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
-   who won its games against itself (the flattest within FIT_MARGIN of the most likely):
-   ai.analysis.SCALES.
+   who won its games against itself (the flattest within FIT_MARGIN of the most likely),
+   beside the scale its evaluator uses for its chances (ai/heuristics.py).
 
 Level 3 plays at `--level-seconds` of CPU a move (its own 2 s by default) and a game stops
 at `--plies` (a draw). Every search stops on CPU time only, so a busy machine slows the run
 without changing the figures. Each game played, each analysis and each position examined is
 appended to `--out`/<game>.jsonl as it finishes, and a run resumes from what is there: a
 long calibration survives being stopped, and its figures are printed from the file (an
-analysis is kept per `--seconds` and `ai.analysis.VERSION`, so a changed judgement judges
-again the games already played). `--play-only` plays the games and stops. `--quick` plays 2
-games of each kind with level 3 at 0.25 s and looks for 4 blunder positions: a check that
-everything runs, not a calibration.
+analysis is kept per `--seconds` and per version of ai/'s code, so a changed judgement
+judges again the games already played). `--play-only` plays the games and stops;
+`--judge-only` judges only the games already played. `--quick` plays 2 games of each kind
+with level 3 at 0.25 s and looks for 4 blunder positions: a check that everything runs, not
+a calibration.
 
 Run: python -m benchmarks.analysis_calibration [--game boku ...] [--games 10]
      [--positions 20] [--seconds S] [--level-seconds 2.0] [--plies 200] [--jobs 2]
-     [--out DIR] [--play-only] [--fit] [--quick] [--details]
+     [--out DIR] [--play-only] [--judge-only] [--fit] [--quick] [--details]
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,7 @@ class Options:
     plies: int
     out: Path
     play_only: bool
+    judge_only: bool
 
 
 class Log:
@@ -204,6 +206,8 @@ def calibrate(name: str, options: Options, details: bool) -> str:
             seed = 1000 * number + (0 if random_seat is None else random_seat)
             key = f"game:{random_seat}:{seed}:{options.level_seconds}:{options.plies}"
             record = log.get(key)
+            if record is None and options.judge_only:
+                continue
             if record is None:
                 played = play(name, random_seat, seed, options.level_seconds, options.plies)
                 record = {"key": key, "random_seat": random_seat, "seed": seed, **played}
@@ -348,7 +352,8 @@ def fit(name: str, out: Path) -> str:
     scales = [0.05 * 1.1**k for k in range(80)]
     best = max(likelihood(scale) for scale in scales)
     flattest = max(scale for scale in scales if likelihood(scale) >= best - FIT_MARGIN)
-    return f"{name}: scale {flattest:.3g} from {len(samples)} values of {games} games"
+    used = ai.EVALUATORS[name].scale
+    return f"{name}: scale {flattest:.3g} from {len(samples)} values of {games} games (uses {used})"
 
 
 def mean(values: list[float]) -> str:
@@ -370,6 +375,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT, help="where results are kept")
     parser.add_argument("--play-only", action="store_true", help="play the games, then stop")
+    parser.add_argument("--judge-only", action="store_true", help="judge the games played")
     parser.add_argument("--fit", action="store_true", help="fit each game's scale, then stop")
     parser.add_argument("--quick", action="store_true", help="2 games, 4 positions, 0.25 s")
     parser.add_argument("--details", action="store_true", help="each blunder position's marks")
@@ -387,9 +393,10 @@ def main() -> None:
         args.plies,
         args.out,
         args.play_only,
+        args.judge_only,
     )
     if args.quick:
-        options = Options(2, 4, args.seconds, 0.25, args.plies, args.out, args.play_only)
+        options = replace(options, games=2, positions=4, level_seconds=0.25)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {options}")
     print(
         f"{'game':7} {'s':>4} {'games':>5} {'random':>6} {'3 v rnd':>7} {'3 v 3':>6}"

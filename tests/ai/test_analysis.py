@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +21,7 @@ from ai.analysis import (
     second_look,
     summarise,
 )
-from ai.base import WIN, Choice
+from ai.base import Choice
 from rules import get_game
 
 NODES = 1000  # per position, split between its two searches
@@ -219,16 +218,8 @@ def test_the_searchs_own_chances_are_read_and_none_without_them() -> None:
     state = game.new()
     move = game.legal_moves(state)[0]
     assert chances_from_search(Choice(move, {"nodes": 0})) is None
-    given = Choice(move, {"value": 3.0, "chances": (0.25, 0.75)})
+    given = Choice(move, {"value": 0.0, "chances": (0.25, 0.75)})
     assert chances_from_search(given) == (0.25, 0.75)
-    # With a game's fitted scale, the value for the mover goes through its logistic instead.
-    scaled = chances_from_search(given, scale=1.5, seat=2)
-    assert scaled is not None and scaled[1] == pytest.approx(1 / (1 + math.exp(-2)))
-    assert sum(scaled) == pytest.approx(1.0)
-    assert chances_from_search(Choice(move, {"value": WIN, "chances": (0.0, 1.0)}), 1.5, 2) == (
-        0.0,
-        1.0,
-    )
     searched = ai.choose("quorum", state, level=3, nodes=200, seed=1)
     chances = chances_from_search(searched)
     assert chances is not None and abs(sum(chances) - 1.0) < 1e-9
