@@ -363,13 +363,11 @@ def backed_up(
     The seat could have played that move, so it was worth at least that much; a search that
     sees a loss only once the opponent has begun to take it (Boost's search at 0.25 s plays
     a captured piece's first move without seeing the capture six plies on) would otherwise
-    give the loss to the opponent's move as a gain, and the move that caused it none. A
-    second look is not raised by a shorter reading after it: it is the better judge."""
+    give the loss to the opponent's move as a gain, and the move that caused it none."""
     chances = [reading.chances for reading in readings]
     for index in reversed(range(len(states) - 1)):
         seat = game.to_move(states[index]) - 1
-        shallower = readings[index].deeper and not readings[index + 1].deeper
-        if moves[index] and not shallower and chances[index + 1][seat] > chances[index][seat]:
+        if moves[index] and chances[index + 1][seat] > chances[index][seat]:
             chances[index] = chances[index + 1]
     return chances
 
@@ -383,23 +381,15 @@ def second_look(
     """The last position that needs a second look (SECOND_LOOK), if any: a position whose
     move the readings mark. That covers the judge's own choice losing more than the first
     threshold, and a move into a position the judge finds lost; doing it for every mark also
-    keeps a short search's noise off good moves. Where the second look chose the move played
-    and it still loses that much, the position after it gets one too, so that its loss is
-    measured between two readings of one depth (a deeper reading before and a shorter one
-    after read level 3's own Boku move, unmarked, as losing 19 points, and its accuracy as
-    65). Each position gets one at most, the latest first, because a position's new reading
-    changes the loss of the move before it, and no more than SECOND_LOOKS_SHARE of the
-    positions."""
+    keeps a short search's noise off good moves. Each position gets one at most, the latest
+    first, because a position's new reading changes the loss of the move before it, and no
+    more than SECOND_LOOKS_SHARE of the positions."""
     if sum(r.deeper for r in readings) >= SECOND_LOOKS_SHARE * len(readings):
         return None
     judged = judgements(game_name, states, turns, readings)
     for index in reversed(range(len(judged) - 1)):
-        move = judged[index]
-        if move.mark is not None and not readings[index].deeper:
+        if judged[index].mark is not None and not readings[index].deeper:
             return index
-        agreed = readings[index].deeper and move.better is None and not move.forced
-        if agreed and move.loss >= THRESHOLDS[-1][0] and not readings[index + 1].deeper:
-            return index + 1
     return None
 
 

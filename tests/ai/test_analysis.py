@@ -116,18 +116,6 @@ def test_the_judges_own_choice_loses_what_the_readings_say_until_a_second_look_a
     assert (judged.mark, judged.better) == (Mark.BLUNDER, "d4")
 
 
-def test_a_move_the_second_look_agrees_with_is_measured_between_two_second_looks() -> None:
-    states, turns = played("boku", "e5 f5")
-    agreed = [Reading((0.7, 0.3), "e5", deeper=True), *readings((0.55, 0.45), (0.55, 0.45))]
-    judged = judgements("boku", states, turns, agreed)[0]
-    assert (round(judged.loss), judged.mark) == (15, None), "the deeper look chose it"
-    assert second_look("boku", states, turns, agreed) == 1, "the position after it, too"
-    after = [agreed[0], Reading((0.68, 0.32), "a1", deeper=True), agreed[2]]
-    judged = judgements("boku", states, turns, after)[0]
-    assert (round(judged.loss), judged.mark) == (2, None)
-    assert second_look("boku", states, turns, after) is None
-
-
 def test_a_move_into_a_position_found_lost_is_a_blunder_whatever_the_numbers() -> None:
     states, turns = played("boku", "e5 f5")
     lost = [Reading((0.08, 0.92), "d4", deeper=True), *readings((0.0, 1.0), (0.0, 1.0))]
@@ -158,11 +146,6 @@ def test_a_loss_the_judge_sees_only_after_the_reply_is_the_moves_that_allowed_it
     judged = judgements("boku", states, turns, later)
     assert [round(j.loss) for j in judged[:3]] == [25, 0, 0]
     assert judged[1].chances == judged[2].chances == (0.25, 0.75)
-    # A second look is the better judge: a shorter reading after it does not raise it.
-    deeper = [later[0], replace(later[1], deeper=True), *later[2:]]
-    judged = judgements("boku", states, turns, deeper)
-    assert judged[1].chances == (0.5, 0.5)
-    assert [round(j.loss) for j in judged[:3]] == [0, 0, 0]
 
 
 def test_second_looks_go_latest_first_and_once_a_position() -> None:
