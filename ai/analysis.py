@@ -52,6 +52,11 @@ inaccuracy. These are Lichess's (lila, modules/analyse/src/main/Advice.scala: a 
 0.2 and 0.1 in winning chances on its scale from -1 to 1, which is 15, 10 and 5 points of win
 percentage). Our searches give win chances directly, so no centipawn curve is needed."""
 
+LOST = THRESHOLDS[-1][0] / 100
+"""A seat's chance under which its moves are not counted in its accuracy: from there no move
+can lose the points of an inaccuracy (a random Boost player spent two thirds of its moves
+under it, each read as near perfect)."""
+
 SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
 among them), the position before it is searched again with this many times the budget, and
@@ -309,15 +314,19 @@ def judgements(
     if not len(states) == len(readings) == len(turns) + 1:
         raise ValueError("a game needs one reading per position and one turn between each two")
     game = get_game(game_name)
+    moves = [
+        index < len(turns) and game.ply(states[index + 1]) == game.ply(state) + 1
+        for index, state in enumerate(states)
+    ]
+    chances = backed_up(game, states, moves, readings)
     judged = []
     for index, (state, reading) in enumerate(zip(states, readings, strict=True)):
         ply = game.ply(state)
-        is_move = index < len(turns) and game.ply(states[index + 1]) == ply + 1
-        if not is_move:
-            judged.append(Judgement(ply, reading.chances, line=reading.line))
+        if not moves[index]:
+            judged.append(Judgement(ply, chances[index], line=reading.line))
             continue
         seat, played = game.to_move(state), turns[index]
-        before, after = reading.chances[seat - 1], readings[index + 1].chances[seat - 1]
+        before, after = chances[index][seat - 1], chances[index + 1][seat - 1]
         loss = 0.0 if reading.forced else max(0.0, 100.0 * (before - after))
         own = reading.best is not None and game.normalize(played) == game.normalize(reading.best)
         if reading.forced:
@@ -332,7 +341,7 @@ def judgements(
         judged.append(
             Judgement(
                 ply,
-                reading.chances,
+                chances[index],
                 seat,
                 played,
                 reading.best,
@@ -344,6 +353,23 @@ def judgements(
             )
         )
     return judged
+
+
+def backed_up(
+    game: Game[Any, Any], states: Sequence[Any], moves: Sequence[bool], readings: Sequence[Reading]
+) -> list[tuple[float, ...]]:
+    """Each position's chances, no lower for the seat to move than those of the position its
+    move led to (`moves[i]`: a move was played from position i), from the last position back.
+    The seat could have played that move, so it was worth at least that much; a search that
+    sees a loss only once the opponent has begun to take it (Boost's search at 0.25 s plays
+    a captured piece's first move without seeing the capture six plies on) would otherwise
+    give the loss to the opponent's move as a gain, and the move that caused it none."""
+    chances = [reading.chances for reading in readings]
+    for index in reversed(range(len(states) - 1)):
+        seat = game.to_move(states[index]) - 1
+        if moves[index] and chances[index + 1][seat] > chances[index][seat]:
+            chances[index] = chances[index + 1]
+    return chances
 
 
 def second_look(
@@ -401,15 +427,17 @@ def judge(
 
 
 def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
-    """Each seat's accuracy (`game_accuracy`) and counts of marks over the moves it chose that
-    could lose something: not the forced ones, nor those from a position the judge finds lost
-    (they cannot lose more, and counting them as perfect would flatter a player who has lost
-    already)."""
+    """Each seat's counts of marks, and its accuracy (`game_accuracy`) over the moves it chose
+    that could earn a mark: not the forced ones, nor those from a position where its chance is
+    under the first threshold (LOST), which cannot lose enough to be marked (counting them
+    as perfect would flatter a player who has lost already)."""
     summaries = []
     for seat in range(1, players + 1):
-        mine = [j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] > 0]
+        mine = [
+            j for j in judged if j.seat == seat and not j.forced and j.chances[seat - 1] >= LOST
+        ]
         average = sum(j.loss for j in mine) / len(mine) if mine else 0.0
-        marks = [j.mark for j in mine]
+        marks = [j.mark for j in judged if j.seat == seat]
         summaries.append(
             Summary(
                 seat,

@@ -4,7 +4,7 @@
    many of level 3 against itself, each judged by the analysis at `--seconds` a position:
    the random player's mean accuracy should be at most 60, level 3's at least 80. Also the
    analysis's CPU seconds per position (second looks included) and what a 100-turn game's
-   analysis would cost at that rate (the target: under 180 s).
+   analysis would cost at the worst game's rate (the target: under 180 s).
 2. Blunders. Positions of the self-play games where one move is a blunder and the judge's
    best move is not, both confirmed by readings with ten times the analysis's budget: the
    position is still open (the mover's chance 15-95%), its best move loses under 5 points
@@ -12,32 +12,46 @@
    of them; the analysis then judges each move alone (the position and the one after it,
    second looks included) and should mark at least 90% of the blunders as blunders and at
    most 10% of the best moves at all.
+3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
+   `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
+   who won its games against itself (the flattest within FIT_MARGIN of the most likely),
+   beside the scale its evaluator uses for its chances (ai/heuristics.py).
 
 Level 3 plays at `--level-seconds` of CPU a move (its own 2 s by default) and a game stops
 at `--plies` (a draw). Every search stops on CPU time only, so a busy machine slows the run
-without changing the figures. `--quick` plays 2 games of each kind with level 3 at 0.25 s
-and looks for 4 blunder positions: a check that everything runs, not a calibration.
+without changing the figures. Each game played, each analysis and each position examined is
+appended to `--out`/<game>.jsonl as it finishes, and a run resumes from what is there: a
+long calibration survives being stopped, and its figures are printed from the file (an
+analysis is kept per `--seconds` and per version of ai/'s code, so a changed judgement
+judges again the games already played). `--play-only` plays the games and stops;
+`--judge-only` judges only the games already played. `--quick` plays 2 games of each kind
+with level 3 at 0.25 s and looks for 4 blunder positions: a check that everything runs, not
+a calibration.
 
 Run: python -m benchmarks.analysis_calibration [--game boku ...] [--games 10]
-     [--positions 20] [--seconds S] [--level-seconds 2.0] [--plies 200] [--jobs 2] [--quick]
+     [--positions 20] [--seconds S] [--level-seconds 2.0] [--plies 200] [--jobs 2]
+     [--out DIR] [--play-only] [--judge-only] [--fit] [--quick] [--details]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import math
 import os
 import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import ai
 from ai.analysis import (
     ANALYSIS_SECONDS,
     THRESHOLDS,
-    Judgement,
     Mark,
     Reading,
     is_forced,
@@ -45,12 +59,18 @@ from ai.analysis import (
     read_position,
     summarise,
 )
+from ai.base import WIN, logistic
 from rules import GAMES, get_game
 
 CONFIRM = 10  # the confirming readings' budget, in analysis budgets
 OPEN = (0.15, 0.95)  # the mover's chance in a position where a blunder can be confirmed
 CANDIDATES = 3  # random moves tried as blunders in a position
 TURNS = 100  # the game length whose analysis cost is reported
+OUT = Path("calibration")
+FIT_MARGIN = 2.0  # log-likelihood: about a 95% interval for one parameter
+VERSION = hashlib.sha256(
+    b"".join(path.read_bytes() for path in sorted(Path(ai.__file__).parent.glob("*.py")))
+).hexdigest()[:12]  # the judge's code: a changed search or judgement judges again
 
 
 @dataclass(frozen=True)
@@ -60,48 +80,65 @@ class Options:
     seconds: float
     level_seconds: float
     plies: int
+    out: Path
+    play_only: bool
+    judge_only: bool
 
 
-@dataclass
-class Figures:
-    """One game's results."""
+class Log:
+    """One game's results file: JSON lines, appended as each result comes, read back by key."""
 
-    name: str
-    random_accuracy: list[float] = field(default_factory=list)
-    level_accuracy_random: list[float] = field(default_factory=list)
-    level_accuracy_self: list[float] = field(default_factory=list)
-    cpu_per_position: list[float] = field(default_factory=list)
-    blunders: int = 0
-    blunders_marked: int = 0
-    best_marked: int = 0
-    tried: int = 0
-    lengths: list[int] = field(default_factory=list)
-    cpu: float = 0.0
+    def __init__(self, out: Path, name: str) -> None:
+        self.path = out / f"{name}.jsonl"
+        self.records: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                record = json.loads(line)
+                self.records[record["key"]] = record
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self.records.get(key)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records[record["key"]] = record
+        with self.path.open("a") as file:
+            file.write(json.dumps(record) + "\n")
+
+    def kind(self, kind: str) -> list[dict[str, Any]]:
+        return [r for r in self.records.values() if r["key"].startswith(kind + ":")]
 
 
 def play(
     name: str, random_seat: int | None, seed: int, level_seconds: float, plies: int
-) -> tuple[list[Any], list[str]]:
-    """One game: level 3 in every seat but `random_seat` (None: level 3 against itself)."""
+) -> dict[str, Any]:
+    """One game: level 3 in every seat but `random_seat` (None: level 3 against itself), as
+    a record of its positions, turns, winners and level 3's root values."""
     game = get_game(name)
     rng = random.Random(seed)
     state = game.new(seed=seed)
-    states, turns = [state], []
+    states, turns, values = [state], [], []
+    start = time.process_time()
     while game.outcome(state) is None and game.ply(state) < plies:
         if game.to_move(state) == random_seat:
             move = rng.choice(game.legal_moves(state))
         else:
-            move = ai.choose(
+            choice = ai.choose(
                 name, state, level=3, seconds=level_seconds, seed=seed, cpu_only=True
-            ).move
+            )
+            move = choice.move
+            if "value" in choice.info:
+                values.append((game.ply(state), game.to_move(state), choice.info["value"]))
         turns.append(game.format_move(state, move))
         state = game.apply(state, move, check=False)
         states.append(state)
-    return states, turns
-
-
-def analysed(name: str, states: list[Any], turns: list[str], seconds: float) -> list[Judgement]:
-    return judge(name, states, turns, seconds=seconds, seed=1, cpu_only=True)
+    outcome = game.outcome(state)
+    return {
+        "dumps": [game.dump(s) for s in states],
+        "turns": turns,
+        "values": values,
+        "winners": [] if outcome is None else list(outcome.winners),
+        "cpu": time.process_time() - start,
+    }
 
 
 def confirmed(name: str, state: Any, seconds: float, seed: int) -> Reading:
@@ -111,78 +148,212 @@ def confirmed(name: str, state: Any, seconds: float, seed: int) -> Reading:
 
 
 def find_blunder(
-    name: str, state: Any, seconds: float, rng: random.Random, figures: Figures
-) -> tuple[Any, Any] | None:
-    """(best move, blunder) of a position where both are confirmed (module docstring)."""
+    name: str, state: Any, seconds: float, rng: random.Random
+) -> tuple[tuple[Any, Any] | None, int]:
+    """(best move, blunder) of a position where both are confirmed (module docstring), or
+    None, and how many candidate blunders were tried."""
     game = get_game(name)
     if game.outcome(state) is not None or is_forced(game, state):
-        return None
+        return None, 0
     seat = game.to_move(state) - 1
     before = confirmed(name, state, seconds, 1)
     chance = before.chances[seat]
     if not OPEN[0] <= chance <= OPEN[1] or before.best is None:
-        return None
+        return None, 0
     best = game.parse_move(state, before.best)
     after_best = confirmed(name, game.apply(state, best, check=False), seconds, 2)
     if chance - after_best.chances[seat] >= THRESHOLDS[-1][0] / 100:
-        return None
+        return None, 0
     others = [m for m in game.legal_moves(state) if m != best]
+    tried = 0
     for move in rng.sample(others, min(CANDIDATES, len(others))):
-        figures.tried += 1
+        tried += 1
         after = confirmed(name, game.apply(state, move, check=False), seconds, 3)
         lost = after.chances[seat] == 0.0
         if lost or chance - after.chances[seat] >= THRESHOLDS[0][0] / 100:
-            return best, move
-    return None
+            return (best, move), tried
+    return None, tried
 
 
-def calibrate(name: str, options: Options, details: bool) -> Figures:
-    """Everything the module docstring lists, for one game (run in a worker process)."""
-    start = time.process_time()
-    figures = Figures(name)
+def analyse_game(name: str, record: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The analysis of one played game: each seat's accuracy, marks, losses and the cost."""
     game = get_game(name)
-    selfplay: list[Any] = []
+    states = [game.load(d) for d in record["dumps"]]
+    cpu, wall = time.process_time(), time.perf_counter()
+    judged = judge(name, states, record["turns"], seconds=seconds, seed=1, cpu_only=True)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    summaries = summarise(judged, game.players(states[0]))
+    return {
+        "accuracy": [s.accuracy if s.moves else None for s in summaries],
+        "marks": [[s.inaccuracies, s.mistakes, s.blunders] for s in summaries],
+        "losses": [round(j.loss, 1) for j in judged if j.seat is not None],
+        "chances": [[round(c, 3) for c in j.chances] for j in judged],
+        "positions": len(states),
+        "cpu": cpu,
+        "wall": wall,
+    }
+
+
+def calibrate(name: str, options: Options, details: bool) -> str:
+    """Everything the module docstring lists, for one game (run in a worker process),
+    resumed from and saved to its results file; its line of figures."""
+    options.out.mkdir(parents=True, exist_ok=True)
+    log = Log(options.out, name)
+    seconds = options.seconds
+    selfplay: list[tuple[str, int]] = []
     for number in range(options.games):
         for random_seat in (1 + number % 2, None):
             seed = 1000 * number + (0 if random_seat is None else random_seat)
-            states, turns = play(name, random_seat, seed, options.level_seconds, options.plies)
-            figures.lengths.append(len(turns))
-            cpu = time.process_time()
-            summaries = summarise(analysed(name, states, turns, options.seconds), 2)
-            figures.cpu_per_position.append((time.process_time() - cpu) / len(states))
-            for summary in summaries:
-                if summary.moves == 0:
-                    continue
-                if random_seat is None:
-                    figures.level_accuracy_self.append(summary.accuracy)
-                elif summary.seat == random_seat:
-                    figures.random_accuracy.append(summary.accuracy)
-                else:
-                    figures.level_accuracy_random.append(summary.accuracy)
+            key = f"game:{random_seat}:{seed}:{options.level_seconds}:{options.plies}"
+            record = log.get(key)
+            if record is None and options.judge_only:
+                continue
+            if record is None:
+                played = play(name, random_seat, seed, options.level_seconds, options.plies)
+                record = {"key": key, "random_seat": random_seat, "seed": seed, **played}
+                log.add(record)
+                print(f"{name} played {key}: {len(played['turns'])} plies", flush=True)
+            if options.play_only:
+                continue
+            analysis_key = f"analysis:{key}:{seconds}:{VERSION}"
+            analysis = log.get(analysis_key)
+            if analysis is None:
+                analysis = {"key": analysis_key, "game": key, **analyse_game(name, record, seconds)}
+                log.add(analysis)
+                if details:
+                    print(f"{name} analysed {key}: {analysis['accuracy']}", flush=True)
             if random_seat is None:
-                selfplay += states[1:-1]
+                selfplay += [(key, index) for index in range(1, len(record["dumps"]) - 1)]
+    if not options.play_only:
+        blunders(name, log, selfplay, seconds, options.positions, details)
+    return figures(name, log, options, seconds)
+
+
+def blunders(
+    name: str,
+    log: Log,
+    selfplay: list[tuple[str, int]],
+    seconds: float,
+    wanted: int,
+    details: bool,
+) -> None:
+    """Part 2 of the module docstring over the self-play positions in a fixed random order,
+    each position examined once (saved, found or not) and each blunder found judged."""
+    game = get_game(name)
     rng = random.Random(name)
     rng.shuffle(selfplay)
-    for state in selfplay:
-        if figures.blunders >= options.positions:
+    found = 0
+    for game_key, index in selfplay:
+        if found >= wanted:
             break
-        found = find_blunder(name, state, options.seconds, rng, figures)
-        if found is None:
+        key = f"position:{game_key}:{index}:{seconds}:{VERSION}"
+        record = log.get(key)
+        state = game.load(log.records[game_key]["dumps"][index])
+        if record is None:
+            start = time.process_time()
+            pair, tried = find_blunder(name, state, seconds, random.Random(key))
+            record = {"key": key, "tried": tried, "cpu": time.process_time() - start}
+            if pair is not None:
+                record["ply"] = game.ply(state)
+                judged = []
+                for move in pair:
+                    after = game.apply(state, move, check=False)
+                    turn = game.format_move(state, move)
+                    judged.append(
+                        judge(name, [state, after], [turn], seconds=seconds, seed=1, cpu_only=True)[
+                            0
+                        ]
+                    )
+                record["found"] = [
+                    {"move": j.played, "mark": j.mark, "loss": j.loss, "better": j.better}
+                    for j in judged
+                ]
+            log.add(record)
+            if details and pair is not None:
+                words = [f"{m['move']} {m['mark']} {m['loss']:.0f}" for m in record["found"]]
+                print(
+                    f"{name} ply {record['ply']}: best {words[0]}; blunder {words[1]}", flush=True
+                )
+        found += "found" in record
+
+
+def figures(name: str, log: Log, options: Options, seconds: float) -> str:
+    """The game's line of figures, from its results file."""
+    played = {
+        r["key"]: r
+        for r in log.kind("game")
+        if r["key"].endswith(f":{options.level_seconds}:{options.plies}")
+    }
+    analyses = [
+        a
+        for a in log.kind("analysis")
+        if a["game"] in played and a["key"].endswith(f":{seconds}:{VERSION}")
+    ]
+    random_accuracy, level_random, level_self, per_position = [], [], [], []
+    for analysis in analyses:
+        seat = played[analysis["game"]]["random_seat"]
+        per_position.append(analysis["cpu"] / analysis["positions"])
+        for index, value in enumerate(analysis["accuracy"]):
+            if value is None:
+                continue
+            if seat is None:
+                level_self.append(value)
+            elif index + 1 == seat:
+                random_accuracy.append(value)
+            else:
+                level_random.append(value)
+    positions = [p for p in log.kind("position") if p["key"].endswith(f":{seconds}:{VERSION}")]
+    found = [p["found"] for p in positions if "found" in p]
+    marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in found)
+    best_marked = sum(pair[0]["mark"] is not None for pair in found)
+    worst = max(per_position, default=0.0)
+    cpu = (
+        sum(r["cpu"] for r in played.values())
+        + sum(a["cpu"] for a in analyses)
+        + sum(p["cpu"] for p in positions)
+    )
+    lengths = [len(r["turns"]) for r in played.values()]
+    return (
+        f"{name:7} {seconds:4} {len(played):5} {mean(random_accuracy):>6}"
+        f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
+        f" {share(marked, len(found)):>16} {share(best_marked, len(found)):>12}"
+        f" {sum(p['tried'] for p in positions):5}"
+        f" {statistics.median(lengths) if lengths else 0:14.0f} {cpu:7.0f}"
+    )
+
+
+def fit(name: str, out: Path) -> str:
+    """The scale of the logistic from level 3's root values to its chance of winning, from
+    who won its games against itself in the results file (found wins and losses and drawn
+    games left out): the flattest scale whose likelihood is within FIT_MARGIN of the best
+    (few games can be told apart by their values alone, which a best fit would take for
+    certainty)."""
+    log = Log(out, name)
+    samples = []
+    games = 0
+    for record in log.kind("game"):
+        winners = record["winners"]
+        if record["random_seat"] is not None or not winners:
             continue
-        figures.blunders += 1
-        best, blunder = found
-        judged = []
-        for move in (blunder, best):
-            after = game.apply(state, move, check=False)
-            turn = game.format_move(state, move)
-            judged.append(analysed(name, [state, after], [turn], options.seconds)[0])
-        figures.blunders_marked += judged[0].mark is Mark.BLUNDER
-        figures.best_marked += judged[1].mark is not None
-        if details:
-            words = [f"{j.played} {j.mark} {j.loss:.0f} (better {j.better})" for j in judged]
-            print(f"{name} ply {game.ply(state)}: blunder {words[0]}; best {words[1]}", flush=True)
-    figures.cpu = time.process_time() - start
-    return figures
+        games += 1
+        for _, seat, value in record["values"]:
+            if abs(value) < WIN / 2:
+                samples.append((value, seat in winners))
+    if not samples:
+        return f"{name}: no decided game of level 3 against itself"
+
+    def likelihood(scale: float) -> float:
+        total = 0.0
+        for value, won in samples:
+            chance = min(max(logistic(value, scale), 1e-9), 1 - 1e-9)
+            total += math.log(chance if won else 1.0 - chance)
+        return total
+
+    scales = [0.05 * 1.1**k for k in range(80)]
+    best = max(likelihood(scale) for scale in scales)
+    flattest = max(scale for scale in scales if likelihood(scale) >= best - FIT_MARGIN)
+    used = ai.EVALUATORS[name].scale
+    return f"{name}: scale {flattest:.3g} from {len(samples)} values of {games} games (uses {used})"
 
 
 def mean(values: list[float]) -> str:
@@ -202,32 +373,40 @@ def main() -> None:
     parser.add_argument("--level-seconds", type=float, default=ai.LEVELS[3].seconds)
     parser.add_argument("--plies", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=OUT, help="where results are kept")
+    parser.add_argument("--play-only", action="store_true", help="play the games, then stop")
+    parser.add_argument("--judge-only", action="store_true", help="judge the games played")
+    parser.add_argument("--fit", action="store_true", help="fit each game's scale, then stop")
     parser.add_argument("--quick", action="store_true", help="2 games, 4 positions, 0.25 s")
     parser.add_argument("--details", action="store_true", help="each blunder position's marks")
     args = parser.parse_args()
-    options = Options(args.games, args.positions, args.seconds, args.level_seconds, args.plies)
+    names = args.game or list(GAMES)
+    if args.fit:
+        for name in names:
+            print(fit(name, args.out))
+        return
+    options = Options(
+        args.games,
+        args.positions,
+        args.seconds,
+        args.level_seconds,
+        args.plies,
+        args.out,
+        args.play_only,
+        args.judge_only,
+    )
     if args.quick:
-        options = Options(2, 4, args.seconds, 0.25, args.plies)
+        options = replace(options, games=2, positions=4, level_seconds=0.25)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {options}")
     print(
-        f"{'game':7} {'random':>6} {'3 v rnd':>7} {'3 v 3':>6} {'cpu/pos':>7}"
-        f" {f'{TURNS} turns':>9} {'blunders marked':>16} {'best marked':>12} {'tried':>5}"
-        f" {'plies (median)':>14} {'cpu s':>7}"
+        f"{'game':7} {'s':>4} {'games':>5} {'random':>6} {'3 v rnd':>7} {'3 v 3':>6}"
+        f" {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16} {'best marked':>12}"
+        f" {'tried':>5} {'plies (median)':>14} {'cpu s':>7}"
     )
-    names = args.game or list(GAMES)
     with ProcessPoolExecutor(args.jobs) as pool:
         jobs = pool.map(calibrate, names, [options] * len(names), [args.details] * len(names))
-        for figures in jobs:
-            per_position = max(figures.cpu_per_position)
-            print(
-                f"{figures.name:7} {mean(figures.random_accuracy):>6}"
-                f" {mean(figures.level_accuracy_random):>7} {mean(figures.level_accuracy_self):>6}"
-                f" {per_position:7.2f} {per_position * (TURNS + 1):9.0f}"
-                f" {share(figures.blunders_marked, figures.blunders):>16}"
-                f" {share(figures.best_marked, figures.blunders):>12} {figures.tried:5}"
-                f" {statistics.median(figures.lengths):14.0f} {figures.cpu:7.0f}",
-                flush=True,
-            )
+        for line in jobs:
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

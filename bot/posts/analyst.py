@@ -54,6 +54,8 @@ def percent(chance: float) -> Text:
 
 def progress_text(progress: Progress) -> Text:
     match, done, total = progress.match.title, progress.done, progress.total
+    if progress.looked_again:
+        return t("analysis.looking_again", match=match, total=total, done=progress.looked_again)
     return t("analysis.progress", match=match, done=done, total=total)
 
 

@@ -53,12 +53,14 @@ process (bot/workers/pool.py) in the asker's turn."""
 
 @dataclass(frozen=True)
 class Progress:
-    """How far a match's analysis is: `done` of `total` positions judged."""
+    """How far a match's analysis is: `done` of `total` positions judged, then how many
+    positions were `looked_again` (second looks, after all are judged)."""
 
     match: Match
     done: int
     total: int
     message_id: int | None
+    looked_again: int = 0
 
 
 @dataclass(frozen=True)
@@ -210,12 +212,14 @@ class Analyses:
 
     async def _second_looks(self, match_id: int, replay: Replay, asker: int) -> None:
         """Search again, with SECOND_LOOK times the budget, each position whose move the
-        readings leave in doubt (ai.analysis.second_look), storing each new reading."""
+        readings leave in doubt (ai.analysis.second_look), storing each new reading and
+        saying how many so far (they can take longer than the first readings)."""
         assert self.read is not None
         store, game = self.cache.store, replay.match.game
         row = await store.analysis(match_id)
         assert row is not None
         readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
+        looked_again, reported = 0, None
         while (
             step := await asyncio.to_thread(
                 second_look, game.name, replay.states, replay.turns, readings
@@ -228,6 +232,16 @@ class Analyses:
             )
             readings[step] = replace(reading, deeper=True)
             await store.save_second_look(match_id, step, json.dumps(readings[step].to_json()))
+            looked_again += 1
+            if self.progressed is not None and (
+                reported is None or self.clock.now() - reported >= PROGRESS_SECONDS
+            ):
+                reported = self.clock.now()
+                latest = await store.analysis(match_id)
+                message_id = None if latest is None else latest.message_id
+                total = row.positions
+                progress = Progress(replay.match, total, total, message_id, looked_again)
+                await self.progressed(progress)
 
     async def _run(self, match_id: int, asker: int) -> None:
         if self.read is None:

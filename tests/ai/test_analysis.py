@@ -46,13 +46,16 @@ def marked(judged: list[Judgement]) -> dict[str, Mark]:
 # take e2, the one square left.
 BUILD_UP = "e3 e7 e4 f7 e5 d6 e6"
 OPENING_ERRORS = {"6. d6": Mark.BLUNDER, "7. e6": Mark.BLUNDER}
+# Light's f7 leaves e5 to Dark, and the judge sees what that cost only once e5 is played: 5.6
+# points at 1000 nodes with seed 1 (3.5 at 16 times the nodes), an inaccuracy.
+F7 = {"4. f7": Mark.INACCURACY}
 
 
 def test_a_move_that_hands_over_a_win_in_one_is_a_blunder_and_nothing_else_is_marked() -> None:
     states, turns = played("boku", BUILD_UP + " a2 e2")
     judged = judge("boku", states, turns, nodes=NODES, seed=1)
     assert get_game("boku").outcome(states[-1]) is not None
-    assert marked(judged) == {**OPENING_ERRORS, "8. a2": Mark.BLUNDER}
+    assert marked(judged) == {**F7, **OPENING_ERRORS, "8. a2": Mark.BLUNDER}
     assert judged[7].best == "e2" and judged[7].loss >= 30
     assert judged[-1].chances == (1.0, 0.0) and judged[-1].played is None
 
@@ -125,6 +128,26 @@ def test_a_move_into_a_position_found_lost_is_a_blunder_whatever_the_numbers() -
     assert judgements("boku", states, turns, already)[0].mark is None
 
 
+def test_a_loss_the_judge_sees_only_after_the_reply_is_the_moves_that_allowed_it() -> None:
+    """The judge reads e5 as even and sees only once f5 is played that it lost 30 points:
+    f5 cannot have gained them (bob could play it), so e5 lost them."""
+    states, turns = played("boku", "e5 f5 e4")
+    late = readings((0.5, 0.5), (0.5, 0.5), (0.2, 0.8), (0.2, 0.8), best="a1")
+    judged = judgements("boku", states, turns, late)
+    assert judged[1].chances == (0.2, 0.8)
+    assert [(round(j.loss), j.mark) for j in judged[:3]] == [
+        (30, Mark.BLUNDER),
+        (0, None),
+        (0, None),
+    ]
+    # A position is worth no less to its mover than where its move led: alice's e4 "gaining"
+    # 5 points means f5's position was worth 25% to her, and e5 lost 25.
+    later = [*late[:3], Reading((0.25, 0.75), "a1")]
+    judged = judgements("boku", states, turns, later)
+    assert [round(j.loss) for j in judged[:3]] == [25, 0, 0]
+    assert judged[1].chances == judged[2].chances == (0.25, 0.75)
+
+
 def test_second_looks_go_latest_first_and_once_a_position() -> None:
     states, turns = played("boku", "e5 f5 e4")
     marked_twice = [
@@ -155,16 +178,16 @@ def test_the_summary_counts_marks_and_leaves_forced_and_lost_moves_out() -> None
         Judgement(1, (0.2, 0.8), 2, "c", "c", 0.0),
         Judgement(2, (0.2, 0.8), 1, "d", "d", 0.0, forced=True),
         Judgement(3, (0.2, 0.8), 2, "e", "f", 12.0, Mark.MISTAKE),
-        Judgement(4, (0.0, 1.0), 1, "g", "h", 0.0),
+        Judgement(4, (0.03, 0.97), 1, "g", "h", 3.0, Mark.BLUNDER),  # into a found loss
         Judgement(5, (0.0, 1.0)),
     ]
     one, two = summarise(judged, 2)
-    assert (one.moves, one.blunders, one.average_loss) == (1, 1, 35.0)
+    assert (one.moves, one.blunders, one.average_loss) == (1, 2, 35.0), "g: from under 5%"
     assert one.accuracy == pytest.approx(accuracy(35.0))
     assert (two.moves, two.mistakes, two.average_loss) == (2, 1, 6.0)
     # Lichess's game accuracy: windows of 2 positions, seat 2 at 80 and 80 around "c" (weight
-    # 0.5, the least), at 80 and 100 around "e" (weight 10); then the harmonic mean.
-    weighted = (0.5 * accuracy(0) + 10 * accuracy(12)) / 10.5
+    # 0.5, the least), at 80 and 97 around "e" (weight 8.5); then the harmonic mean.
+    weighted = (0.5 * accuracy(0) + 8.5 * accuracy(12)) / 9
     harmonic = 2 / (1 / accuracy(0) + 1 / accuracy(12))
     assert two.accuracy == pytest.approx((weighted + harmonic) / 2)
 

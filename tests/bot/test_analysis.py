@@ -32,7 +32,8 @@ NODES = 1000  # per position: enough for the blunder below to stand out, and no 
 SEED = 1
 # Dark (alice) builds e3-e5; bob closes only e7, and d6 lets alice make an open four with e2,
 # which she misses with e6; bob then fails to take e2 and alice's five is made. The three
-# errors are blunders (tests/ai/test_analysis.py reads the same position).
+# errors are blunders, and bob's f7, which left e5 to alice, an inaccuracy
+# (tests/ai/test_analysis.py reads the same position).
 GAME = "e3 e7 e4 f7 e5 d6 e6 a2 e2".split()
 STANDING_IN = Reading((0.123, 0.877), "a1")  # a reading no search gives, to spot it
 
@@ -55,19 +56,27 @@ def test_a_handed_over_five_is_a_blunder_posted_with_graph_and_summary(
         assert "The computer is analysing Boku #1 (10 positions)" in answer.content
         posts = public(sent)
         progress, graph, *blunders = posts
-        assert len(blunders) == 3
+        assert len(blunders) == 4, "alice's e6, bob's f7, d6 and a2"
         (blunder,) = [b for b in blunders if "bob played a2" in b.content]
         assert progress.content.startswith("Analysing Boku #1: 0 of 10 positions")
+        edits = [
+            s.content for s in h.sent if s.kind == "edit" and s.message_id == progress.message_id
+        ]
+        assert (
+            "Analysing Boku #1: all 10 positions judged; the computer is now looking again"
+            in (edits[0])
+        ), "the second looks are announced as they begin"
+        assert edits[0].endswith("(1 so far).")
         done = h.messages[progress.message_id or 0]["content"]
         assert done.startswith("Computer analysis of Boku #1: all 10 positions judged")
-        assert "then 3 boards of the worst ones" in done, "it says what follows"
+        assert "then 4 boards of the worst ones" in done, "it says what follows"
         (embed,) = graph.embeds
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         assert "0 inaccuracies, 0 mistakes, 1 blunder " in fields["alice"]
-        assert "0 inaccuracies, 0 mistakes, 2 blunders" in fields["bob"]
+        assert "1 inaccuracy, 0 mistakes, 2 blunders" in fields["bob"]
         assert "\nTurn 7, e6: blunder, 100% to " in fields["alice"]
         assert "\nTurn 8, a2: blunder, " in fields["bob"] and "to 0%; better e2" in fields["bob"]
-        assert len(fields["bob"].splitlines()) == 3, "the summary, then each marked move"
+        assert len(fields["bob"].splitlines()) == 4, "the summary, then each marked move"
         assert "alice wins (five)" in embed["description"]
         assert graph.pngs and blunder.pngs
         alt = h.messages[graph.message_id or 0]["attachments"][0]["description"]
@@ -112,7 +121,7 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         assert row is not None and row.finished and row.requested_by == alice.id
         assert len(row.readings) == len(GAME) + 1
         looked_again = {s for s, text in row.readings.items() if json.loads(text)["deeper"]}
-        assert looked_again == {5, 6, 7}, "each marked move's position, searched again"
+        assert looked_again == {3, 5, 6, 7}, "each marked move's position, searched again"
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
         assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content
@@ -142,7 +151,10 @@ def test_a_stopped_analysis_resumes_where_it_stopped(database: str) -> None:
             row = await h.bot.store.analysis(match_id)
             assert row is not None and row.finished
             kept = [Reading.from_json(json.loads(row.readings[s])) for s in range(4)]
-            assert kept[:3] == [STANDING_IN] * 3 and kept[3] != STANDING_IN
+            # the first pass kept them (a second look may replace one, the move after it
+            # being marked)
+            assert all(k == STANDING_IN or k.deeper for k in kept[:3])
+            assert STANDING_IN in kept[:3] and kept[3] != STANDING_IN
             assert any(s.pngs for s in public(h.sent)), "the graph is posted after the restart"
 
     asyncio.run(main())
