@@ -25,6 +25,7 @@ from bot.texts import (
     speaking,
     t,
 )
+from bot.texts.mentions import localised
 
 TRANSLATIONS = [language for language in LANGUAGES if language != ENGLISH]
 
@@ -154,9 +155,10 @@ BUTTONS = set(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_sentence_fits_discord_with_its_longest_values(language: str) -> None:
-    """A message holds 2,000 characters and a button's label 80 (Discord's limits); names and
-    descriptions of commands, thread names and alt texts are checked where they are made."""
-    entries = catalogue(language)
+    """A message holds 2,000 characters and a button's label 80 (Discord's limits), the commands
+    a sentence names in the reader's words; names and descriptions of commands, thread names
+    and alt texts are checked where they are made."""
+    entries = {key: localised(text, language) for key, text in catalogue(language).items()}
     assert len(BUTTONS) > 10
     assert {key for key, text in entries.items() if _longest(text) > 2000} == set()
     assert {key for key in BUTTONS if _longest(entries[key]) > 80} == set()
