@@ -134,6 +134,11 @@ def command_data(
             del member["user"]
             resolved["members"][str(value.id)] = member
             value = str(value.id)
+        elif kinds[key] in (
+            discord.AppCommandOptionType.user,
+            discord.AppCommandOptionType.mentionable,
+        ):
+            raise OfflineError(f"/{name} {key} takes a member: write @{value}, not {value!r}")
         elif kinds[key] is discord.AppCommandOptionType.integer and isinstance(value, str):
             if not value.strip().isdigit():  # typed in an offline script
                 raise OfflineError(f"/{name} {key} takes a whole number, not {value!r}")

@@ -144,3 +144,9 @@ def test_fail_posts_off_ends_the_outage_early(tmp_path: Path) -> None:
 def test_fail_posts_names_what_it_takes(tmp_path: Path) -> None:
     out = session(tmp_path, "fail posts soon\n")
     assert "?? 'soon' is not a duration" in out and "(or fail posts off)" in out
+
+
+def test_a_member_written_without_at_is_named_not_ignored(tmp_path: Path) -> None:
+    out = session(tmp_path, "alice: /challenge game:quorum opponent:bob\nalice: /matches\n")
+    assert "?? /challenge opponent takes a member: write @bob, not 'bob'" in out
+    assert "challenges" not in out
