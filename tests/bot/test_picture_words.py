@@ -134,8 +134,9 @@ def test_the_announcer_draws_in_the_language_it_speaks(
     offline: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A board drawn inside `speaking("de")` gets the German words and a German alt text (the
-    result posted outside it, English ones); a replay, drawn in the worker process, gets them
-    too (its frames are the German ones)."""
+    result, posted in its English server, English ones); a replay posted once the server
+    speaks German, drawn in the worker process, gets them too (its frames are the German
+    ones)."""
     seen: list[Any] = []
 
     def recording(*args: Any, **kwargs: Any) -> bytes:
@@ -151,9 +152,9 @@ def test_the_announcer_draws_in_the_language_it_speaks(
         with speaking("de"):
             board = await h.bot.announcer.board_file(match, view)
         await resign(h, bob)
+        await h.command(alice, "server settings", language="de")  # a post speaks its place's
         before = len(h.sent)
-        with speaking("de"):
-            await h.bot.announcer.post_replay(match_id)
+        await h.bot.announcer.post_replay(match_id)
         (posted,) = [s for s in public(h.sent[before:]) if s.files]
         ((_, gif),) = posted.files
         record = await h.bot.service.queries.record(match_id)
