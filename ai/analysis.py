@@ -53,9 +53,10 @@ inaccuracy. These are Lichess's (lila, modules/analyse/src/main/Advice.scala: a 
 percentage). Our searches give win chances directly, so no centipawn curve is needed."""
 
 LOST = THRESHOLDS[-1][0] / 100
-"""A seat's chance under which its moves are not counted in its accuracy: from there no move
-can lose the points of an inaccuracy (a random Boost player spent two thirds of its moves
-under it, each read as near perfect)."""
+"""A seat's chance under which its moves are not counted in its accuracy (the inaccuracy
+threshold): from there a move loses too few points to be an inaccuracy, and only one into a
+found loss is marked, a blunder; counted, such moves read as near perfect (a random Boost
+player spent two thirds of its moves under it)."""
 
 SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
@@ -428,9 +429,9 @@ def judge(
 
 def summarise(judged: Sequence[Judgement], players: int) -> tuple[Summary, ...]:
     """Each seat's counts of marks, and its accuracy (`game_accuracy`) over the moves it chose
-    that could earn a mark: not the forced ones, nor those from a position where its chance is
-    under the first threshold (LOST), which cannot lose enough to be marked (counting them
-    as perfect would flatter a player who has lost already)."""
+    freely: not the forced ones, nor those from a position where its chance is under the
+    inaccuracy threshold (LOST), which lose too few points to read as anything but perfect
+    (which would flatter a player who has lost already)."""
     summaries = []
     for seat in range(1, players + 1):
         mine = [

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.texts import Text, say
+from bot.texts import ENGLISH, Text, say
 
 
 def described(text: Text) -> app_commands.locale_str:
     """A command's, option's or choice's words: the English that Discord is sent (and the
     command tree's hash is taken of), carrying the catalogue key and values, so that a
     discord.py Translator can word them in the languages Discord offers."""
-    return app_commands.locale_str(say(text), key=text.key, values=dict(text.values))
+    return app_commands.locale_str(say(text, ENGLISH), key=text.key, values=dict(text.values))

@@ -375,22 +375,30 @@ class Announcer:
     async def _send_followers(
         self, match: Match, lines: Sequence[Line], notes: Sequence[Line], link: str
     ) -> None:
-        """Each follower gets the board by DM, rendered once for all, a few at a time, in
-        their own language; one whose DMs are closed is remembered and sent no more
+        """Each follower gets the board by DM, drawn once for each language they read, a few
+        at a time, in their own language; one whose DMs are closed is remembered and sent no more
         (`/follow` tells them why)."""
         async with self.service.cache.lock(match.id):
             pass  # the command that posted the board holds it until it has answered
         followers = await self.service.following.recipients(match.id)
         if not followers:
             return
-        picture = await self.board_file(match, await self.service.settings.thread_view(match))
-        png = picture.fp.read()
+        view = await self.service.settings.thread_view(match)
+        languages = {user: await self.service.settings.member_language(user) for user in followers}
+        pictures: dict[str, discord.File] = {}
+        for language in set(languages.values()):
+            with speaking(language):
+                pictures[language] = await self.board_file(match, view)
+        pngs = {language: picture.fp.read() for language, picture in pictures.items()}
 
         async def send(user_id: int) -> None:
+            picture = pictures[languages[user_id]]
             board = discord.File(
-                io.BytesIO(png), filename=picture.filename, description=picture.description
+                io.BytesIO(pngs[languages[user_id]]),
+                filename=picture.filename,
+                description=picture.description,
             )
-            with speaking(await self.service.settings.member_language(user_id)):
+            with speaking(languages[user_id]):
                 text = followed(match, lines, notes, link)
             async with self._dm_slots:
                 with contextlib.suppress(DmsClosed):

@@ -12,6 +12,7 @@ and what queues behind them times out with the same answer.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -43,7 +44,8 @@ class Offload:
         self, seconds: float, too_slow: TooComplex, function: Callable[..., T], *args: object
     ) -> T:
         loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(self._executor, partial(function, *args))
+        reader = contextvars.copy_context()  # the thread words in the caller's language
+        work = loop.run_in_executor(self._executor, partial(reader.run, function, *args))
         try:
             return await asyncio.wait_for(work, seconds * self.scale)
         except TimeoutError:

@@ -117,12 +117,15 @@ async def _remember_locales(interaction: Interaction) -> None:
     """The member's and the server's locales, kept for the DMs and posts no interaction
     carries (see Settings.heard)."""
     guild_locale = interaction.guild_locale
-    await service_of(interaction).settings.heard(
-        interaction.user.id,
-        str(interaction.locale),
-        interaction.guild_id,
-        None if guild_locale is None else str(guild_locale),
-    )
+    try:
+        await service_of(interaction).settings.heard(
+            interaction.user.id,
+            str(interaction.locale),
+            interaction.guild_id,
+            None if guild_locale is None else str(guild_locale),
+        )
+    except Exception:  # a language remembered later is better than a command refused now
+        log.exception("could not remember the locales of %s", _describe(interaction))
 
 
 async def options_offered(interaction: Interaction) -> bool:

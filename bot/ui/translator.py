@@ -33,9 +33,9 @@ class CommandTranslator(app_commands.Translator):
             return None
         where, data = context.location, context.data
         if where in COMMAND_NAMES and isinstance(data, app_commands.Command | app_commands.Group):
-            return names(language).commands[data.qualified_name]
+            return names(language).commands.get(data.qualified_name)
         if where is Where.parameter_name and isinstance(data, app_commands.Parameter):
-            return names(language).options[data.name]
+            return names(language).options.get(data.name)
         key = string.extras.get("key")
         if key is not None:
             return say(Text(key, string.extras.get("values", {})), language)

@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
+from bot.cogs.settings import LANGUAGE_CHOICES
 from bot.offline import OfflineDiscord, Sent
-from bot.service.settings import LANGUAGE_NAMES
+from bot.service.offload import Offload, TooComplex
+from bot.service.settings import LANGUAGE_NAMES, SERVER_OWN
 from bot.store import ServerRow
-from bot.texts import ENGLISH, LANGUAGES, catalogue, fallbacks, say, speaking, t
+from bot.texts import ENGLISH, LANGUAGES, catalogue, fallbacks, reading, say, speaking, t
 from tests.bot.support import new_bot, private, public
 from tests.bot.test_offline_lines import session
 
@@ -211,8 +213,10 @@ def test_the_server_language_choice_is_checked_and_shown(offline: Any) -> None:
     offline(scenario)
 
 
-def test_every_language_has_a_name_and_a_choice() -> None:
-    assert list(LANGUAGE_NAMES) == list(LANGUAGES)
+def test_every_language_has_its_own_name_and_a_choice() -> None:
+    names = [LANGUAGE_NAMES[language] for language in LANGUAGES]
+    assert all(names) and len(set(names)) == len(LANGUAGES)
+    assert [choice.value for choice in LANGUAGE_CHOICES] == [SERVER_OWN, *LANGUAGES]
 
 
 def test_languages_and_locales_are_stored(database_url: str) -> None:
@@ -255,3 +259,40 @@ def test_an_offline_session_in_one_language(tmp_path: Path, language: str) -> No
     assert f"[{accept}]" in out and chosen.replace("**", "") in out  # shown without markdown
     bot_lines = [line for line in out.splitlines() if line.startswith("      ") or "] bot" in line]
     assert [s for s in english_only(language) if any(s in line for line in bot_lines)] == []
+
+
+def test_rules_work_in_a_thread_words_in_the_readers_language() -> None:
+    """The picker and the rules' refusals are worded in a worker thread: it reads in the
+    language of the interaction that asked."""
+
+    async def asked_in(language: str) -> str:
+        offload = Offload()
+        try:
+            with speaking(language):
+                return await offload.run(5, TooComplex(t("service.picker.too_complex")), reading)
+        finally:
+            offload.close()
+
+    assert asyncio.run(asked_in("de")) == "de"
+    assert asyncio.run(asked_in(ENGLISH)) == ENGLISH
+
+
+def test_a_follower_gets_the_board_drawn_in_their_own_language(offline: Any) -> None:
+    """dave (German) follows a match of an English server: his DM's words and its picture's
+    alt text are German, while the thread's board stays English."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dave = h.user("alice"), h.user("bob"), h.user("dave")
+        h.speak(dave, "de")
+        await h.command(alice, CHALLENGE, game="quorum", opponent=bob)
+        await h.click(bob, h.latest(lambda s: "Accept" in s.buttons).message_id or 0, "Accept")
+        await h.command(dave, "follow", match="1")
+        await h.command(alice, "move", move="a1e3")
+        await h.settle()  # followers' DMs go out after the answer
+        (dm,) = [s for s in h.sent if s.channel_id == h.dm_channel(dave) and s.pngs]
+        board = [s for s in public(h.sent) if s.pngs and s.channel_id != dm.channel_id][-1]
+        assert english_in([dm], "de") == [], dm.descriptions
+        assert dm.descriptions[0] != board.descriptions[0]
+        assert board.descriptions[0].startswith("Quorum"), board.descriptions
+
+    offline(scenario)
