@@ -293,6 +293,6 @@ def test_a_follower_gets_the_board_drawn_in_their_own_language(offline: Any) -> 
         board = [s for s in public(h.sent) if s.pngs and s.channel_id != dm.channel_id][-1]
         assert english_in([dm], "de") == [], dm.descriptions
         assert dm.descriptions[0] != board.descriptions[0]
-        assert board.descriptions[0].startswith("Quorum"), board.descriptions
+        assert (board.descriptions[0] or "").startswith("Quorum"), board.descriptions
 
     offline(scenario)
