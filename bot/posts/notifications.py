@@ -52,7 +52,7 @@ from bot.posts.pictures import picture_words
 from bot.posts.undelivered import NOTHING_LOST, DmsClosed, Undelivered, board_later
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.store import JobKind
-from bot.texts import Text, language_of, say, speaking, t
+from bot.texts import ENGLISH, Text, language_of, say, speaking, t
 from bot.ui.views import board_view, rematch_view
 from bot.workers.pool import WorkerPool
 from renderers import PictureWords
@@ -197,15 +197,20 @@ class Announcer:
         try:
             yield
         except discord.Forbidden as error:
-            log.info("could not %s in %s: %s", what, places[0], error)
+            log.info("could not %s in %s: %s", say(what, ENGLISH), places[0], error)
             raise Undelivered(what, places, needed, instead) from error
         except discord.DiscordServerError as error:
-            log.warning("could not %s in %s: Discord answered %s", what, places[0], error.status)
+            log.warning(
+                "could not %s in %s: Discord answered %s",
+                say(what, ENGLISH),
+                places[0],
+                error.status,
+            )
             raise Undelivered(what, places, needed, instead, outage=True) from error
         except discord.HTTPException as error:
             if error.status != 429:
                 raise
-            log.info("could not %s in %s: rate limited", what, places[0])
+            log.info("could not %s in %s: rate limited", say(what, ENGLISH), places[0])
             retry_after = error.response.headers.get("Retry-After", "")
             raise Undelivered(what, places, needed, instead, retry_after) from error
 
