@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from ai.analysis import Mark
 from bot.texts import ENGLISH, catalogue, reading, say, template
 from renderers import PictureWords
 from rules import GAMES
 from rules.outcomes import REASONS
 from rules.phrases import phrase
-
-MARKS = ("inaccuracy", "mistake", "blunder")  # the graph's marks, worded as analyses say them
 
 
 def picture_words(locale: str | None = None) -> PictureWords:
@@ -25,7 +24,7 @@ def picture_words(locale: str | None = None) -> PictureWords:
 @cache
 def _words(locale: str) -> PictureWords:
     seat_keys = sorted({key for game in GAMES.values() for key in game.seat_keys})
-    marks = {mark: template(f"analysis.marks.{mark}", locale) for mark in MARKS}
+    marks = {mark.value: template(f"analysis.marks.{mark}", locale) for mark in Mark}
     return PictureWords(
         seats={key: say(phrase(key), locale) for key in seat_keys},
         reasons={reason.value: say(phrase(key), locale) for reason, key in REASONS.items()},
