@@ -1,7 +1,8 @@
 """Each game's evaluation: what a position is worth to a seat when the search stops early.
 
 Scores are in rough "piece" units, positive good for the seat asked about; `scale` turns them
-into a win chance (`ai.base.estimate`). docs/ai.md explains every term.
+into a win chance (`ai.base.estimate`), fitted to level 3's games (ai/scales.py). docs/ai.md
+explains every term.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from ai.scales import SCALES
 from rules.boku.board import LAYOUT as BOKU_LAYOUT
 from rules.boku.board import NEIGHBOURS as BOKU_NEIGHBOURS
 from rules.boku.board import WIN_LENGTH as BOKU_LENGTH
@@ -112,7 +114,7 @@ def _building(geo: Geometry, own: int, taken: int) -> float:
 
 
 class BoostEvaluator(_Base):
-    scale = 3.0
+    scale = SCALES["boost"]
 
     def key(self, state: Any) -> Hashable:
         return (state.zkey, state.turn, state.resigned)
@@ -133,7 +135,7 @@ KYO_ATTACK = 0.1  # per tile closer to the enemy king, for each pawn but the kin
 
 
 class KyoEvaluator(_Base):
-    scale = 4.0
+    scale = SCALES["kyo"]
 
     def priority(self, state: Any, move: Any) -> float:
         return 1.0 if "x" in str(move) else 0.0  # strikes first
@@ -198,7 +200,7 @@ class QuorumEvaluator(_Base):
     """Stones (a stone is a piece to jump over and one the opponent lacks), the centre held,
     and closeness to it."""
 
-    scale = 2.0
+    scale = SCALES["quorum"]
 
     def priority(self, state: Any, move: Any) -> float:
         """Landing in the centre, then next to enemy stones (suffocation and conversion)."""
@@ -237,7 +239,7 @@ def _razzle_progress(cell: int, player: int) -> int:
 class RazzleEvaluator(_Base):
     """How far the ball and the pieces have come, and the receivers waiting on the far row."""
 
-    scale = 1.5
+    scale = SCALES["razzle"]
 
     def key(self, state: Any) -> Hashable:
         """The repetition key: the board with the ineligible pieces marked, whether a throw
@@ -289,7 +291,7 @@ class BokuEvaluator(_Base):
     """Rows in the making (each stretch of five holding one side's marbles only, weighted
     steeply by how many) and marbles on the board (captures)."""
 
-    scale = 3.0
+    scale = SCALES["boku"]
 
     def key(self, state: Any) -> Hashable:
         return (state.board, state.turn, state.blocked)  # the blocked cell changes the moves

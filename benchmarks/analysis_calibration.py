@@ -11,19 +11,21 @@
    and a random other move at least 15 (or into a position found lost). Up to `--positions`
    of them; the analysis then judges each move alone (the position and the one after it,
    second looks included) and should mark at least 90% of the blunders as blunders and at
-   most 10% of the best moves at all.
+   most 10% of the best moves at all. A position met in several self-play games counts
+   once (level 3 plays some seeds' games against itself alike: "distinct" counts its
+   different games).
 3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
    `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
-   who won its games against itself (the flattest within FIT_MARGIN of the most likely),
-   beside the scale its evaluator uses for its chances (ai/heuristics.py).
+   who won its games against itself (the most likely, with the range within FIT_MARGIN of
+   it), beside the scale ai/scales.py holds for it, which is set from this fit.
 
 Level 3 plays at `--level-seconds` of CPU a move (its own 2 s by default) and a game stops
 at `--plies` (a draw). Every search stops on CPU time only, so a busy machine slows the run
 without changing the figures. Each game played, each analysis and each position examined is
 appended to `--out`/<game>.jsonl as it finishes, and a run resumes from what is there: a
 long calibration survives being stopped, and its figures are printed from the file (an
-analysis is kept per `--seconds` and per version of ai/'s code, so a changed judgement
-judges again the games already played). `--play-only` plays the games and stops;
+analysis is kept per `--seconds`, per version of ai/'s code and per scale of the game, so a
+changed judgement judges again the games already played). `--play-only` plays the games and stops;
 `--judge-only` judges only the games already played. `--quick` plays 2 games of each kind
 with level 3 at 0.25 s and looks for 4 blunder positions: a check that everything runs, not
 a calibration.
@@ -60,6 +62,7 @@ from ai.analysis import (
     summarise,
 )
 from ai.base import WIN, logistic
+from ai.scales import SCALES
 from rules import GAMES, get_game
 
 CONFIRM = 10  # the confirming readings' budget, in analysis budgets
@@ -68,9 +71,19 @@ CANDIDATES = 3  # random moves tried as blunders in a position
 TURNS = 100  # the game length whose analysis cost is reported
 OUT = Path("calibration")
 FIT_MARGIN = 2.0  # log-likelihood: about a 95% interval for one parameter
-VERSION = hashlib.sha256(
-    b"".join(path.read_bytes() for path in sorted(Path(ai.__file__).parent.glob("*.py")))
+CODE = hashlib.sha256(
+    b"".join(
+        path.read_bytes()
+        for path in sorted(Path(ai.__file__).parent.glob("*.py"))
+        if path.name != "scales.py"
+    )
 ).hexdigest()[:12]  # the judge's code: a changed search or judgement judges again
+
+
+def version(name: str) -> str:
+    """What an analysis of `name` was judged by: the judge's code and the game's own scale
+    (so a new fit of one game's scale judges that game again, not the others)."""
+    return f"{CODE}-{SCALES[name]}"
 
 
 @dataclass(frozen=True)
@@ -200,7 +213,7 @@ def calibrate(name: str, options: Options, details: bool) -> str:
     options.out.mkdir(parents=True, exist_ok=True)
     log = Log(options.out, name)
     seconds = options.seconds
-    selfplay: list[tuple[str, int]] = []
+    selfplay: dict[str, tuple[str, int]] = {}  # each position once, by its dump
     for number in range(options.games):
         for random_seat in (1 + number % 2, None):
             seed = 1000 * number + (0 if random_seat is None else random_seat)
@@ -215,7 +228,7 @@ def calibrate(name: str, options: Options, details: bool) -> str:
                 print(f"{name} played {key}: {len(played['turns'])} plies", flush=True)
             if options.play_only:
                 continue
-            analysis_key = f"analysis:{key}:{seconds}:{VERSION}"
+            analysis_key = f"analysis:{key}:{seconds}:{version(name)}"
             analysis = log.get(analysis_key)
             if analysis is None:
                 analysis = {"key": analysis_key, "game": key, **analyse_game(name, record, seconds)}
@@ -223,9 +236,11 @@ def calibrate(name: str, options: Options, details: bool) -> str:
                 if details:
                     print(f"{name} analysed {key}: {analysis['accuracy']}", flush=True)
             if random_seat is None:
-                selfplay += [(key, index) for index in range(1, len(record["dumps"]) - 1)]
+                for index in range(1, len(record["dumps"]) - 1):
+                    dump = json.dumps(record["dumps"][index], sort_keys=True)
+                    selfplay.setdefault(dump, (key, index))
     if not options.play_only:
-        blunders(name, log, selfplay, seconds, options.positions, details)
+        blunders(name, log, list(selfplay.values()), seconds, options.positions, details)
     return figures(name, log, options, seconds)
 
 
@@ -238,7 +253,9 @@ def blunders(
     details: bool,
 ) -> None:
     """Part 2 of the module docstring over the self-play positions in a fixed random order,
-    each position examined once (saved, found or not) and each blunder found judged."""
+    each position examined once (saved, found or not) and each blunder found judged. Level 3
+    plays some seeds' games against itself move for move alike, so a position met in several
+    games is one position (`selfplay` holds each once)."""
     game = get_game(name)
     rng = random.Random(name)
     rng.shuffle(selfplay)
@@ -246,7 +263,7 @@ def blunders(
     for game_key, index in selfplay:
         if found >= wanted:
             break
-        key = f"position:{game_key}:{index}:{seconds}:{VERSION}"
+        key = f"position:{game_key}:{index}:{seconds}:{version(name)}"
         record = log.get(key)
         state = game.load(log.records[game_key]["dumps"][index])
         if record is None:
@@ -287,7 +304,7 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     analyses = [
         a
         for a in log.kind("analysis")
-        if a["game"] in played and a["key"].endswith(f":{seconds}:{VERSION}")
+        if a["game"] in played and a["key"].endswith(f":{seconds}:{version(name)}")
     ]
     random_accuracy, level_random, level_self, per_position = [], [], [], []
     for analysis in analyses:
@@ -302,7 +319,14 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
                 random_accuracy.append(value)
             else:
                 level_random.append(value)
-    positions = [p for p in log.kind("position") if p["key"].endswith(f":{seconds}:{VERSION}")]
+    positions, boards = [], set()  # one record a position, however many games met it
+    for record in log.kind("position"):
+        where = record["key"].removeprefix("position:")
+        game_key, index, judged_at, judged_by = where.rsplit(":", 3)
+        board = json.dumps(log.records[game_key]["dumps"][int(index)], sort_keys=True)
+        if (judged_at, judged_by) == (str(seconds), version(name)) and board not in boards:
+            boards.add(board)
+            positions.append(record)
     found = [p["found"] for p in positions if "found" in p]
     marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in found)
     best_marked = sum(pair[0]["mark"] is not None for pair in found)
@@ -313,8 +337,9 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         + sum(p["cpu"] for p in positions)
     )
     lengths = [len(r["turns"]) for r in played.values()]
+    distinct = len({tuple(r["turns"]) for r in played.values() if r["random_seat"] is None})
     return (
-        f"{name:7} {seconds:4} {len(played):5} {mean(random_accuracy):>6}"
+        f"{name:7} {seconds:4} {len(played):5} {distinct:8} {mean(random_accuracy):>6}"
         f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
         f" {share(marked, len(found)):>16} {share(best_marked, len(found)):>12}"
         f" {sum(p['tried'] for p in positions):5}"
@@ -324,18 +349,18 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
 
 def fit(name: str, out: Path) -> str:
     """The scale of the logistic from level 3's root values to its chance of winning, from
-    who won its games against itself in the results file (found wins and losses and drawn
-    games left out): the flattest scale whose likelihood is within FIT_MARGIN of the best
-    (few games can be told apart by their values alone, which a best fit would take for
-    certainty)."""
+    who won its games against itself in the results file (each distinct game once; found
+    wins and losses and drawn games left out): the most likely scale, and the range within
+    FIT_MARGIN of it, beside the one ai/scales.py holds."""
     log = Log(out, name)
     samples = []
-    games = 0
+    games: set[tuple[str, ...]] = set()
     for record in log.kind("game"):
         winners = record["winners"]
-        if record["random_seat"] is not None or not winners:
+        turns = tuple(record["turns"])
+        if record["random_seat"] is not None or not winners or turns in games:
             continue
-        games += 1
+        games.add(turns)
         for _, seat, value in record["values"]:
             if abs(value) < WIN / 2:
                 samples.append((value, seat in winners))
@@ -349,11 +374,14 @@ def fit(name: str, out: Path) -> str:
             total += math.log(chance if won else 1.0 - chance)
         return total
 
-    scales = [0.05 * 1.1**k for k in range(80)]
-    best = max(likelihood(scale) for scale in scales)
-    flattest = max(scale for scale in scales if likelihood(scale) >= best - FIT_MARGIN)
-    used = ai.EVALUATORS[name].scale
-    return f"{name}: scale {flattest:.3g} from {len(samples)} values of {games} games (uses {used})"
+    scales = [0.05 * 1.05**k for k in range(160)]
+    fits = {scale: likelihood(scale) for scale in scales}
+    best = max(scales, key=fits.__getitem__)
+    near = [scale for scale in scales if fits[scale] >= fits[best] - FIT_MARGIN]
+    return (
+        f"{name}: scale {best:.3g} ({min(near):.3g}-{max(near):.3g}) from {len(samples)} values"
+        f" of {len(games)} games (ai/scales.py: {SCALES[name]})"
+    )
 
 
 def mean(values: list[float]) -> str:
@@ -399,9 +427,9 @@ def main() -> None:
         options = replace(options, games=2, positions=4, level_seconds=0.25)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {options}")
     print(
-        f"{'game':7} {'s':>4} {'games':>5} {'random':>6} {'3 v rnd':>7} {'3 v 3':>6}"
-        f" {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16} {'best marked':>12}"
-        f" {'tried':>5} {'plies (median)':>14} {'cpu s':>7}"
+        f"{'game':7} {'s':>4} {'games':>5} {'distinct':>8} {'random':>6} {'3 v rnd':>7}"
+        f" {'3 v 3':>6} {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16}"
+        f" {'best marked':>12} {'tried':>5} {'plies (median)':>14} {'cpu s':>7}"
     )
     with ProcessPoolExecutor(args.jobs) as pool:
         jobs = pool.map(calibrate, names, [options] * len(names), [args.details] * len(names))

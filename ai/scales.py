@@ -1,0 +1,15 @@
+"""Each game's scale from an evaluation to a win chance (`ai.base.logistic`: a score of one
+scale reads 73%), fitted to level 3's own games: `python -m benchmarks.analysis_calibration
+--fit` finds the scale under which the values level 3's searches gave at each move of its games
+against itself best predict who won them (the most likely one), so that a position the
+analysis reads at 70% is one level 3 wins about 70% of the time. Only chances read from values
+use it (the analysis, a search's reported chances): no search decides by it, so a new fit
+changes no move. docs/analysis.md has the fits and the games behind them."""
+
+SCALES: dict[str, float] = {
+    "boku": 8.8,
+    "boost": 3.0,
+    "kyo": 4.0,
+    "quorum": 3.3,
+    "razzle": 3.0,
+}
