@@ -13,7 +13,8 @@
    second looks included) and should mark at least 90% of the blunders as blunders and at
    most 10% of the best moves at all. A position met in several self-play games counts
    once (level 3 plays some seeds' games against itself alike: "distinct" counts its
-   different games).
+   different games). Each confirmed pair is read once more with twenty times the budget,
+   and "held at 20x" gives the blunders marked among the pairs that still read so.
 3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
    `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
    who won its games against itself (the most likely, with the range within FIT_MARGIN of
@@ -66,6 +67,7 @@ from ai.scales import SCALES
 from rules import GAMES, get_game
 
 CONFIRM = 10  # the confirming readings' budget, in analysis budgets
+HOLD = 20  # the budget of the readings that check a confirmed blunder again
 OPEN = (0.15, 0.95)  # the mover's chance in a position where a blunder can be confirmed
 CANDIDATES = 3  # random moves tried as blunders in a position
 TURNS = 100  # the game length whose analysis cost is reported
@@ -154,10 +156,28 @@ def play(
     }
 
 
-def confirmed(name: str, state: Any, seconds: float, seed: int) -> Reading:
-    """A reading with CONFIRM times the analysis's budget."""
+def confirmed(name: str, state: Any, seconds: float, seed: int, times: int = CONFIRM) -> Reading:
+    """A reading with `times` the analysis's budget."""
     dump = get_game(name).dump(state)
-    return read_position(name, dump, seconds=seconds * CONFIRM, seed=seed, cpu_only=True)
+    return read_position(name, dump, seconds=seconds * times, seed=seed, cpu_only=True)
+
+
+def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
+    """Whether a confirmed (best move, blunder) still reads so with HOLD times the budget: the
+    best move losing under 5 points, the blunder at least 15 or into a position found lost.
+    A search's readings move with its depth (Quorum's ply-40 position of seed 0 reads 30%,
+    10% and 40% at 1, 4 and 10 budgets), so a blunder confirmed once may be the deeper
+    reading's noise; this sorts those out, whatever the analysis made of them."""
+    game = get_game(name)
+    seat = game.to_move(state) - 1
+    chance = confirmed(name, state, seconds, 1, HOLD).chances[seat]
+    best, blunder = (
+        confirmed(name, game.apply(state, move, check=False), seconds, 2, HOLD).chances[seat]
+        for move in pair
+    )
+    return chance - best < THRESHOLDS[-1][0] / 100 and (
+        blunder == 0.0 or chance - blunder >= THRESHOLDS[0][0] / 100
+    )
 
 
 def find_blunder(
@@ -291,6 +311,12 @@ def blunders(
                 print(
                     f"{name} ply {record['ply']}: best {words[0]}; blunder {words[1]}", flush=True
                 )
+        if "found" in record and "held" not in record:
+            start = time.process_time()
+            pair = tuple(game.parse_move(state, m["move"]) for m in record["found"])
+            record = {**record, "held": holds(name, state, (pair[0], pair[1]), seconds)}
+            record["cpu"] += time.process_time() - start
+            log.add(record)
         found += "found" in record
 
 
@@ -330,6 +356,8 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     found = [p["found"] for p in positions if "found" in p]
     marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in found)
     best_marked = sum(pair[0]["mark"] is not None for pair in found)
+    held = [p["found"] for p in positions if p.get("held")]
+    held_marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in held)
     worst = max(per_position, default=0.0)
     cpu = (
         sum(r["cpu"] for r in played.values())
@@ -341,7 +369,8 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     return (
         f"{name:7} {seconds:4} {len(played):5} {distinct:8} {mean(random_accuracy):>6}"
         f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
-        f" {share(marked, len(found)):>16} {share(best_marked, len(found)):>12}"
+        f" {share(marked, len(found)):>16} {share(held_marked, len(held)):>16}"
+        f" {share(best_marked, len(found)):>12}"
         f" {sum(p['tried'] for p in positions):5}"
         f" {statistics.median(lengths) if lengths else 0:14.0f} {cpu:7.0f}"
     )
@@ -429,7 +458,8 @@ def main() -> None:
     print(
         f"{'game':7} {'s':>4} {'games':>5} {'distinct':>8} {'random':>6} {'3 v rnd':>7}"
         f" {'3 v 3':>6} {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16}"
-        f" {'best marked':>12} {'tried':>5} {'plies (median)':>14} {'cpu s':>7}"
+        f" {f'held at {HOLD}x':>16} {'best marked':>12} {'tried':>5} {'plies (median)':>14}"
+        f" {'cpu s':>7}"
     )
     with ProcessPoolExecutor(args.jobs) as pool:
         jobs = pool.map(calibrate, names, [options] * len(names), [args.details] * len(names))
