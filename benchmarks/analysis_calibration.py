@@ -164,13 +164,16 @@ def confirmed(name: str, state: Any, seconds: float, seed: int, times: int = CON
 
 def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
     """Whether a confirmed (best move, blunder) still reads so with HOLD times the budget: the
-    best move losing under 5 points, the blunder at least 15 or into a position found lost.
+    position open (OPEN), the best move losing under 5 points, the blunder at least 15 or
+    into a position found lost.
     A search's readings move with its depth (Quorum's ply-40 position of seed 0 reads 30%,
     10% and 40% at 1, 4 and 10 budgets), so a blunder confirmed once may be the deeper
     reading's noise; this sorts those out, whatever the analysis made of them."""
     game = get_game(name)
     seat = game.to_move(state) - 1
     chance = confirmed(name, state, seconds, 1, HOLD).chances[seat]
+    if not OPEN[0] <= chance <= OPEN[1]:
+        return False
     best, blunder = (
         confirmed(name, game.apply(state, move, check=False), seconds, 2, HOLD).chances[seat]
         for move in pair
@@ -349,8 +352,10 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     for record in log.kind("position"):
         where = record["key"].removeprefix("position:")
         game_key, index, judged_at, judged_by = where.rsplit(":", 3)
+        if (judged_at, judged_by) != (str(seconds), version(name)):
+            continue
         board = json.dumps(log.records[game_key]["dumps"][int(index)], sort_keys=True)
-        if (judged_at, judged_by) == (str(seconds), version(name)) and board not in boards:
+        if board not in boards:
             boards.add(board)
             positions.append(record)
     found = [p["found"] for p in positions if "found" in p]
@@ -376,15 +381,19 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     )
 
 
-def fit(name: str, out: Path) -> str:
+def fit(name: str, out: Path, level_seconds: float, plies: int) -> str:
     """The scale of the logistic from level 3's root values to its chance of winning, from
-    who won its games against itself in the results file (each distinct game once; found
-    wins and losses and drawn games left out): the most likely scale, and the range within
-    FIT_MARGIN of it, beside the one ai/scales.py holds."""
+    who won its games against itself at `level_seconds` a move in the results file (each
+    distinct game once; found wins and losses and drawn games left out): the most likely
+    scale, and the range within FIT_MARGIN of it, beside the one ai/scales.py holds. The
+    range takes each value as a sample of its own, while a game's values hang together, so
+    it is narrower than the games warrant."""
     log = Log(out, name)
     samples = []
     games: set[tuple[str, ...]] = set()
     for record in log.kind("game"):
+        if not record["key"].endswith(f":{level_seconds}:{plies}"):
+            continue
         winners = record["winners"]
         turns = tuple(record["turns"])
         if record["random_seat"] is not None or not winners or turns in games:
@@ -440,7 +449,7 @@ def main() -> None:
     names = args.game or list(GAMES)
     if args.fit:
         for name in names:
-            print(fit(name, args.out))
+            print(fit(name, args.out, args.level_seconds, args.plies))
         return
     options = Options(
         args.games,
