@@ -122,9 +122,16 @@ def estimate(evaluator: Evaluator, state: Any, players: int) -> tuple[float, ...
     )
 
 
+GUESS_MARGIN = 1e-6
+"""How far from 0 and 1 a chance read from an evaluation stays: only a found result is
+certain (the analysis takes a 0 or a 1 for one, and a move into a 0 for a blunder), and
+with Kyo's steep scale (ai/scales.py) a lead of 20 points would otherwise round to 1."""
+
+
 def logistic(score: float, scale: float) -> float:
     """A score in evaluator units as a win probability: 0.5 at 0, ~73% at `scale`."""
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, score / scale))))
+    chance = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, score / scale))))
+    return min(max(chance, GUESS_MARGIN), 1.0 - GUESS_MARGIN)
 
 
 def normalised(values: tuple[float, ...]) -> tuple[float, ...]:
