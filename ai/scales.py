@@ -9,7 +9,7 @@ changes no move. docs/analysis.md has the fits and the games behind them."""
 SCALES: dict[str, float] = {
     "boku": 8.8,
     "boost": 2.7,
-    "kyo": 0.52,
+    "kyo": 0.85,
     "quorum": 3.3,
     "razzle": 3.0,
 }
