@@ -17,11 +17,12 @@ from ai.analysis import (
     classify,
     judge,
     judgements,
+    proven,
     read_position,
     second_look,
     summarise,
 )
-from ai.base import Choice
+from ai.base import WIN, Choice, seat_chances, value_chance
 from rules import get_game
 
 NODES = 1000  # per position, split between its two searches
@@ -223,6 +224,20 @@ def test_the_searchs_own_chances_are_read_and_none_without_them() -> None:
     searched = ai.choose("quorum", state, level=3, nodes=200, seed=1)
     chances = chances_from_search(searched)
     assert chances is not None and abs(sum(chances) - 1.0) < 1e-9
+
+
+def test_only_a_found_result_reads_as_certain() -> None:
+    """Kyo's fitted scale is steep: a lead of 20 points once read as exactly 100%, which the
+    analysis takes for a found result (and a move into its 0% for a blunder)."""
+    scale = ai.EVALUATORS["kyo"].scale
+    assert 0.0 < value_chance(-40 * scale, scale) < value_chance(40 * scale, scale) < 1.0
+    assert (value_chance(WIN, scale), value_chance(-WIN, scale)) == (1.0, 0.0)
+    # Seat 1, far behind, moves; seat 2's search then reads a lead of 40 scales, not a win.
+    before = seat_chances(1, value_chance(-30.0, 1.0), 2)
+    after = seat_chances(2, value_chance(40.0, 1.0), 2)
+    judged = judgements("quorum", *played("quorum", "a1a5"), [Reading(before), Reading(after)])
+    assert not proven(judged[1].chances)
+    assert judged[0].mark is None, "a lost player's move is no blunder for a guess"
 
 
 # Issue 37's two Boku games. In the first, alice's e5-f6-g7 stands open and bob's e4 lets it
