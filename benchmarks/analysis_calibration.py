@@ -82,6 +82,11 @@ CODE = hashlib.sha256(
 ).hexdigest()[:12]  # the judge's code: a changed search or judgement judges again
 
 
+def board(dump: Any) -> str:
+    """A position's dump as a key: the same position met in two games is one."""
+    return json.dumps(dump, sort_keys=True)
+
+
 def version(name: str) -> str:
     """What an analysis of `name` was judged by: the judge's code and the game's own scale
     (so a new fit of one game's scale judges that game again, not the others)."""
@@ -162,6 +167,17 @@ def confirmed(name: str, state: Any, seconds: float, seed: int, times: int = CON
     return read_position(name, dump, seconds=seconds * times, seed=seed, cpu_only=True)
 
 
+def keeps(chance: float, after: float) -> bool:
+    """Whether a move from a position of `chance` into one of `after` (the mover's) loses
+    under the first threshold: a best move."""
+    return chance - after < THRESHOLDS[-1][0] / 100
+
+
+def spoils(chance: float, after: float) -> bool:
+    """Whether such a move loses a blunder's points or more, or into a position found lost."""
+    return after == 0.0 or chance - after >= THRESHOLDS[0][0] / 100
+
+
 def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
     """Whether a confirmed (best move, blunder) still reads so with HOLD times the budget: the
     position open (OPEN), the best move losing under 5 points, the blunder at least 15 or
@@ -178,9 +194,7 @@ def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
         confirmed(name, game.apply(state, move, check=False), seconds, 2, HOLD).chances[seat]
         for move in pair
     )
-    return chance - best < THRESHOLDS[-1][0] / 100 and (
-        blunder == 0.0 or chance - blunder >= THRESHOLDS[0][0] / 100
-    )
+    return keeps(chance, best) and spoils(chance, blunder)
 
 
 def find_blunder(
@@ -198,15 +212,14 @@ def find_blunder(
         return None, 0
     best = game.parse_move(state, before.best)
     after_best = confirmed(name, game.apply(state, best, check=False), seconds, 2)
-    if chance - after_best.chances[seat] >= THRESHOLDS[-1][0] / 100:
+    if not keeps(chance, after_best.chances[seat]):
         return None, 0
     others = [m for m in game.legal_moves(state) if m != best]
     tried = 0
     for move in rng.sample(others, min(CANDIDATES, len(others))):
         tried += 1
         after = confirmed(name, game.apply(state, move, check=False), seconds, 3)
-        lost = after.chances[seat] == 0.0
-        if lost or chance - after.chances[seat] >= THRESHOLDS[0][0] / 100:
+        if spoils(chance, after.chances[seat]):
             return (best, move), tried
     return None, tried
 
@@ -260,8 +273,7 @@ def calibrate(name: str, options: Options, details: bool) -> str:
                     print(f"{name} analysed {key}: {analysis['accuracy']}", flush=True)
             if random_seat is None:
                 for index in range(1, len(record["dumps"]) - 1):
-                    dump = json.dumps(record["dumps"][index], sort_keys=True)
-                    selfplay.setdefault(dump, (key, index))
+                    selfplay.setdefault(board(record["dumps"][index]), (key, index))
     if not options.play_only:
         blunders(name, log, list(selfplay.values()), seconds, options.positions, details)
     return figures(name, log, options, seconds)
@@ -354,9 +366,9 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         game_key, index, judged_at, judged_by = where.rsplit(":", 3)
         if (judged_at, judged_by) != (str(seconds), version(name)):
             continue
-        board = json.dumps(log.records[game_key]["dumps"][int(index)], sort_keys=True)
-        if board not in boards:
-            boards.add(board)
+        seen = board(log.records[game_key]["dumps"][int(index)])
+        if seen not in boards:
+            boards.add(seen)
             positions.append(record)
     found = [p["found"] for p in positions if "found" in p]
     marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in found)
