@@ -6,15 +6,17 @@
    analysis's CPU seconds per position (second looks included) and what a 100-turn game's
    analysis would cost at the worst game's rate (the target: under 180 s).
 2. Blunders. Positions of the self-play games where one move is a blunder and the judge's
-   best move is not, both confirmed by readings with ten times the analysis's budget: the
-   position is still open (the mover's chance 15-95%), its best move loses under 5 points
-   and a random other move at least 15 (or into a position found lost). Up to `--positions`
-   of them; the analysis then judges each move alone (the position and the one after it,
-   second looks included) and should mark at least 90% of the blunders as blunders and at
-   most 10% of the best moves at all. A position met in several self-play games counts
-   once (level 3 plays some seeds' games against itself alike: "distinct" counts its
-   different games). Each confirmed pair is read once more with twenty times the budget,
-   and "held at 20x" gives the blunders marked among the pairs that still read so.
+   best move is not, confirmed by two deeper readings that agree: one with ten times the
+   analysis's budget, then one with twenty (a search's readings move with its depth, so one
+   deeper reading alone may be its own swing). In both, the position is still open (the
+   mover's chance 15-95%), its best move loses under 5 points and a random other move at
+   least 15 (or into a position found lost). Up to `--positions` of them; the analysis then
+   judges each move alone (the position and the one after it, second looks included) and
+   should mark at least 90% of the blunders as blunders and at most 10% of the best moves at
+   all. A position met in several self-play games counts once (level 3 plays some seeds'
+   games against itself alike: "distinct" counts its different games). "10x only" gives the
+   blunders marked among all the pairs the first reading confirmed, the twenty-times one
+   failing some of them.
 3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
    `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
    who won its games against itself (the most likely, with the range within FIT_MARGIN of
@@ -67,7 +69,7 @@ from ai.scales import SCALES
 from rules import GAMES, get_game
 
 CONFIRM = 10  # the confirming readings' budget, in analysis budgets
-HOLD = 20  # the budget of the readings that check a confirmed blunder again
+HOLD = 20  # the budget of the second confirming readings
 OPEN = (0.15, 0.95)  # the mover's chance in a position where a blunder can be confirmed
 CANDIDATES = 3  # random moves tried as blunders in a position
 TURNS = 100  # the game length whose analysis cost is reported
@@ -179,12 +181,12 @@ def spoils(chance: float, after: float) -> bool:
 
 
 def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
-    """Whether a confirmed (best move, blunder) still reads so with HOLD times the budget: the
-    position open (OPEN), the best move losing under 5 points, the blunder at least 15 or
-    into a position found lost.
+    """Whether a (best move, blunder) found at CONFIRM times the budget still reads so with
+    HOLD times it: the position open (OPEN), the best move losing under 5 points, the blunder
+    at least 15 or into a position found lost.
     A search's readings move with its depth (Quorum's ply-40 position of seed 0 reads 30%,
-    10% and 40% at 1, 4 and 10 budgets), so a blunder confirmed once may be the deeper
-    reading's noise; this sorts those out, whatever the analysis made of them."""
+    10% and 40% at 1, 4 and 10 budgets): of the pairs the first reading found, 8 of 20 in
+    Quorum did not read so at twenty times, so a blunder rests on both."""
     game = get_game(name)
     seat = game.to_move(state) - 1
     chance = confirmed(name, state, seconds, 1, HOLD).chances[seat]
@@ -200,8 +202,8 @@ def holds(name: str, state: Any, pair: tuple[Any, Any], seconds: float) -> bool:
 def find_blunder(
     name: str, state: Any, seconds: float, rng: random.Random
 ) -> tuple[tuple[Any, Any] | None, int]:
-    """(best move, blunder) of a position where both are confirmed (module docstring), or
-    None, and how many candidate blunders were tried."""
+    """(best move, blunder) of a position where the first reading (CONFIRM times the budget)
+    finds both (module docstring), or None, and how many candidate blunders were tried."""
     game = get_game(name)
     if game.outcome(state) is not None or is_forced(game, state):
         return None, 0
@@ -332,7 +334,7 @@ def blunders(
             record = {**record, "held": holds(name, state, (pair[0], pair[1]), seconds)}
             record["cpu"] += time.process_time() - start
             log.add(record)
-        found += "found" in record
+        found += bool(record.get("held"))
 
 
 def figures(name: str, log: Log, options: Options, seconds: float) -> str:
@@ -370,11 +372,11 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         if seen not in boards:
             boards.add(seen)
             positions.append(record)
-    found = [p["found"] for p in positions if "found" in p]
-    marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in found)
-    best_marked = sum(pair[0]["mark"] is not None for pair in found)
-    held = [p["found"] for p in positions if p.get("held")]
-    held_marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in held)
+    once = [p["found"] for p in positions if "found" in p]
+    once_marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in once)
+    agreed = [p["found"] for p in positions if p.get("held")]
+    marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in agreed)
+    best_marked = sum(pair[0]["mark"] is not None for pair in agreed)
     worst = max(per_position, default=0.0)
     cpu = (
         sum(r["cpu"] for r in played.values())
@@ -386,8 +388,8 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     return (
         f"{name:7} {seconds:4} {len(played):5} {distinct:8} {mean(random_accuracy):>6}"
         f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
-        f" {share(marked, len(found)):>16} {share(held_marked, len(held)):>16}"
-        f" {share(best_marked, len(found)):>12}"
+        f" {share(marked, len(agreed)):>16} {share(best_marked, len(agreed)):>12}"
+        f" {share(once_marked, len(once)):>12}"
         f" {sum(p['tried'] for p in positions):5}"
         f" {statistics.median(lengths) if lengths else 0:14.0f} {cpu:7.0f}"
     )
@@ -479,7 +481,7 @@ def main() -> None:
     print(
         f"{'game':7} {'s':>4} {'games':>5} {'distinct':>8} {'random':>6} {'3 v rnd':>7}"
         f" {'3 v 3':>6} {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16}"
-        f" {f'held at {HOLD}x':>16} {'best marked':>12} {'tried':>5} {'plies (median)':>14}"
+        f" {'best marked':>12} {f'{CONFIRM}x only':>12} {'tried':>5} {'plies (median)':>14}"
         f" {'cpu s':>7}"
     )
     with ProcessPoolExecutor(args.jobs) as pool:
