@@ -54,6 +54,9 @@ HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
 SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
 """A DM to a member, False if Discord refused it (it raises nothing)."""
 PostMissing = Callable[[int, Text], Awaitable[bool]]
+FirstTelling = Callable[[Match], Awaitable[bool]]
+"""True the first time the match's players are to get its position by DM, which is then
+recorded (`MatchRow.told_ply`: a restart sends it no more); False after."""
 
 
 def private(match: Match) -> bool:
@@ -178,12 +181,16 @@ class Conversations:
     """The private conversations' posts: who may post now, and what waits for the next
     interaction in each."""
 
-    def __init__(self, clock: Clock, send_dm: SendDm, post_missing: PostMissing) -> None:
+    def __init__(
+        self, clock: Clock, send_dm: SendDm, post_missing: PostMissing, first: FirstTelling
+    ) -> None:
         self.clock = clock
         self.send_dm = send_dm
         self.post_missing = post_missing
-        self._waiting: dict[int, set[int]] = {}  # channel id -> matches with a board unposted
-        self._sent: dict[int, int] = {}  # match id -> the position its players got by DM
+        self.first_telling = first
+        # channel id -> matches with a board unposted; after a restart, each unposted board's
+        # BOARD job (bot/jobs/startup.py) finds its conversation out of reach and adds it again
+        self._waiting: dict[int, set[int]] = {}
 
     @contextlib.contextmanager
     def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:
@@ -209,13 +216,13 @@ class Conversations:
 
     async def missed(self, match: Match, content: str, file: discord.File) -> None:
         """A post the conversation could not take: each player gets it by DM now (once per
-        position), where Discord allows; a board waits for the next interaction there."""
+        position, restarts included), where Discord allows; a board waits for the next
+        interaction there."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-        if self._sent.get(match.id) == match.row.ply:
+        if not await self.first_telling(match):
             return
-        self._sent[match.id] = match.row.ply
         picture = None if file is MISSING else file.fp.read()
         for seat in match.seats:
             if seat.engine is not None:

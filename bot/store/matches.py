@@ -15,7 +15,7 @@ from bot.store.rows import MatchRow, SeatRow, Shards, Status
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
-    | {"aborted_at", "draw_message_id"}
+    | {"aborted_at", "draw_message_id", "told_ply"}
     | {"banks"}
 )
 
@@ -310,6 +310,7 @@ def match_row(row: Row) -> MatchRow:
             expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
             rated=bool(row["rated"]),
             board_ply=row["board_ply"],
+            told_ply=row["told_ply"],
             challenger=int(row["challenger"]),
             rematch_of=row["rematch_of"],
             start=row["start"],

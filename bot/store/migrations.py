@@ -303,6 +303,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE preferences ADD COLUMN locale TEXT;
         """,
     ),
+    # A private match's board its players were sent by DM, by ply: a restart (which posts
+    # every unposted board again) sends it to them once, not once more per restart.
+    Migration.portable("boards sent by DM", "ALTER TABLE matches ADD COLUMN told_ply INTEGER;"),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

@@ -427,3 +427,28 @@ def test_a_command_in_a_dm_means_that_conversation_s_match(offline: Any) -> None
         assert "\n\n" not in board.content, "no empty line where no rating changed"
 
     offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_board_waiting_in_a_dm_is_posted_there_after_a_restart(
+    offline: Any, database: str
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h)
+        h.install(bob)
+        await h.command(alice, "move", dm, move="a1e3")
+        await h.command(bob, "move", dm, move="h8h4")
+        told = await h.advance(4 * DAY)  # alice's clock runs out, no interaction in the DM
+        assert len([s for s in told if "Game over" in s.content]) == 2  # by DM, to each
+        assert isinstance(h.bot.clock, ManualClock)
+        start = len(h.sent)
+        await h.restart(new_bot(database, clock=h.bot.clock))
+        assert not [s for s in h.sent[start:] if "Game over" in s.content], "told once only"
+        sent = await h.command(alice, "board", dm)
+        (result,) = [s for s in public(sent) if "Game over" in s.content]
+        assert result.channel_id == dm and result.pngs
+        assert say(t("places.caught_up")) in result.content
+        again = await h.command(alice, "board", dm)
+        assert not [s for s in public(again) if "Game over" in s.content], "posted once"
+
+    offline(scenario)
