@@ -119,7 +119,11 @@ def in_channel(granted: discord.Permissions, thread: bool) -> list[Needed]:
 
 
 def names(missing: list[Needed], locale: str | None = None) -> str:
-    return ", ".join(say(p.label, locale) for p in missing)
+    """ "Send Messages, Attach Files and Manage Threads", in the reader's language."""
+    labels = [say(p.label, locale) for p in missing]
+    if len(labels) < 2:
+        return "".join(labels)
+    return say(t("posts.and"), locale).join((", ".join(labels[:-1]), labels[-1]))
 
 
 class PermissionWatch:

@@ -169,7 +169,7 @@ class Explainer:
                 must=must,
                 point=names[end],
                 distance=distance,
-                exactly=steps,
+                exactly=phrase("rules.count.steps", count=steps),
             )
         target = owner_slot(masks, end)
         if target is not None:

@@ -147,13 +147,17 @@ def explain(code: int, node: Node, token: str, chips: int, side: Side) -> Illega
         above = 0 if stack[-1] in MANA else 1
         now = stack[max(0, len(stack) - above - count) : len(stack) - above].upper()
         return IllegalMove(
-            "rules.kyo.shuffle_chips", chips=count, square=here, now=now, order=token[1:]
+            "rules.kyo.shuffle_chips",
+            chips=phrase("rules.count.chips", count=count),
+            square=here,
+            now=now,
+            order=token[1:],
         )
     if code == E_SHUFFLE_SHIELD:
         return IllegalMove("rules.kyo.shuffle_shield")
     if code == E_ONLY_ACTION:
         return IllegalMove("rules.kyo.only_action")
     if code == E_NO_CHIPS:
-        return IllegalMove("rules.kyo.no_chips", square=here)
+        return IllegalMove("rules.kyo.no_chips", square=here, neighbour=a_neighbour(pos))
     assert code == E_SLICE_SIZE, code
     return slice_limit(stack, here, liftable(stack, side), side)

@@ -159,7 +159,7 @@ def test_a_server_withholding_permissions_is_logged_once(
     (line,) = [r for r in caplog.records if r.name == "bot.ui.permissions"]
     assert line.levelno == logging.WARNING
     assert line.getMessage().endswith(
-        "withholds permissions the bot needs: Attach Files, Manage Threads"
+        "withholds permissions the bot needs: Attach Files and Manage Threads"
     )
     caplog.records.clear()
 
@@ -185,7 +185,7 @@ def test_the_first_member_in_a_channel_where_the_bot_cannot_work_is_told(
         h.withhold(h.channel_id, "attach_files", "send_messages")
         told = private(await h.command(h.user("alice"), command, **options))[-1]
         assert told.content == (
-            f"I cannot work fully in <#{h.channel_id}>: I lack the Send Messages, Attach Files "
+            f"I cannot work fully in <#{h.channel_id}>: I lack the Send Messages and Attach Files "
             "permissions here. A server admin can grant them in the channel's settings."
         )
         again = private(await h.command(h.user("bob"), command, **options))

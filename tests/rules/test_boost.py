@@ -43,6 +43,10 @@ def theirs(owner: Phrase, name: str) -> Phrase:
     return phrase("rules.boost.holder.theirs", owner=owner, piece=piece(name))
 
 
+def steps(count: int) -> Phrase:
+    return phrase("rules.count.steps", count=count)
+
+
 def must(name: str, point: str, neighbours: int) -> Phrase:
     """Why a piece must take exactly neighbours + 1 steps, as the refusals say it."""
     return phrase(
@@ -50,7 +54,7 @@ def must(name: str, point: str, neighbours: int) -> Phrase:
         piece=piece(name),
         point=point,
         neighbours=phrase("rules.count.neighbours", count=neighbours),
-        steps=phrase("rules.count.steps", count=neighbours + 1),
+        steps=steps(neighbours + 1),
     )
 
 
@@ -162,7 +166,9 @@ def test_a_pawn_next_to_t_k_and_d_takes_exactly_four_steps() -> None:
     for square in reached:
         distance = abs(ord(square[0]) - ord("d")) + abs(int(square[1]) - 5)
         assert distance in (2, 4)
-    with refused(IllegalMove, "rules.boost.unreachable", must=must("pawn", "d5", 3), exactly=4):
+    with refused(
+        IllegalMove, "rules.boost.unreachable", must=must("pawn", "d5", 3), exactly=steps(4)
+    ):
         GAME.parse_move(state, "d5e5")
 
 
@@ -885,7 +891,7 @@ def test_random_playouts_end_or_reach_the_bound(variant: str, players: int) -> N
             "a1b1",
             IllegalMove,
             "unreachable",
-            {"point": "b1", "distance": phrase("rules.count.steps", count=1), "exactly": 2},
+            {"point": "b1", "distance": steps(1), "exactly": steps(2)},
         ),
         ("dragonless", "b1b2", IllegalMove, "blocked", {"start": "b1", "end": "b2"}),
         ("dragonless", "a1a1", IllegalMove, "same_point", {}),
