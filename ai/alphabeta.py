@@ -42,7 +42,11 @@ Iteration = Callable[[list[Any], int], tuple[Any, float, bool]]
 def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any, float, int]:
     """Iterative deepening: the best move, its value and the last depth searched completely.
     Each iteration tries the previous best first, so an unfinished one that got past it can
-    only have found better: the move ready when the budget ends is never worse."""
+    only have found better: the move ready when the budget ends is never worse. But its value
+    is the position's only when it found a better move or scored higher: the previous best
+    alone scoring lower (say, into a loss it now sees), the other moves not searched yet,
+    says nothing of them, so the value stays the last complete iteration's (Boku's search
+    at 0.25 s called a position lost that 0.5 s, at the same depth, found a defence in)."""
     best, value, depth = moves[0], 0.0, 0
     for target in range(1, max_depth + 1):
         try:
@@ -50,7 +54,9 @@ def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any,
         except OutOfBudget:
             break
         if found is not None:
-            best, value = found, found_value
+            if complete or depth == 0 or found != best or found_value > value:
+                value = found_value
+            best = found
             depth = target if complete else depth
         if not complete or abs(value) >= WIN / 2:
             break

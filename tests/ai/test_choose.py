@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 import ai
-from ai.base import Limit
+from ai.alphabeta import deepen
+from ai.base import WIN, Limit
 from rules import GAMES, IllegalMove, get_game
 from rules.playout import random_states
 
@@ -91,3 +92,23 @@ def test_unknown_level_is_refused() -> None:
 def test_a_limit_needs_a_budget() -> None:
     with pytest.raises(ValueError):
         Limit()
+
+
+def test_an_unfinished_iteration_that_only_sees_its_first_move_lose_proves_nothing() -> None:
+    def iteration(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        if depth == 1:
+            return "a", 1.0, True  # every move searched: "a" is best
+        return "a", -WIN, False  # out of time once "a" was seen losing, "b" not searched
+
+    assert deepen(iteration, ["a", "b"], 8) == ("a", 1.0, 1)
+
+
+def test_an_unfinished_iteration_keeps_a_better_move_or_a_found_win() -> None:
+    def better(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return ("a", 1.0, True) if depth == 1 else ("b", -0.5, False)  # "b" beat "a"'s -3
+
+    def won(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return ("a", 1.0, True) if depth == 1 else ("a", WIN, False)
+
+    assert deepen(better, ["a", "b"], 8) == ("b", -0.5, 1)
+    assert deepen(won, ["a", "b"], 8) == ("a", WIN, 1)
