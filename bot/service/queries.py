@@ -129,6 +129,10 @@ class Queries:
             played = await self._most_recent(user_id, guild_id)
             if played is not None:
                 return played
+        if not active and guild_id is None:
+            raise ServiceError(
+                t("service.query.none_private"), t("service.query.none_private_hint")
+            )
         if not active:
             raise ServiceError(t("service.query.none_here"), t("service.query.none_here_hint"))
         raise ServiceError(

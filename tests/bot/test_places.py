@@ -452,3 +452,13 @@ def test_a_board_waiting_in_a_dm_is_posted_there_after_a_restart(
         assert not [s for s in public(again) if "Game over" in s.content], "posted once"
 
     offline(scenario)
+
+
+def test_a_command_in_a_dm_without_a_match_says_so_without_naming_a_server(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, _, dm = alice_and_bob(h)
+        (told,) = private(await h.command(alice, "board", dm))
+        assert told.content.startswith(say(t("service.query.none_private")))
+        assert "server" not in say(t("service.query.none_private_hint"))
+
+    offline(scenario)
