@@ -42,11 +42,13 @@ Iteration = Callable[[list[Any], int], tuple[Any, float, bool]]
 def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any, float, int]:
     """Iterative deepening: the best move, its value and the last depth searched completely.
     Each iteration tries the previous best first, so an unfinished one that got past it can
-    only have found better: the move ready when the budget ends is never worse. But its value
-    is the position's only when it found a better move or scored higher: the previous best
-    alone scoring lower (say, into a loss it now sees), the other moves not searched yet,
-    says nothing of them, so the value stays the last complete iteration's (Boku's search
-    at 0.25 s called a position lost that 0.5 s, at the same depth, found a defence in)."""
+    only have found better: the move ready when the budget ends is never worse. Its value,
+    though, is only a floor (the best of the moves it searched), so it replaces the last
+    complete iteration's only when higher: the moves searched scoring lower (say, into a
+    loss it now sees), the others not yet searched, says nothing of those. It used to, and
+    Boku's search at 0.25 s called a position lost where 0.5 s, at the same depth, found a
+    defence. Before any complete iteration there is no value but the floor, and a found loss
+    is not taken from it."""
     best, value, depth = moves[0], 0.0, 0
     for target in range(1, max_depth + 1):
         try:
@@ -54,7 +56,7 @@ def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any,
         except OutOfBudget:
             break
         if found is not None:
-            if complete or depth == 0 or found != best or found_value > value:
+            if complete or found_value > value or (depth == 0 and found_value > -WIN / 2):
                 value = found_value
             best = found
             depth = target if complete else depth

@@ -103,12 +103,30 @@ def test_an_unfinished_iteration_that_only_sees_its_first_move_lose_proves_nothi
     assert deepen(iteration, ["a", "b"], 8) == ("a", 1.0, 1)
 
 
-def test_an_unfinished_iteration_keeps_a_better_move_or_a_found_win() -> None:
-    def better(moves: list[str], depth: int) -> tuple[str, float, bool]:
-        return ("a", 1.0, True) if depth == 1 else ("b", -0.5, False)  # "b" beat "a"'s -3
+def test_an_unfinished_iteration_that_sees_two_moves_lose_proves_nothing_either() -> None:
+    def iteration(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return ("a", 1.0, True) if depth == 1 else ("b", -WIN + 7, False)  # "c" not searched
+
+    assert deepen(iteration, ["a", "b", "c"], 8) == ("b", 1.0, 1)  # "b" beat "a", deeper
+
+
+def test_an_unfinished_iteration_keeps_a_higher_value_and_a_found_win() -> None:
+    def higher(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return ("a", 1.0, True) if depth == 1 else ("b", 2.5, False)
 
     def won(moves: list[str], depth: int) -> tuple[str, float, bool]:
         return ("a", 1.0, True) if depth == 1 else ("a", WIN, False)
 
-    assert deepen(better, ["a", "b"], 8) == ("b", -0.5, 1)
+    assert deepen(higher, ["a", "b"], 8) == ("b", 2.5, 1)
     assert deepen(won, ["a", "b"], 8) == ("a", WIN, 1)
+
+
+def test_before_any_complete_iteration_the_floor_is_the_value_unless_a_found_loss() -> None:
+    def guess(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return "a", -1.5, False
+
+    def lost(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return "a", -WIN, False
+
+    assert deepen(guess, ["a", "b"], 8) == ("a", -1.5, 0)
+    assert deepen(lost, ["a", "b"], 8) == ("a", 0.0, 0)
