@@ -14,9 +14,9 @@
    judges each move alone (the position and the one after it, second looks included) and
    should mark at least 90% of the blunders as blunders and at most 10% of the best moves at
    all. A position met in several self-play games counts once (level 3 plays some seeds'
-   games against itself alike: "distinct" counts its different games). "10x only" gives the
-   blunders marked among all the pairs the first reading confirmed, the twenty-times one
-   failing some of them.
+   games against itself alike: "distinct" counts its different games). "10x: marked" gives
+   the blunders marked among every pair the first reading confirmed, those the second
+   failed included.
 3. The scale (`--fit`). Level 3's searches record their root value at every move they play;
    `--fit` prints, per game, the scale of the logistic from value to win chance that predicts
    who won its games against itself (the most likely, with the range within FIT_MARGIN of
@@ -481,7 +481,7 @@ def main() -> None:
     print(
         f"{'game':7} {'s':>4} {'games':>5} {'distinct':>8} {'random':>6} {'3 v rnd':>7}"
         f" {'3 v 3':>6} {'cpu/pos':>7} {f'{TURNS} turns':>9} {'blunders marked':>16}"
-        f" {'best marked':>12} {f'{CONFIRM}x only':>12} {'tried':>5} {'plies (median)':>14}"
+        f" {'best marked':>12} {f'{CONFIRM}x: marked':>12} {'tried':>5} {'plies (median)':>14}"
         f" {'cpu s':>7}"
     )
     with ProcessPoolExecutor(args.jobs) as pool:

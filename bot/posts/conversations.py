@@ -54,9 +54,9 @@ HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
 SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
 """A DM to a member, False if Discord refused it (it raises nothing)."""
 PostMissing = Callable[[int, Text], Awaitable[bool]]
-FirstTelling = Callable[[Match], Awaitable[bool]]
-"""True the first time the match's players are to get its position by DM, which is then
-recorded (`MatchRow.told_ply`: a restart sends it no more); False after."""
+FirstTelling = Callable[[int, int], Awaitable[bool]]
+"""(match id, ply) -> True the first time the match's players are to get that position by DM,
+which is then recorded (a restart sends it no more): `Store.claim_telling`."""
 
 
 def private(match: Match) -> bool:
@@ -221,7 +221,7 @@ class Conversations:
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-        if not await self.first_telling(match):
+        if not await self.first_telling(match.id, match.row.ply):
             return
         picture = None if file is MISSING else file.fp.read()
         for seat in match.seats:

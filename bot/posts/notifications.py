@@ -110,7 +110,10 @@ class Announcer:
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
         self.conversations = Conversations(
-            service.deadlines.clock, self._dm_anyway, self._post_waiting_board, self._first_telling
+            service.deadlines.clock,
+            self._dm_anyway,
+            self._post_waiting_board,
+            service.store.claim_telling,
         )
 
     async def language(self, match: Match) -> str:
@@ -444,14 +447,6 @@ class Announcer:
         moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
         turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
         await self.post_board(match, [*describe_turns(match, turns), late])
-
-    async def _first_telling(self, match: Match) -> bool:
-        """See `FirstTelling`: the latest row is read, as the caller's may predate the record."""
-        latest = await self.service.cache.get(match.id)
-        if latest.row.told_ply == match.row.ply:
-            return False
-        await self.service.cache.set_messages(latest, told_ply=match.row.ply)
-        return True
 
     async def _post_waiting_board(self, match_id: int, late: Text) -> bool:
         """A private conversation's board that waited for its next interaction, posted now

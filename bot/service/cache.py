@@ -95,8 +95,7 @@ class MatchCache:
             raise ServiceError(conflict, t("service.match.changed_hint")) from error
 
     async def set_messages(self, match: Match, **ids: Any) -> Match:
-        """Remember where the bot posted (challenge, thread, board), for later edits, and
-        how far (the ply of the board posted, or sent by DM)."""
+        """Remember where the bot posted (challenge, thread, board), for later edits."""
         with self.writing(match.id):
             await self.store.update_match(match.id, match.row.ply, **ids)
         return self.remember(Match(replace(match.row, **ids), match.game, match.state))

@@ -15,7 +15,7 @@ from bot.store.rows import MatchRow, SeatRow, Shards, Status
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
-    | {"aborted_at", "draw_message_id", "told_ply"}
+    | {"aborted_at", "draw_message_id"}
     | {"banks"}
 )
 
@@ -209,6 +209,21 @@ class Matches(Database):
             if await db.execute(query, *params) != 1:
                 raise StaleWrite(f"match #{match_id} changed since it was read")
 
+    async def claim_telling(self, match_id: int, ply: int) -> bool:
+        """Whether this is the first call to tell the match's players its position at `ply` by
+        DM (`Conversations.missed`); recorded in the same statement, so two tasks or two
+        processes cannot both claim it, and a caller whose match has moved on claims none."""
+        async with self._writer() as db:
+            claimed = await db.execute(
+                "UPDATE matches SET told_ply = ? "
+                "WHERE id = ? AND ply = ? AND (told_ply IS NULL OR told_ply < ?)",
+                ply,
+                match_id,
+                ply,
+                ply,
+            )
+        return bool(claimed == 1)
+
     async def accept_seat(
         self, match_id: int, seat: int, taker: tuple[int, str] | None = None
     ) -> bool:
@@ -310,7 +325,6 @@ def match_row(row: Row) -> MatchRow:
             expired_at=None if row["expired_at"] is None else int(row["expired_at"]),
             rated=bool(row["rated"]),
             board_ply=row["board_ply"],
-            told_ply=row["told_ply"],
             challenger=int(row["challenger"]),
             rematch_of=row["rematch_of"],
             start=row["start"],

@@ -303,8 +303,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE preferences ADD COLUMN locale TEXT;
         """,
     ),
-    # A private match's board its players were sent by DM, by ply: a restart (which posts
-    # every unposted board again) sends it to them once, not once more per restart.
+    # The last position of a private match its players were sent by DM (`claim_telling`): a
+    # restart, which posts every unposted board again, sends it to them once, not once more.
     Migration.portable("boards sent by DM", "ALTER TABLE matches ADD COLUMN told_ply INTEGER;"),
 )
 

@@ -86,7 +86,6 @@ class MatchRow:
     expired_at: int | None = None  # when an unanswered challenge expired (Unix seconds)
     rated: bool = True  # False for `/challenge ... rated:false` and games against the bot
     board_ply: int | None = None  # the ply whose board was last posted
-    told_ply: int | None = None  # a private match's last ply its players got by DM
     challenger: int = 1  # the seat of whoever made the challenge (may withdraw it)
     rematch_of: int | None = None  # the finished match this challenge repeats
     start: str | None = None  # the diagram the match began from; None: the game's setup

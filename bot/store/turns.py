@@ -61,13 +61,14 @@ class Turns(Database):
         outcome: dict[str, Any] | None,
     ) -> None:
         """Undo the turns after `target_ply` in one transaction: the log loses them, the match
-        gets the earlier snapshot, and jobs, takeback votes and premoves from those plies go.
+        gets the earlier snapshot, and jobs, takeback votes, premoves from those plies and the
+        record of positions told by DM (a ply may now hold another position) go.
         StaleWrite if the match is no longer at `expected_ply`."""
         encoded = None if outcome is None else json.dumps(outcome)
         async with self._transaction() as db:
             rewound = await db.execute(
                 "UPDATE matches SET ply = ?, snapshot = ?, status = ?, outcome = ?, "
-                "draw_offer = NULL, updated_at = ? WHERE id = ? AND ply = ?",
+                "draw_offer = NULL, told_ply = NULL, updated_at = ? WHERE id = ? AND ply = ?",
                 target_ply,
                 snapshot,
                 status,

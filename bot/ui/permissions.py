@@ -14,6 +14,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.texts import Text, say, t
+from rules.phrases import listed
 
 log = logging.getLogger(__name__)
 
@@ -119,11 +120,9 @@ def in_channel(granted: discord.Permissions, thread: bool) -> list[Needed]:
 
 
 def names(missing: list[Needed], locale: str | None = None) -> str:
-    """ "Send Messages, Attach Files and Manage Threads", in the reader's language."""
-    labels = [say(p.label, locale) for p in missing]
-    if len(labels) < 2:
-        return "".join(labels)
-    return say(t("posts.and"), locale).join((", ".join(labels[:-1]), labels[-1]))
+    """The labels as a sentence lists them ("Send Messages and Attach Files"): a bare comma
+    read as a slip."""
+    return say(listed([say(p.label, locale) for p in missing]), locale)
 
 
 class PermissionWatch:

@@ -458,7 +458,7 @@ def test_a_command_in_a_dm_without_a_match_says_so_without_naming_a_server(offli
     async def scenario(h: OfflineDiscord) -> None:
         alice, _, dm = alice_and_bob(h)
         (told,) = private(await h.command(alice, "board", dm))
-        assert told.content.startswith(say(t("service.query.none_private")))
-        assert "server" not in say(t("service.query.none_private_hint"))
+        assert told.content.startswith("You have no match in progress.")
+        assert "server" not in told.content and "thread" not in told.content
 
     offline(scenario)

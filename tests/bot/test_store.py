@@ -361,6 +361,23 @@ def test_premove_lines_are_kept_per_seat_replaced_and_go_with_a_rewind(database_
     run(main())
 
 
+def test_a_position_is_claimed_for_telling_by_dm_once_and_again_after_a_takeback(
+    database_url: str,
+) -> None:
+    async def main() -> None:
+        store, service, match_id = await started(database_url)
+        await service.turns.move(match_id, ALICE.user_id, "a1e3")
+        claims = await asyncio.gather(*(store.claim_telling(match_id, 1) for _ in range(4)))
+        assert sorted(claims) == [False, False, False, True]  # racing callers: one claims
+        assert not await store.claim_telling(match_id, 0)  # the match has moved on
+        await store.rewind(match_id, 1, 0, snapshot="{}", status="active", outcome=None)
+        await turn(store, match_id, 0, "a1b2")  # ply 1 again, another position
+        assert await store.claim_telling(match_id, 1)
+        await store.close()
+
+    run(main())
+
+
 def test_copy_database_copies_every_row_and_ids_continue(database_url: str, tmp_path: Path) -> None:
     """From an SQLite file into each backend: identical rows, a refusal to copy into a
     database that has rows, and new matches numbered after the copied ones."""

@@ -445,6 +445,7 @@ def test_rule_9_chip_moves_leave_the_pawn_and_slide_under_pawns_and_shields() ->
     )
     assert refused(before, "e1:1>d1-e1").values["ended"] == ended("move", square="d1")
     assert reason(before, "e1:0>d1") == "no_chips"
+    assert refused(before, "e1:0>d1").values == {"square": "e1", "neighbour": "e2"}  # e1:1>e2
 
 
 def test_rule_10_a_tower_deploys_after_its_steps_or_without_stepping() -> None:
@@ -532,6 +533,12 @@ def test_rule_11_for_other_stacks_a_shuffle_is_the_whole_turn() -> None:
     assert same_position(play(before, "c3=LD"), position(c3="LDH", to_move="red"))
     assert refused(before, "c3=LD-c4").values["ended"] == ended("shuffle", token="=LD")
     assert reason(before, "c3=DD") == "shuffle_chips"
+    assert refused(before, "c3=DD").values == {
+        "chips": phrase("rules.count.chips", count=2),
+        "square": "c3",
+        "now": "DL",
+        "order": "DD",
+    }
 
 
 def test_rule_12_outnumbering_counts_tops_shields_for_no_one_and_the_edge() -> None:
