@@ -109,11 +109,9 @@ class Announcer:
         self.watchers: list[Callable[[Match], None]] = []
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
+        clock, store = service.deadlines.clock, service.store
         self.conversations = Conversations(
-            service.deadlines.clock,
-            self._dm_anyway,
-            self._post_waiting_board,
-            service.store.claim_telling,
+            clock, self._dm_anyway, self._post_waiting_board, store.claim_telling
         )
 
     async def language(self, match: Match) -> str:
