@@ -42,13 +42,11 @@ Iteration = Callable[[list[Any], int], tuple[Any, float, bool]]
 def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any, float, int]:
     """Iterative deepening: the best move, its value and the last depth searched completely.
     Each iteration tries the previous best first, so an unfinished one that got past it can
-    only have found better: the move ready when the budget ends is never worse. Its value,
-    though, is only a floor (the best of the moves it searched), so it replaces the last
-    complete iteration's only when higher: the moves searched scoring lower (say, into a
-    loss it now sees), the others not yet searched, says nothing of those. It used to, and
-    Boku's search at 0.25 s called a position lost where 0.5 s, at the same depth, found a
-    defence. Before any complete iteration there is no value but the floor, and a found loss
-    is not taken from it."""
+    only have found better: the move ready when the budget ends is never worse, and its
+    value, the deeper one, is kept. But a loss is found only by a finished iteration: the
+    moves searched seen to lose, the others not yet searched, prove nothing of those, so the
+    value stays the last finished iteration's. Boku's search at 0.25 s had called a position
+    lost where 0.5 s, at the same depth, found a defence."""
     best, value, depth = moves[0], 0.0, 0
     for target in range(1, max_depth + 1):
         try:
@@ -56,7 +54,7 @@ def deepen(iteration: Iteration, moves: list[Any], max_depth: int) -> tuple[Any,
         except OutOfBudget:
             break
         if found is not None:
-            if complete or found_value > value or (depth == 0 and found_value > -WIN / 2):
+            if complete or found_value > -WIN / 2:
                 value = found_value
             best = found
             depth = target if complete else depth

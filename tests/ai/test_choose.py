@@ -107,26 +107,16 @@ def test_an_unfinished_iteration_that_sees_two_moves_lose_proves_nothing_either(
     def iteration(moves: list[str], depth: int) -> tuple[str, float, bool]:
         return ("a", 1.0, True) if depth == 1 else ("b", -WIN + 7, False)  # "c" not searched
 
-    assert deepen(iteration, ["a", "b", "c"], 8) == ("b", 1.0, 1)  # "b" beat "a", deeper
+    assert deepen(iteration, ["a", "b", "c"], 8) == ("b", 1.0, 1)
+    assert deepen(lambda moves, depth: ("a", -WIN, False), ["a", "b"], 8) == ("a", 0.0, 0)
 
 
-def test_an_unfinished_iteration_keeps_a_higher_value_and_a_found_win() -> None:
-    def higher(moves: list[str], depth: int) -> tuple[str, float, bool]:
-        return ("a", 1.0, True) if depth == 1 else ("b", 2.5, False)
+def test_an_unfinished_iteration_keeps_its_deeper_value_and_a_found_win() -> None:
+    def deeper(moves: list[str], depth: int) -> tuple[str, float, bool]:
+        return ("a", 1.0, True) if depth == 1 else ("a", -2.5, False)
 
     def won(moves: list[str], depth: int) -> tuple[str, float, bool]:
         return ("a", 1.0, True) if depth == 1 else ("a", WIN, False)
 
-    assert deepen(higher, ["a", "b"], 8) == ("b", 2.5, 1)
+    assert deepen(deeper, ["a", "b"], 8) == ("a", -2.5, 1)
     assert deepen(won, ["a", "b"], 8) == ("a", WIN, 1)
-
-
-def test_before_any_complete_iteration_the_floor_is_the_value_unless_a_found_loss() -> None:
-    def guess(moves: list[str], depth: int) -> tuple[str, float, bool]:
-        return "a", -1.5, False
-
-    def lost(moves: list[str], depth: int) -> tuple[str, float, bool]:
-        return "a", -WIN, False
-
-    assert deepen(guess, ["a", "b"], 8) == ("a", -1.5, 0)
-    assert deepen(lost, ["a", "b"], 8) == ("a", 0.0, 0)
