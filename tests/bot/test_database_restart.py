@@ -60,7 +60,9 @@ def test_the_first_commands_after_a_database_restart_succeed(
 
     offline(scenario)
     lost = [r for r in caplog.records if "connection was lost" in r.getMessage()]
-    assert len(lost) == 3 and all(r.levelno == logging.WARNING for r in lost)
+    # One per restart, or two when a background task (the job scheduler) meets its own dead
+    # connection before the pool is renewed: a busy machine decides which (1 run in 10).
+    assert 3 <= len(lost) <= 6 and all(r.levelno == logging.WARNING for r in lost)
 
 
 # Each way a statement reaches PostgreSQL: a read and a single write on the pool, a
