@@ -3,34 +3,28 @@ chance to win as the level-3 search sees it, the search's best move, and what th
 cost its seat. Pure (rules and ai only): the bot queues, stores and posts. docs/analysis.md
 explains the numbers.
 
-`read_position` judges one position from its dump and is what a worker process runs, so the
-bot can store each reading as it comes and resume where it stopped; `judgements` turns the
-readings of a whole game into marked moves, and `judge` does both in one call.
+A worker process reads one position at a time (ai/reading.py), so the bot can store each
+reading as it comes and resume where it stopped; `judgements` turns the readings of a whole
+game into marked moves, and `judge` does both in one call.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-import ai
-from ai.base import Choice
+from ai.reading import Reading, read_position
 from rules import get_game
 from rules.game import Game
-from rules.outcomes import Outcome
-
-LEVEL = 3
-"""The search that judges: the strongest level, on a budget of its own (`ANALYSIS_SECONDS`)."""
 
 ANALYSIS_SECONDS = 0.5
 """CPU seconds per position (the bot's `ANALYSIS_SECONDS` setting), chosen with
 `python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
-times this, for a marked move) a 100-turn game stays under 3 minutes of CPU (see
+times this, `second_look`) a 100-turn game stays under 3 minutes of CPU (see
 SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
 
 
@@ -61,15 +55,13 @@ player spent two thirds of its moves under it)."""
 SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
 among them), the position before it is searched again with this many times the budget, and
-the loss is measured from that reading: a mark rests on two looks."""
+so is the position after a move the judge did not choose (`second_look`): a mark rests on
+deeper looks at both ends of the move."""
 
 SECOND_LOOKS_SHARE = 0.6
-"""At most this share of a game's positions gets a second look (the latest marks first), so a
+"""At most this share of a game's positions gets a second look (the latest first), so a
 100-turn game costs at most 101 + 60 x 4 budgets: 170 s of CPU at the default 0.5 s, under the
 3 minutes issue 37 allows, however many moves a random player spoils."""
-
-LINE_PLIES = 4
-"""How much of the judge's line a reading keeps (its move and the replies it expects)."""
 
 ACCURACY_SCALE = 103.1668
 ACCURACY_DECAY = 0.04354
@@ -88,39 +80,6 @@ VOLATILITY_WINDOW = (2, 8)
 of a window ending just after the move, a tenth of the game long within these bounds..."""
 VOLATILITY_WEIGHT = (0.5, 12.0)
 """...and clamped to these bounds (Lichess's numbers)."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the search makes of one position: each seat's chance to win (0-1, by seat), its
-    best move in notation (None once the game is over), whether that move was the only one,
-    the line it expects (its move first, in notation) and whether this is a second look."""
-
-    chances: tuple[float, ...]
-    best: str | None = None
-    forced: bool = False
-    line: tuple[str, ...] = ()
-    deeper: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "chances": list(self.chances),
-            "best": self.best,
-            "forced": self.forced,
-            "line": list(self.line),
-            "deeper": self.deeper,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Reading:
-        best = data.get("best")
-        return cls(
-            tuple(float(c) for c in data["chances"]),
-            None if best is None else str(best),
-            bool(data.get("forced", False)),
-            tuple(str(move) for move in data.get("line", ())),
-            bool(data.get("deeper", False)),
-        )
 
 
 @dataclass(frozen=True)
@@ -167,135 +126,6 @@ def accuracy(loss: float) -> float:
     """A move's accuracy, 0-100, from the points of win percentage it lost (ACCURACY_SCALE)."""
     value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * loss) - ACCURACY_OFFSET
     return max(0.0, min(100.0, value))
-
-
-def chances_from_search(choice: Choice) -> tuple[float, ...] | None:
-    """Each seat's win chance as the search judged the position (its `info["chances"]`), or
-    None if it gave none."""
-    given = choice.info.get("chances")
-    if given is None:
-        return None
-    return tuple(float(c) for c in given)
-
-
-def proven(chances: Sequence[float]) -> bool:
-    """Whether a search found the result (a seat certain to win or to lose)."""
-    return any(c in (0.0, 1.0) for c in chances)
-
-
-def returns(outcome: Outcome, players: int) -> tuple[float, ...]:
-    """Each seat's share of a finished game: the winners share 1, a draw shares it among all."""
-    if outcome.is_draw:
-        return (1.0 / players,) * players
-    share = 1.0 / len(outcome.winners)
-    return tuple(share if seat in outcome.winners else 0.0 for seat in range(1, players + 1))
-
-
-def is_forced(game: Game[Any, Any], state: Any) -> bool:
-    """Whether the seat to move has exactly one legal move (found without listing them all)."""
-    return len(list(itertools.islice(game.move_tree(state).moves(), 2))) == 1
-
-
-def read_position(
-    game_name: str,
-    dump: Mapping[str, Any],
-    *,
-    seconds: float = ANALYSIS_SECONDS,
-    seed: int = 0,
-    nodes: int | None = None,
-    cpu_only: bool = False,
-) -> Reading:
-    """Judge one position, given as its dump so that a worker process can run it.
-
-    A short search overrates the side it searches for, so a position's chances are the mean
-    of two searches, each on half the budget: one from the position, one from the position
-    after its best move, where the next seat searches; their optimism pulls opposite ways and
-    cancels. A found result outweighs a guess: the first search's when it finds one, the
-    second's when it finds the mover's move wins (when it finds that move loses, the judge's
-    own choice was wrong, which is what a second look is for). A forced position is worth
-    what the position after its only move is worth. `cpu_only` as in `ai.choose`."""
-    game = get_game(game_name)
-    state = game.load(dump)
-    line: list[str] = []
-    forced = False
-    half_seconds, half_nodes = seconds / 2, None if nodes is None else max(1, nodes // 2)
-    while True:
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return Reading(returns(outcome, game.players(state)), _first(line), forced, tuple(line))
-        if is_forced(game, state):
-            move = next(iter(game.move_tree(state).moves()))
-            forced = forced or not line
-            line.append(game.format_move(state, move))
-            state = game.apply(state, move, check=False)
-            continue
-        choice = ai.choose(
-            game.name,
-            state,
-            level=LEVEL,
-            seconds=half_seconds,
-            seed=seed,
-            nodes=half_nodes,
-            cpu_only=cpu_only,
-        )
-        here = chances_from_search(choice)
-        line.append(game.format_move(state, choice.move))
-        after = game.apply(state, choice.move, check=False)
-        there = _chances(game, after, Budget(half_seconds, seed, half_nodes, cpu_only), line)
-        mover = game.to_move(state) - 1
-        if here is None or there[mover] == 1.0:
-            chances = there
-        elif proven(here):
-            chances = here
-        else:
-            chances = tuple((a + b) / 2 for a, b in zip(here, there, strict=True))
-        return Reading(chances, line[0], forced, tuple(line[:LINE_PLIES]))
-
-
-def _first(line: Sequence[str]) -> str | None:
-    return line[0] if line else None
-
-
-@dataclass(frozen=True)
-class Budget:
-    """One search's budget, as `ai.choose` takes it."""
-
-    seconds: float
-    seed: int
-    nodes: int | None
-    cpu_only: bool
-
-
-def _chances(
-    game: Game[Any, Any], state: Any, budget: Budget, line: list[str]
-) -> tuple[float, ...]:
-    """Each seat's chances after a move, by one search (or by the end of the game), whose
-    expected line is added to `line`; a position the search answers without searching (a win
-    on the spot) by the position after its move."""
-    while True:
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return returns(outcome, game.players(state))
-        choice = ai.choose(
-            game.name,
-            state,
-            level=LEVEL,
-            seconds=budget.seconds,
-            seed=budget.seed,
-            nodes=budget.nodes,
-            cpu_only=budget.cpu_only,
-        )
-        chances = chances_from_search(choice)
-        if chances is None:
-            line.append(game.format_move(state, choice.move))
-            state = game.apply(state, choice.move, check=False)
-            continue
-        for move in choice.info.get("line", (choice.move,)):
-            if len(line) >= LINE_PLIES or game.outcome(state) is not None:
-                break
-            line.append(game.format_move(state, move))
-            state = game.apply(state, move, check=False)
-        return chances
 
 
 def judgements(
@@ -379,17 +209,32 @@ def second_look(
     turns: Sequence[str],
     readings: Sequence[Reading],
 ) -> int | None:
-    """The last position that needs a second look (SECOND_LOOK), if any: a position whose
-    move the readings mark. That covers the judge's own choice losing more than the first
-    threshold, and a move into a position the judge finds lost; doing it for every mark also
-    keeps a short search's noise off good moves. Each position gets one at most, the latest
-    first, because a position's new reading changes the loss of the move before it, and no
-    more than SECOND_LOOKS_SHARE of the positions."""
+    """The last position that needs a second look (SECOND_LOOK), if any:
+    - a position whose move the readings mark. That covers the judge's own choice losing more
+      than the first threshold, and a move into a position the judge finds lost; doing it for
+      every mark also keeps a short search's noise off good moves;
+    - a position that a move the judge did not choose led to, while the game was open for its
+      mover (a chance between LOST and 1 - LOST). A short search reads such a position
+      without seeing the reply that refutes the move: of the calibration's blunders, Boku's
+      `h3` and `i7` read as losing 13 and 2 points at 0.5 s, and as 52 and 30 with this look.
+    Each position gets one at most, the latest first, because a position's new reading
+    changes the loss of the move before it, and no more than SECOND_LOOKS_SHARE of the
+    positions."""
     if sum(r.deeper for r in readings) >= SECOND_LOOKS_SHARE * len(readings):
         return None
-    judged = judgements(game_name, states, turns, readings)
+    game = get_game(game_name)
+    judged = judgements(game.name, states, turns, readings)
     for index in reversed(range(len(judged) - 1)):
-        if judged[index].mark is not None and not readings[index].deeper:
+        move = judged[index]
+        if (
+            move.better is not None
+            and move.seat is not None
+            and LOST <= move.chances[move.seat - 1] <= 1 - LOST
+            and not readings[index + 1].deeper
+            and game.outcome(states[index + 1]) is None
+        ):
+            return index + 1
+        if move.mark is not None and not readings[index].deeper:
             return index
     return None
 

@@ -28,7 +28,10 @@ without changing the figures. Each game played, each analysis and each position 
 appended to `--out`/<game>.jsonl as it finishes, and a run resumes from what is there: a
 long calibration survives being stopped, and its figures are printed from the file (an
 analysis is kept per `--seconds`, per version of ai/'s code and per scale of the game, so a
-changed judgement judges again the games already played). `--play-only` plays the games and stops;
+changed judgement judges again the games already played; a position's examination and its
+confirming readings are kept per version of the code they depend on, everything in ai/ but
+the judgement of readings, ai/analysis.py, so such a change judges the pairs again without
+confirming them again). `--play-only` plays the games and stops;
 `--judge-only` judges only the games already played. `--quick` plays 2 games of each kind
 with level 3 at 0.25 s and looks for 4 blunder positions: a check that everything runs, not
 a calibration.
@@ -54,17 +57,9 @@ from pathlib import Path
 from typing import Any
 
 import ai
-from ai.analysis import (
-    ANALYSIS_SECONDS,
-    THRESHOLDS,
-    Mark,
-    Reading,
-    is_forced,
-    judge,
-    read_position,
-    summarise,
-)
+from ai.analysis import ANALYSIS_SECONDS, THRESHOLDS, Mark, judge, summarise
 from ai.base import WIN, logistic
+from ai.reading import Reading, is_forced, read_position
 from ai.scales import SCALES
 from rules import GAMES, get_game
 
@@ -75,13 +70,21 @@ CANDIDATES = 3  # random moves tried as blunders in a position
 TURNS = 100  # the game length whose analysis cost is reported
 OUT = Path("calibration")
 FIT_MARGIN = 2.0  # log-likelihood: about a 95% interval for one parameter
-CODE = hashlib.sha256(
-    b"".join(
-        path.read_bytes()
-        for path in sorted(Path(ai.__file__).parent.glob("*.py"))
-        if path.name != "scales.py"
-    )
-).hexdigest()[:12]  # the judge's code: a changed search or judgement judges again
+
+
+def code(*left_out: str) -> str:
+    """A digest of ai/'s code but `left_out` and the scales (which versions give per game)."""
+    return hashlib.sha256(
+        b"".join(
+            path.read_bytes()
+            for path in sorted(Path(ai.__file__).parent.glob("*.py"))
+            if path.name not in ("scales.py", *left_out)
+        )
+    ).hexdigest()[:12]
+
+
+JUDGE = code()  # a changed search or judgement judges again
+READER = code("analysis.py")  # what a reading depends on: a changed search confirms again
 
 
 def board(dump: Any) -> str:
@@ -89,10 +92,11 @@ def board(dump: Any) -> str:
     return json.dumps(dump, sort_keys=True)
 
 
-def version(name: str) -> str:
-    """What an analysis of `name` was judged by: the judge's code and the game's own scale
-    (so a new fit of one game's scale judges that game again, not the others)."""
-    return f"{CODE}-{SCALES[name]}"
+def version(name: str, by: str = JUDGE) -> str:
+    """What an analysis of `name` was judged by (or, with READER, what its readings were made
+    by): the code and the game's own scale (so a new fit of one game's scale judges that game
+    again, not the others)."""
+    return f"{by}-{SCALES[name]}"
 
 
 @dataclass(frozen=True)
@@ -290,9 +294,11 @@ def blunders(
     details: bool,
 ) -> None:
     """Part 2 of the module docstring over the self-play positions in a fixed random order,
-    each position examined once (saved, found or not) and each blunder found judged. Level 3
+    each position examined once (saved, found or not) and each pair found judged. Level 3
     plays some seeds' games against itself move for move alike, so a position met in several
-    games is one position (`selfplay` holds each once)."""
+    games is one position (`selfplay` holds each once). An examination is kept while the
+    readings' code (READER) stands and a pair's judgement while the judge's (JUDGE) does, so
+    a change to the judgement only judges the pairs again."""
     game = get_game(name)
     rng = random.Random(name)
     rng.shuffle(selfplay)
@@ -300,7 +306,8 @@ def blunders(
     for game_key, index in selfplay:
         if found >= wanted:
             break
-        key = f"position:{game_key}:{index}:{seconds}:{version(name)}"
+        where = f"{game_key}:{index}:{seconds}"
+        key = f"position:{where}:{version(name, READER)}"
         record = log.get(key)
         state = game.load(log.records[game_key]["dumps"][index])
         if record is None:
@@ -309,32 +316,47 @@ def blunders(
             record = {"key": key, "tried": tried, "cpu": time.process_time() - start}
             if pair is not None:
                 record["ply"] = game.ply(state)
-                judged = []
-                for move in pair:
-                    after = game.apply(state, move, check=False)
-                    turn = game.format_move(state, move)
-                    judged.append(
-                        judge(name, [state, after], [turn], seconds=seconds, seed=1, cpu_only=True)[
-                            0
-                        ]
-                    )
-                record["found"] = [
-                    {"move": j.played, "mark": j.mark, "loss": j.loss, "better": j.better}
-                    for j in judged
-                ]
+                record["pair"] = [game.format_move(state, move) for move in pair]
             log.add(record)
-            if details and pair is not None:
-                words = [f"{m['move']} {m['mark']} {m['loss']:.0f}" for m in record["found"]]
-                print(
-                    f"{name} ply {record['ply']}: best {words[0]}; blunder {words[1]}", flush=True
-                )
-        if "found" in record and "held" not in record:
+        if "pair" in record and "held" not in record:
             start = time.process_time()
-            pair = tuple(game.parse_move(state, m["move"]) for m in record["found"])
-            record = {**record, "held": holds(name, state, (pair[0], pair[1]), seconds)}
+            best, blunder = (game.parse_move(state, move) for move in record["pair"])
+            record = {**record, "held": holds(name, state, (best, blunder), seconds)}
             record["cpu"] += time.process_time() - start
             log.add(record)
+        if "pair" in record and log.get(f"pair:{where}:{version(name)}") is None:
+            judge_pair(name, log, state, seconds, f"pair:{where}:{version(name)}", record, details)
         found += bool(record.get("held"))
+
+
+def judge_pair(
+    name: str,
+    log: Log,
+    state: Any,
+    seconds: float,
+    key: str,
+    position: dict[str, Any],
+    details: bool,
+) -> None:
+    """The analysis's marks of a position's best move and blunder, each judged alone (the
+    position and the one after it, second looks included), saved under `key`."""
+    game = get_game(name)
+    start = time.process_time()
+    judged = []
+    for turn in position["pair"]:
+        after = game.apply(state, game.parse_move(state, turn), check=False)
+        judged.append(
+            judge(name, [state, after], [turn], seconds=seconds, seed=1, cpu_only=True)[0]
+        )
+    found = [{"move": j.played, "mark": j.mark, "loss": j.loss, "better": j.better} for j in judged]
+    log.add({"key": key, "found": found, "cpu": time.process_time() - start})
+    if details:
+        words = [f"{m['move']} {m['mark']} {m['loss']:.0f}" for m in found]
+        held = "confirmed twice" if position.get("held") else "confirmed once"
+        print(
+            f"{name} ply {position['ply']} ({held}): best {words[0]}; blunder {words[1]}",
+            flush=True,
+        )
 
 
 def figures(name: str, log: Log, options: Options, seconds: float) -> str:
@@ -364,24 +386,24 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
                 level_random.append(value)
     positions, boards = [], set()  # one record a position, however many games met it
     for record in log.kind("position"):
-        where = record["key"].removeprefix("position:")
-        game_key, index, judged_at, judged_by = where.rsplit(":", 3)
-        if (judged_at, judged_by) != (str(seconds), version(name)):
+        where, read_by = record["key"].removeprefix("position:").rsplit(":", 1)
+        game_key, index, judged_at = where.rsplit(":", 2)
+        if (judged_at, read_by) != (str(seconds), version(name, READER)):
             continue
         seen = board(log.records[game_key]["dumps"][int(index)])
         if seen not in boards:
             boards.add(seen)
-            positions.append(record)
-    once = [p["found"] for p in positions if "found" in p]
-    once_marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in once)
-    agreed = [p["found"] for p in positions if p.get("held")]
-    marked = sum(pair[1]["mark"] == Mark.BLUNDER for pair in agreed)
-    best_marked = sum(pair[0]["mark"] is not None for pair in agreed)
+            positions.append((record, log.get(f"pair:{where}:{version(name)}")))
+    once = [pair["found"] for record, pair in positions if "pair" in record and pair]
+    once_marked = sum(found[1]["mark"] == Mark.BLUNDER for found in once)
+    agreed = [pair["found"] for record, pair in positions if record.get("held") and pair]
+    marked = sum(found[1]["mark"] == Mark.BLUNDER for found in agreed)
+    best_marked = sum(found[0]["mark"] is not None for found in agreed)
     worst = max(per_position, default=0.0)
     cpu = (
         sum(r["cpu"] for r in played.values())
         + sum(a["cpu"] for a in analyses)
-        + sum(p["cpu"] for p in positions)
+        + sum(record["cpu"] + (pair["cpu"] if pair else 0.0) for record, pair in positions)
     )
     lengths = [len(r["turns"]) for r in played.values()]
     distinct = len({tuple(r["turns"]) for r in played.values() if r["random_seat"] is None})
@@ -390,7 +412,7 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
         f" {share(marked, len(agreed)):>16} {share(best_marked, len(agreed)):>12}"
         f" {share(once_marked, len(once)):>12}"
-        f" {sum(p['tried'] for p in positions):5}"
+        f" {sum(record['tried'] for record, _ in positions):5}"
         f" {statistics.median(lengths) if lengths else 0:14.0f} {cpu:7.0f}"
     )
 

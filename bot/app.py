@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ai.analysis import Reading, read_position
+from ai.reading import Reading, read_position
 from ai.worker import Search, search_dump
 from bot.clock import HOUR, Clock, SystemClock
 from bot.jobs.computer import REPLY_WAIT, Computer

@@ -25,12 +25,12 @@ from ai.analysis import (
     ANALYSIS_SECONDS,
     SECOND_LOOK,
     Judgement,
-    Reading,
     Summary,
     judgements,
     second_look,
     summarise,
 )
+from ai.reading import Reading
 from bot.clock import Clock
 from bot.service.cache import MatchCache
 from bot.service.deadlines import Deadlines

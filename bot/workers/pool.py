@@ -40,7 +40,7 @@ from enum import StrEnum
 from typing import Any, ParamSpec, TypeVar
 
 import ai
-from ai.analysis import Reading, read_position
+from ai.reading import Reading, read_position
 from ai.worker import HEADER, RAISED, READY, SERVE, Search, fallback_dump, search_dump
 from bot.operations import metrics
 from renderers import PictureWords, record_gif
@@ -388,7 +388,7 @@ class WorkerPool:
         nodes: int | None,
         owner: Owner,
     ) -> Reading:
-        """One position of an analysis judged (ai.analysis.read_position), in the turn of
+        """One position of an analysis judged (ai.reading.read_position), in the turn of
         `owner` (who asked); an analysis is a queue of these, each stored as it comes back
         (bot/service/analysis.py)."""
         deadline = max(ANALYSIS_MINIMUM_SECONDS, seconds * ANALYSIS_FACTOR)

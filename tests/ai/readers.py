@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ai.analysis import Reading
+from ai.reading import Reading
 
 
 def slow_read(game_name: str, dump: Mapping[str, Any], **budget: Any) -> Reading:

@@ -11,18 +11,15 @@ import ai
 from ai.analysis import (
     Judgement,
     Mark,
-    Reading,
     accuracy,
-    chances_from_search,
     classify,
     judge,
     judgements,
-    proven,
-    read_position,
     second_look,
     summarise,
 )
 from ai.base import WIN, Choice, seat_chances, value_chance
+from ai.reading import Reading, chances_from_search, proven, read_position
 from rules import get_game
 
 NODES = 1000  # per position, split between its two searches
@@ -97,7 +94,11 @@ def test_a_moves_accuracy_follows_lichess_curve() -> None:
 
 def test_a_forced_move_is_never_marked() -> None:
     states, turns = played("boku", "e5 f5")
-    forced = [Reading((0.9, 0.1), "d4", forced=True), *readings((0.1, 0.9), (0.1, 0.9))]
+    forced = [
+        Reading((0.9, 0.1), "d4", forced=True),
+        Reading((0.1, 0.9), "f5"),
+        Reading((0.1, 0.9)),
+    ]
     judged = judgements("boku", states, turns, forced)
     assert (judged[0].loss, judged[0].mark, judged[0].better) == (0.0, None, None)
     assert second_look("boku", states, turns, forced) is None
@@ -105,7 +106,7 @@ def test_a_forced_move_is_never_marked() -> None:
 
 def test_the_judges_own_choice_loses_what_the_readings_say_until_a_second_look_agrees() -> None:
     states, turns = played("boku", "e5 f5")
-    own = [Reading((0.9, 0.1), "E5"), *readings((0.7, 0.3), (0.7, 0.3))]
+    own = [Reading((0.9, 0.1), "E5"), Reading((0.7, 0.3), "f5"), Reading((0.7, 0.3))]
     judged = judgements("boku", states, turns, own)[0]
     assert (round(judged.loss), judged.mark, judged.better) == (20, Mark.BLUNDER, None)
     assert second_look("boku", states, turns, own) == 0
@@ -149,20 +150,40 @@ def test_a_loss_the_judge_sees_only_after_the_reply_is_the_moves_that_allowed_it
     assert judged[1].chances == judged[2].chances == (0.25, 0.75)
 
 
-def test_second_looks_go_latest_first_and_once_a_position() -> None:
+def test_second_looks_go_latest_first_once_a_position_and_within_the_share() -> None:
+    """f5 is marked and was not the judge's choice: the position after it, then the one
+    before it; e5 is marked too, and the position after it has had its look already."""
     states, turns = played("boku", "e5 f5 e4")
-    marked_twice = [
+    looks = [
         Reading((0.9, 0.1), "d4"),
         Reading((0.6, 0.4), "a1"),
-        *readings((0.9, 0.1), (0.9, 0.1)),
+        Reading((0.9, 0.1), "e4"),
+        Reading((0.9, 0.1)),
     ]
-    assert second_look("boku", states, turns, marked_twice) == 1
-    marked_twice[1] = replace(marked_twice[1], deeper=True)
-    assert second_look("boku", states, turns, marked_twice) == 0
-    marked_twice[2] = replace(marked_twice[2], deeper=True)  # 2 of 4 positions: 50%
-    assert second_look("boku", states, turns, marked_twice) == 0
-    marked_twice[3] = replace(marked_twice[3], deeper=True)  # 3 of 4: past the share
-    assert second_look("boku", states, turns, marked_twice) is None
+    order = []
+    while (index := second_look("boku", states, turns, looks)) is not None:
+        order.append(index)
+        looks[index] = replace(looks[index], deeper=True)
+    assert order == [2, 1, 0]  # and a fourth, past 60% of the positions, is not taken
+    assert looks[3].deeper is False
+
+
+def test_the_position_after_a_move_the_judge_did_not_choose_gets_a_second_look() -> None:
+    """Where a short search misses the reply that refutes a move: only for a move the judge
+    did not choose, from a position still open for its mover, into one not finished."""
+    states, turns = played("boku", "e5 f5")
+    unexpected = [Reading((0.5, 0.5), "d4"), Reading((0.5, 0.5), "f5"), Reading((0.5, 0.5))]
+    assert second_look("boku", states, turns, unexpected) == 1
+    chosen = [Reading((0.5, 0.5), "e5"), *unexpected[1:]]
+    assert second_look("boku", states, turns, chosen) is None
+    for decided in ((0.97, 0.03), (0.03, 0.97)):
+        settled = [Reading(decided, "d4"), Reading(decided, "f5"), Reading(decided)]
+        assert second_look("boku", states, turns, settled) is None
+    finished, texts = played("boku", BUILD_UP + " a2 e2")
+    ends = [Reading((0.5, 0.5), "e3"), *(Reading((0.5, 0.5), t) for t in texts[1:])]
+    ends[-1] = Reading((0.5, 0.5), "j8")  # the judge did not choose e2, which ends the game
+    ends.append(Reading((1.0, 0.0)))
+    assert second_look("boku", finished, texts, ends) == 7  # a2's mark, not e2's end
 
 
 def test_a_resignation_is_not_a_move() -> None:
@@ -209,7 +230,7 @@ def test_a_few_large_losses_weigh_more_than_in_a_plain_mean() -> None:
 def test_a_finished_position_reads_as_its_result() -> None:
     states, _ = played("boku", BUILD_UP + " a2 e2")
     game = get_game("boku")
-    reading = read_position("boku", game.dump(states[-1]), nodes=10)
+    reading = read_position("boku", game.dump(states[-1]), seconds=1.0, nodes=10)
     assert reading == Reading((1.0, 0.0))
     assert Reading.from_json(reading.to_json()) == reading
 

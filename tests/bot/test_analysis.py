@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from ai.analysis import Judgement, Mark, Reading
+from ai.analysis import Judgement, Mark
+from ai.reading import Reading
 from bot import Settings, create_bot
 from bot.clock import ManualClock
 from bot.offline import OfflineDiscord, run_offline
@@ -121,7 +122,9 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         assert row is not None and row.finished and row.requested_by == alice.id
         assert len(row.readings) == len(GAME) + 1
         looked_again = {s for s, text in row.readings.items() if json.loads(text)["deeper"]}
-        assert looked_again == {3, 5, 6, 7}, "each marked move's position, searched again"
+        # each marked move's position (3, 5, 6, 7) and the one after each move the judge did
+        # not choose (f7's 4, d6's 6, e6's 7, a2's 8), searched again
+        assert looked_again == {3, 4, 5, 6, 7, 8}
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
         assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ai.analysis import Reading
+from ai.reading import Reading
 from bot.posts.pictures import picture_words
 from bot.workers.pool import NICENESS, Kind, WorkerCrashed, WorkerHung, WorkerPool
 from rules import get_game
