@@ -24,8 +24,8 @@ from rules.game import Game
 ANALYSIS_SECONDS = 0.5
 """CPU seconds per position (the bot's `ANALYSIS_SECONDS` setting), chosen with
 `python -m benchmarks.analysis_calibration` (docs/analysis.md): with its second looks (four
-times this, `second_look`) a 100-turn game stays under 3 minutes of CPU (see
-SECOND_LOOKS_SHARE), and they find what a first look at this budget misses."""
+or eight times this, `second_look`) a 100-turn game stays under 3 minutes of CPU (see
+SECOND_LOOKS_BUDGET), and they find what a first look at this budget misses."""
 
 
 class Mark(StrEnum):
@@ -54,14 +54,18 @@ player spent two thirds of its moves under it)."""
 
 SECOND_LOOK = 4
 """Where a move would be marked (the judge's own choice losing more than the first threshold
-among them), the position before it is searched again with this many times the budget, and
-so is the position after a move the judge did not choose (`second_look`): a mark rests on
-deeper looks at both ends of the move."""
+among them), the position before it is searched again with this many times the budget..."""
 
-SECOND_LOOKS_SHARE = 0.6
-"""At most this share of a game's positions gets a second look (the latest first), so a
-100-turn game costs at most 101 + 60 x 4 budgets: 170 s of CPU at the default 0.5 s, under the
-3 minutes issue 37 allows, however many moves a random player spoils."""
+LOOK_AFTER = 8
+"""...and the position after a move the judge did not choose with this many (`second_look`):
+a mark rests on deeper looks at both ends of the move. The misses of the calibration came from
+the position after the move, where four budgets still missed some refutations that eight see
+(Boku's `d5` and `f1`: 10 and 0 points at four, 17 and 30 at eight)."""
+
+SECOND_LOOKS_BUDGET = 2.4
+"""Second looks spend at most this many budgets per position of a game (the latest first, each
+where it fits), so a 100-turn game costs at most 101 x 3.4 budgets: 172 s of CPU at the default
+0.5 s, under the 3 minutes issue 37 allows, however many moves a random player spoils."""
 
 ACCURACY_SCALE = 103.1668
 ACCURACY_DECAY = 0.04354
@@ -80,6 +84,14 @@ VOLATILITY_WINDOW = (2, 8)
 of a window ending just after the move, a tenth of the game long within these bounds..."""
 VOLATILITY_WEIGHT = (0.5, 12.0)
 """...and clamped to these bounds (Lichess's numbers)."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """A second look: the position to search again and how many budgets it gets."""
+
+    position: int
+    times: int
 
 
 @dataclass(frozen=True)
@@ -208,34 +220,34 @@ def second_look(
     states: Sequence[Any],
     turns: Sequence[str],
     readings: Sequence[Reading],
-) -> int | None:
-    """The last position that needs a second look (SECOND_LOOK), if any:
-    - a position whose move the readings mark. That covers the judge's own choice losing more
-      than the first threshold, and a move into a position the judge finds lost; doing it for
-      every mark also keeps a short search's noise off good moves;
+) -> Look | None:
+    """The last position that needs a second look, if any, and its budgets:
+    - a position whose move the readings mark (SECOND_LOOK). That covers the judge's own
+      choice losing more than the first threshold, and a move into a position the judge
+      finds lost; doing it for every mark also keeps a short search's noise off good moves;
     - a position that a move the judge did not choose led to, while the game was open for its
-      mover (a chance between LOST and 1 - LOST). A short search reads such a position
-      without seeing the reply that refutes the move: of the calibration's blunders, Boku's
-      `h3` and `i7` read as losing 13 and 2 points at 0.5 s, and as 52 and 30 with this look.
+      mover (a chance between LOST and 1 - LOST) (LOOK_AFTER). A short search reads such a
+      position without seeing the reply that refutes the move: of the calibration's
+      blunders, Boku's `h3` and `i7` read as losing 13 and 2 points at 0.5 s, and as 52 and
+      30 with this look.
     Each position gets one at most, the latest first, because a position's new reading
-    changes the loss of the move before it, and no more than SECOND_LOOKS_SHARE of the
-    positions."""
-    if sum(r.deeper for r in readings) >= SECOND_LOOKS_SHARE * len(readings):
-        return None
+    changes the loss of the move before it, and only where it fits in SECOND_LOOKS_BUDGET."""
+    left = SECOND_LOOKS_BUDGET * len(readings) - sum(r.times for r in readings if r.deeper)
     game = get_game(game_name)
     judged = judgements(game.name, states, turns, readings)
     for index in reversed(range(len(judged) - 1)):
         move = judged[index]
         if (
-            move.better is not None
+            LOOK_AFTER <= left
+            and move.better is not None
             and move.seat is not None
             and LOST <= move.chances[move.seat - 1] <= 1 - LOST
             and not readings[index + 1].deeper
             and game.outcome(states[index + 1]) is None
         ):
-            return index + 1
-        if move.mark is not None and not readings[index].deeper:
-            return index
+            return Look(index + 1, LOOK_AFTER)
+        if SECOND_LOOK <= left and move.mark is not None and not readings[index].deeper:
+            return Look(index, SECOND_LOOK)
     return None
 
 
@@ -259,16 +271,16 @@ def judge(
         )
         for state in states
     ]
-    while (index := second_look(game.name, states, turns, readings)) is not None:
+    while (look := second_look(game.name, states, turns, readings)) is not None:
         reading = read_position(
             game.name,
-            game.dump(states[index]),
-            seconds=seconds * SECOND_LOOK,
+            game.dump(states[look.position]),
+            seconds=seconds * look.times,
             seed=seed,
-            nodes=None if nodes is None else nodes * SECOND_LOOK,
+            nodes=None if nodes is None else nodes * look.times,
             cpu_only=cpu_only,
         )
-        readings[index] = replace(reading, deeper=True)
+        readings[look.position] = replace(reading, times=look.times)
     return judgements(game.name, states, turns, readings)
 
 

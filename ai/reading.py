@@ -26,18 +26,27 @@ LEVEL = 3
 LINE_PLIES = 4
 """How much of the judge's line a reading keeps (its move and the replies it expects)."""
 
+STORED_LOOK = 4
+"""The budgets of a second look stored before readings kept their budgets (as `deeper`)."""
+
 
 @dataclass(frozen=True)
 class Reading:
     """What the search makes of one position: each seat's chance to win (0-1, by seat), its
     best move in notation (None once the game is over), whether that move was the only one,
-    the line it expects (its move first, in notation) and whether this is a second look."""
+    the line it expects (its move first, in notation) and how many budgets the search had
+    (more than one for a second look)."""
 
     chances: tuple[float, ...]
     best: str | None = None
     forced: bool = False
     line: tuple[str, ...] = ()
-    deeper: bool = False
+    times: int = 1
+
+    @property
+    def deeper(self) -> bool:
+        """Whether this is a second look."""
+        return self.times > 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,7 +54,7 @@ class Reading:
             "best": self.best,
             "forced": self.forced,
             "line": list(self.line),
-            "deeper": self.deeper,
+            "times": self.times,
         }
 
     @classmethod
@@ -56,7 +65,7 @@ class Reading:
             None if best is None else str(best),
             bool(data.get("forced", False)),
             tuple(str(move) for move in data.get("line", ())),
-            bool(data.get("deeper", False)),
+            int(data.get("times", STORED_LOOK if data.get("deeper") else 1)),
         )
 
 

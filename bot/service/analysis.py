@@ -23,7 +23,6 @@ from typing import Any
 
 from ai.analysis import (
     ANALYSIS_SECONDS,
-    SECOND_LOOK,
     Judgement,
     Summary,
     judgements,
@@ -211,8 +210,8 @@ class Analyses:
         del self._queues[asker]
 
     async def _second_looks(self, match_id: int, replay: Replay, asker: int) -> None:
-        """Search again, with SECOND_LOOK times the budget, each position whose move the
-        readings leave in doubt (ai.analysis.second_look), storing each new reading and
+        """Search again, with more budget, each position whose move the readings leave in
+        doubt (ai.analysis.second_look), storing each new reading and
         saying how many so far (they can take longer than the first readings)."""
         assert self.read is not None
         store, game = self.cache.store, replay.match.game
@@ -221,16 +220,17 @@ class Analyses:
         readings = [Reading.from_json(json.loads(row.readings[i])) for i in range(row.positions)]
         looked_again, reported = 0, None
         while (
-            step := await asyncio.to_thread(
+            look := await asyncio.to_thread(
                 second_look, game.name, replay.states, replay.turns, readings
             )
         ) is not None:
-            nodes = None if self.nodes is None else self.nodes * SECOND_LOOK
-            seconds, seed = self.seconds * SECOND_LOOK, replay.match.row.seed
+            nodes = None if self.nodes is None else self.nodes * look.times
+            seconds, seed = self.seconds * look.times, replay.match.row.seed
+            step = look.position
             reading = await self.read(
                 game.name, game.dump(replay.states[step]), seconds, seed, nodes, asker
             )
-            readings[step] = replace(reading, deeper=True)
+            readings[step] = replace(reading, times=look.times)
             await store.save_second_look(match_id, step, json.dumps(readings[step].to_json()))
             looked_again += 1
             if self.progressed is not None and (
