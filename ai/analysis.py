@@ -62,10 +62,11 @@ a mark rests on deeper looks at both ends of the move. The misses of the calibra
 the position after the move, where four budgets still missed some refutations that eight see
 (Boku's `d5` and `f1`: 10 and 0 points at four, 17 and 30 at eight)."""
 
-SECOND_LOOKS_BUDGET = 2.4
-"""Second looks spend at most this many budgets per position of a game (the latest first, each
-where it fits), so a 100-turn game costs at most 101 x 3.4 budgets: 172 s of CPU at the default
-0.5 s, under the 3 minutes issue 37 allows, however many moves a random player spoils."""
+SECOND_LOOKS_BUDGET = 2.3
+"""Second looks spend at most this many budgets per position of a game, and the two looks of
+one move whatever its length (the latest first, each where it fits), so a 100-turn game costs
+at most 101 x 3.3 + 12 budgets: 173 s of CPU at the default 0.5 s, under the 3 minutes issue
+37 allows, however many moves a random player spoils."""
 
 ACCURACY_SCALE = 103.1668
 ACCURACY_DECAY = 0.04354
@@ -232,7 +233,8 @@ def second_look(
       30 with this look.
     Each position gets one at most, the latest first, because a position's new reading
     changes the loss of the move before it, and only where it fits in SECOND_LOOKS_BUDGET."""
-    left = SECOND_LOOKS_BUDGET * len(readings) - sum(r.times for r in readings if r.deeper)
+    allowed = SECOND_LOOKS_BUDGET * len(readings) + SECOND_LOOK + LOOK_AFTER
+    left = allowed - sum(r.times for r in readings if r.deeper)
     game = get_game(game_name)
     judged = judgements(game.name, states, turns, readings)
     for index in reversed(range(len(judged) - 1)):

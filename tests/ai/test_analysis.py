@@ -156,10 +156,10 @@ def test_a_loss_the_judge_sees_only_after_the_reply_is_the_moves_that_allowed_it
     assert judged[1].chances == judged[2].chances == (0.25, 0.75)
 
 
-def test_second_looks_go_latest_first_once_a_position_and_within_their_budget() -> None:
+def test_second_looks_go_latest_first_and_once_a_position() -> None:
     """f5 is marked and was not the judge's choice: the position after it gets eight budgets,
-    then the one before it four. e5 is marked too, and the position after it has had its look
-    already; the one before it does not fit in the 14.4 budgets six positions allow."""
+    then the one before it four; e5 is marked too, and the position after it has had its
+    look already, so only the one before it gets one."""
     states, turns = played("boku", "e5 f5 e4 f4 e3")
     looks = [
         Reading((0.9, 0.1), "d4"),
@@ -173,9 +173,20 @@ def test_second_looks_go_latest_first_once_a_position_and_within_their_budget() 
     while (look := second_look("boku", states, turns, looks)) is not None:
         order.append(look)
         looks[look.position] = replace(looks[look.position], times=look.times)
-    assert order == [Look(2, LOOK_AFTER), Look(1, SECOND_LOOK)]
-    assert SECOND_LOOKS_BUDGET * 6 < LOOK_AFTER + 2 * SECOND_LOOK
-    assert judgements("boku", states, turns, looks)[0].mark == Mark.BLUNDER  # on one look
+    assert order == [Look(2, LOOK_AFTER), Look(1, SECOND_LOOK), Look(0, SECOND_LOOK)]
+    assert judgements("boku", states, turns, looks)[0].mark == Mark.BLUNDER
+
+
+def test_second_looks_stay_within_their_budget() -> None:
+    """Every move unexpected: six positions allow 2.3 x 6 + 12 = 25.8 budgets, three looks."""
+    states, turns = played("boku", "e5 f5 e4 f4 e3")
+    looks = [Reading((0.5, 0.5), "a1") for _ in states]
+    order = []
+    while (look := second_look("boku", states, turns, looks)) is not None:
+        order.append(look)
+        looks[look.position] = replace(looks[look.position], times=look.times)
+    assert order == [Look(5, LOOK_AFTER), Look(4, LOOK_AFTER), Look(3, LOOK_AFTER)]
+    assert SECOND_LOOKS_BUDGET * 6 + SECOND_LOOK + LOOK_AFTER < 4 * LOOK_AFTER
 
 
 def test_a_reading_keeps_its_budgets_and_older_stored_ones_read_as_second_looks() -> None:
