@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ai.reading import Reading, read_position
+from ai.reading import Reading, proven, read_position
 from rules import get_game
 from rules.game import Game
 
@@ -57,10 +57,10 @@ SECOND_LOOK = 4
 among them), the position before it is searched again with this many times the budget..."""
 
 LOOK_AFTER = 8
-"""...and the position after a move the judge did not choose with this many (`second_look`):
-a mark rests on deeper looks at both ends of the move. The misses of the calibration came from
-the position after the move, where four budgets still missed some refutations that eight see
-(Boku's `d5` and `f1`: 10 and 0 points at four, 17 and 30 at eight)."""
+"""...and the position after a move the judge did not choose with this many (`second_look`).
+The calibration's missed blunders came from the position after the move, where four budgets
+still missed refutations that eight see (Boku's `d5` and `f1`: 10 and 0 points at four, 17 and
+30 at eight)."""
 
 SECOND_LOOKS_BUDGET = 2.3
 """Second looks spend at most this many budgets per position of a game, and the two looks of
@@ -223,34 +223,47 @@ def second_look(
     readings: Sequence[Reading],
 ) -> Look | None:
     """The last position that needs a second look, if any, and its budgets:
+    - a position that a move the judge did not choose led to, while the game was open for its
+      mover (a chance between LOST and 1 - LOST) and is not decided there (LOOK_AFTER). A
+      short search reads such a position without seeing the reply that refutes the move: of
+      the calibration's blunders, Boku's `h3` and `i7` read as losing 13 and 2 points at
+      0.5 s, and as 52 and 30 with such a look;
     - a position whose move the readings mark (SECOND_LOOK). That covers the judge's own
       choice losing more than the first threshold, and a move into a position the judge
-      finds lost; doing it for every mark also keeps a short search's noise off good moves;
-    - a position that a move the judge did not choose led to, while the game was open for its
-      mover (a chance between LOST and 1 - LOST) (LOOK_AFTER). A short search reads such a
-      position without seeing the reply that refutes the move: of the calibration's
-      blunders, Boku's `h3` and `i7` read as losing 13 and 2 points at 0.5 s, and as 52 and
-      30 with this look.
-    Each position gets one at most, the latest first, because a position's new reading
-    changes the loss of the move before it, and only where it fits in SECOND_LOOKS_BUDGET."""
+      finds lost; doing it for every mark also keeps a short search's noise off good moves.
+    A position that is both gets the larger look, or the smaller where only that fits in
+    SECOND_LOOKS_BUDGET. Each position gets one at most, the latest first, because a
+    position's new reading changes the loss of the move before it."""
     allowed = SECOND_LOOKS_BUDGET * len(readings) + SECOND_LOOK + LOOK_AFTER
     left = allowed - sum(r.times for r in readings if r.deeper)
     game = get_game(game_name)
     judged = judgements(game.name, states, turns, readings)
-    for index in reversed(range(len(judged) - 1)):
-        move = judged[index]
+    for index in reversed(range(len(judged))):
+        if readings[index].deeper:
+            continue
+        looks = []
         if (
-            LOOK_AFTER <= left
-            and move.better is not None
-            and move.seat is not None
-            and LOST <= move.chances[move.seat - 1] <= 1 - LOST
-            and not readings[index + 1].deeper
-            and game.outcome(states[index + 1]) is None
+            index > 0
+            and _unexpected(judged[index - 1])
+            and game.outcome(states[index]) is None
+            and not proven(readings[index].chances)
         ):
-            return Look(index + 1, LOOK_AFTER)
-        if SECOND_LOOK <= left and move.mark is not None and not readings[index].deeper:
-            return Look(index, SECOND_LOOK)
+            looks.append(LOOK_AFTER)
+        if judged[index].mark is not None:
+            looks.append(SECOND_LOOK)
+        fitting = [times for times in looks if times <= left]
+        if fitting:
+            return Look(index, max(fitting))
     return None
+
+
+def _unexpected(move: Judgement) -> bool:
+    """Whether a move was not the judge's choice, from a position open for its mover."""
+    return (
+        move.better is not None
+        and move.seat is not None
+        and LOST <= move.chances[move.seat - 1] <= 1 - LOST
+    )
 
 
 def judge(

@@ -39,7 +39,7 @@ class Limit:
 class Choice:
     """A search's answer: the move and what it learned (nodes, depth, value). `info` always
     holds "chances": each seat's win probability (seats 1..n in order) as the search judges
-    the position it was asked about, with `move` its best move (ai/analysis relies on it)."""
+    the position it was asked about, with `move` its best move (ai/reading relies on it)."""
 
     move: Any
     info: dict[str, Any] = field(default_factory=dict)

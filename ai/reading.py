@@ -2,7 +2,8 @@
 and the line it expects. What a worker process runs for an analysis (ai/analysis.py turns the
 readings of a game into marked moves), and all that the calibration's confirming readings
 depend on: benchmarks/analysis_calibration.py keeps a confirmed position as long as this
-module and the searches are unchanged, however the judgement of readings changes.
+module and the searches are unchanged (and the thresholds that define a blunder), however
+the judgement of readings changes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from rules.outcomes import Outcome
 LEVEL = 3
 """The search that judges: the strongest level, on a budget of its own (the analysis's
 `ANALYSIS_SECONDS`)."""
-
 
 LINE_PLIES = 4
 """How much of the judge's line a reading keeps (its move and the replies it expects)."""
@@ -55,6 +55,7 @@ class Reading:
             "forced": self.forced,
             "line": list(self.line),
             "times": self.times,
+            "deeper": self.deeper,  # what readings said before they kept their budgets
         }
 
     @classmethod

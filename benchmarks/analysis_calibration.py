@@ -72,19 +72,23 @@ OUT = Path("calibration")
 FIT_MARGIN = 2.0  # log-likelihood: about a 95% interval for one parameter
 
 
-def code(*left_out: str) -> str:
-    """A digest of ai/'s code but `left_out` and the scales (which versions give per game)."""
+def code(*left_out: str, also: bytes = b"") -> str:
+    """A digest of ai/'s code but `left_out` and the scales (which versions give per game),
+    and of `also`."""
     return hashlib.sha256(
         b"".join(
             path.read_bytes()
             for path in sorted(Path(ai.__file__).parent.glob("*.py"))
             if path.name not in ("scales.py", *left_out)
         )
+        + also
     ).hexdigest()[:12]
 
 
 JUDGE = code()  # a changed search or judgement judges again
-READER = code("analysis.py")  # what a reading depends on: a changed search confirms again
+# What an examination depends on (the readings, and the thresholds `keeps` and `spoils` take
+# from the judgement): a changed search confirms again.
+READER = code("analysis.py", also=repr(THRESHOLDS).encode())
 
 
 def board(dump: Any) -> str:
@@ -324,8 +328,9 @@ def blunders(
             record = {**record, "held": holds(name, state, (best, blunder), seconds)}
             record["cpu"] += time.process_time() - start
             log.add(record)
-        if "pair" in record and log.get(f"pair:{where}:{version(name)}") is None:
-            judge_pair(name, log, state, seconds, f"pair:{where}:{version(name)}", record, details)
+        judged = f"pair:{where}:{version(name)}"
+        if "pair" in record and log.get(judged) is None:
+            judge_pair(name, log, state, seconds, judged, record, details)
         found += bool(record.get("held"))
 
 
@@ -394,16 +399,16 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         if seen not in boards:
             boards.add(seen)
             positions.append((record, log.get(f"pair:{where}:{version(name)}")))
-    once = [pair["found"] for record, pair in positions if "pair" in record and pair]
+    once = [judged["found"] for record, judged in positions if "pair" in record and judged]
     once_marked = sum(found[1]["mark"] == Mark.BLUNDER for found in once)
-    agreed = [pair["found"] for record, pair in positions if record.get("held") and pair]
+    agreed = [judged["found"] for record, judged in positions if record.get("held") and judged]
     marked = sum(found[1]["mark"] == Mark.BLUNDER for found in agreed)
     best_marked = sum(found[0]["mark"] is not None for found in agreed)
     worst = max(per_position, default=0.0)
     cpu = (
         sum(r["cpu"] for r in played.values())
         + sum(a["cpu"] for a in analyses)
-        + sum(record["cpu"] + (pair["cpu"] if pair else 0.0) for record, pair in positions)
+        + sum(record["cpu"] + (judged["cpu"] if judged else 0.0) for record, judged in positions)
     )
     lengths = [len(r["turns"]) for r in played.values()]
     distinct = len({tuple(r["turns"]) for r in played.values() if r["random_seat"] is None})

@@ -3,12 +3,12 @@
 A request on a finished match records the analysis (a second request joins the first) and
 queues it in its asker's queue; each member's analyses run one at a time, position by
 position, and the worker pool judges the positions of the members waiting in turn (so one
-member's twenty analyses do not hold up another's), each position's reading stored
-as it comes back, so a restart resumes at the first position without one. The judging is
-ai.analysis (pure) in the analysis worker process; posting is the caller's (`progressed`,
-`finished`), so this module knows nothing of Discord. An analysis is finished only once its
-results are posted: a post that fails is an ANALYSIS job, tried again until Discord takes it
-(bot/service/delivery.py), and asking again meanwhile posts it at once.
+member's twenty analyses do not hold up another's), each position's reading stored as it
+comes back, so a restart resumes at the first position without one. A reading is ai.reading's,
+in the analysis worker process, and the judging is ai.analysis (pure); posting is the
+caller's (`progressed`, `finished`), so this module knows nothing of Discord. An analysis is
+finished only once its results are posted: a post that fails is an ANALYSIS job, tried again
+until Discord takes it (bot/service/delivery.py), and asking again meanwhile posts it at once.
 """
 
 from __future__ import annotations
@@ -210,9 +210,10 @@ class Analyses:
         del self._queues[asker]
 
     async def _second_looks(self, match_id: int, replay: Replay, asker: int) -> None:
-        """Search again, with more budget, each position whose move the readings leave in
-        doubt (ai.analysis.second_look), storing each new reading and
-        saying how many so far (they can take longer than the first readings)."""
+        """Search again, with more budget, each position the readings leave in doubt
+        (ai.analysis.second_look: before a marked move, after a move the judge did not
+        choose), storing each new reading and saying how many so far (they can take longer
+        than the first readings)."""
         assert self.read is not None
         store, game = self.cache.store, replay.match.game
         row = await store.analysis(match_id)

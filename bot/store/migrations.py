@@ -182,7 +182,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration.typed("tournaments: entrants, rounds and boards", TOURNAMENTS),
     Migration.typed("open challenges, rematches and premove lines", CORRESPONDENCE),
     # A computer analysis of a finished match: who asked and where its progress message is,
-    # then one reading (ai.analysis.Reading as JSON) per position, written as each is judged,
+    # then one reading (ai.reading.Reading as JSON) per position, written as each is judged,
     # so a restart resumes at the first position without one.
     Migration.typed(
         "computer analyses of finished matches, one reading per position",

@@ -10,6 +10,7 @@ import pytest
 import ai
 from ai.analysis import (
     LOOK_AFTER,
+    LOST,
     SECOND_LOOK,
     SECOND_LOOKS_BUDGET,
     Judgement,
@@ -23,7 +24,7 @@ from ai.analysis import (
     summarise,
 )
 from ai.base import WIN, Choice, seat_chances, value_chance
-from ai.reading import Reading, chances_from_search, proven, read_position
+from ai.reading import STORED_LOOK, Reading, chances_from_search, proven, read_position
 from rules import get_game
 
 NODES = 1000  # per position, split between its two searches
@@ -156,10 +157,34 @@ def test_a_loss_the_judge_sees_only_after_the_reply_is_the_moves_that_allowed_it
     assert judged[1].chances == judged[2].chances == (0.25, 0.75)
 
 
+def test_the_position_after_a_move_the_judge_did_not_choose_gets_a_second_look() -> None:
+    """Where a short search misses the reply that refutes a move: only for a move the judge
+    did not choose, from a position still open for its mover, into one neither finished nor
+    found decided by its first reading."""
+    states, turns = played("boku", "e5 f5")
+    unexpected = [Reading((0.5, 0.5), "d4"), Reading((0.5, 0.5), "f5"), Reading((0.5, 0.5))]
+    assert second_look("boku", states, turns, unexpected) == Look(1, LOOK_AFTER)
+    chosen = [Reading((0.5, 0.5), "e5"), *unexpected[1:]]
+    assert second_look("boku", states, turns, chosen) is None
+    for decided in ((0.97, 0.03), (0.03, 0.97)):
+        settled = [Reading(decided, "d4"), Reading(decided, "f5"), Reading(decided)]
+        assert second_look("boku", states, turns, settled) is None
+    edge = [Reading((LOST, 1 - LOST), "d4"), Reading((LOST, 1 - LOST), "f5"), Reading((0.5, 0.5))]
+    assert second_look("boku", states, turns, edge) == Look(1, LOOK_AFTER)
+    # e5 into a position found lost: a blunder, looked at before it, but not after it
+    found = [Reading((0.5, 0.5), "d4"), Reading((0.0, 1.0), "f5"), Reading((0.0, 1.0))]
+    assert second_look("boku", states, turns, found) == Look(0, SECOND_LOOK)
+    finished, texts = played("boku", BUILD_UP + " a2 e2")
+    ends = [Reading((0.5, 0.5), "e3"), *(Reading((0.5, 0.5), t) for t in texts[1:])]
+    ends[-1] = Reading((0.5, 0.5), "j8")  # the judge did not choose e2, which ends the game
+    ends.append(Reading((0.5, 0.5)))  # read as even (a stand-in), yet the game is over
+    assert second_look("boku", finished, texts, ends) is None
+
+
 def test_second_looks_go_latest_first_and_once_a_position() -> None:
-    """f5 is marked and was not the judge's choice: the position after it gets eight budgets,
-    then the one before it four; e5 is marked too, and the position after it has had its
-    look already, so only the one before it gets one."""
+    """f5 was not the judge's choice: the position after it gets eight budgets. e5 was not
+    either and f5 is marked: the position between them needs both looks and gets the larger.
+    e5 is marked too: the position before it gets four."""
     states, turns = played("boku", "e5 f5 e4 f4 e3")
     looks = [
         Reading((0.9, 0.1), "d4"),
@@ -173,27 +198,39 @@ def test_second_looks_go_latest_first_and_once_a_position() -> None:
     while (look := second_look("boku", states, turns, looks)) is not None:
         order.append(look)
         looks[look.position] = replace(looks[look.position], times=look.times)
-    assert order == [Look(2, LOOK_AFTER), Look(1, SECOND_LOOK), Look(0, SECOND_LOOK)]
+    assert order == [Look(2, LOOK_AFTER), Look(1, LOOK_AFTER), Look(0, SECOND_LOOK)]
     assert judgements("boku", states, turns, looks)[0].mark == Mark.BLUNDER
 
 
 def test_second_looks_stay_within_their_budget() -> None:
-    """Every move unexpected: six positions allow 2.3 x 6 + 12 = 25.8 budgets, three looks."""
+    """Every move unexpected: six positions allow 2.3 x 6 + 12 = 25.8 budgets, three looks
+    after moves; where the larger look no longer fits, the smaller may."""
     states, turns = played("boku", "e5 f5 e4 f4 e3")
+    assert 3 * LOOK_AFTER <= SECOND_LOOKS_BUDGET * 6 + SECOND_LOOK + LOOK_AFTER < 4 * LOOK_AFTER
     looks = [Reading((0.5, 0.5), "a1") for _ in states]
     order = []
     while (look := second_look("boku", states, turns, looks)) is not None:
         order.append(look)
         looks[look.position] = replace(looks[look.position], times=look.times)
     assert order == [Look(5, LOOK_AFTER), Look(4, LOOK_AFTER), Look(3, LOOK_AFTER)]
-    assert SECOND_LOOKS_BUDGET * 6 + SECOND_LOOK + LOOK_AFTER < 4 * LOOK_AFTER
+    # four positions allow 9.2 + 12 budgets, 16 spent: f5's position gets four, e5's none
+    states, turns = played("boku", "e5 f5 e4")
+    spent = [
+        Reading((0.9, 0.1), "d4"),
+        Reading((0.6, 0.4), "a1"),
+        Reading((0.9, 0.1), "e4", times=LOOK_AFTER),
+        Reading((0.9, 0.1), times=LOOK_AFTER),
+    ]
+    assert second_look("boku", states, turns, spent) == Look(1, SECOND_LOOK)
+    spent[1] = replace(spent[1], times=SECOND_LOOK)
+    assert second_look("boku", states, turns, spent) is None
 
 
 def test_a_reading_keeps_its_budgets_and_older_stored_ones_read_as_second_looks() -> None:
     deeper = Reading((0.25, 0.75), "a1", times=LOOK_AFTER)
     assert Reading.from_json(deeper.to_json()) == deeper and deeper.deeper
     stored = {"chances": [0.25, 0.75], "best": "a1", "deeper": True}
-    assert Reading.from_json(stored).times == SECOND_LOOK
+    assert Reading.from_json(stored).times == STORED_LOOK == 4
     assert not Reading.from_json({**stored, "deeper": False}).deeper
 
 

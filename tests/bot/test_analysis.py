@@ -122,10 +122,10 @@ def test_a_second_request_joins_the_first_and_replay_shows_each_turns_evaluation
         assert row is not None and row.finished and row.requested_by == alice.id
         assert len(row.readings) == len(GAME) + 1
         budgets = {s: json.loads(text)["times"] for s, text in row.readings.items()}
-        # searched again: each marked move's position (f7's 3, d6's 5, e6's 6, a2's 7: 4
-        # budgets) and the one after each move the judge did not choose (8 budgets), but
-        # those that were looked at already (d6's 6 and e6's 7)
-        assert {s: n for s, n in budgets.items() if n > 1} == {3: 4, 4: 8, 5: 4, 6: 4, 7: 4, 8: 8}
+        # searched again: 3, 4 and 5 follow moves the judge did not choose (8 budgets; 3 and
+        # 5 are also before marked moves, f7 and d6), 6 and 7 are before the marked e6 and
+        # a2 (4 budgets); not 8, after a2, whose first reading found alice's win
+        assert {s: n for s, n in budgets.items() if n > 1} == {3: 8, 4: 8, 5: 8, 6: 4, 7: 4}
         (shown,) = private(await h.command(bob, "replay", match=str(match_id)))
         assert "Computer's evaluation: alice 100%, bob 0%." in shown.content
         assert "Computer's choice for turn 9: e2 (its line: e2)." in shown.content
