@@ -62,10 +62,10 @@ The calibration's missed blunders came from the position after the move, where f
 still missed refutations that eight see (Boku's `d5` and `f1`: 10 and 0 points at four, 17 and
 30 at eight)."""
 
-SECOND_LOOKS_BUDGET = 2.3
+SECOND_LOOKS_BUDGET = 2.25
 """Second looks spend at most this many budgets per position of a game, and the two looks of
 one move whatever its length (the latest first, each where it fits), so a 100-turn game costs
-at most 101 x 3.3 + 12 budgets: 173 s of CPU at the default 0.5 s, under the 3 minutes issue
+at most 101 x 3.25 + 16 budgets: 172 s of CPU at the default 0.5 s, under the 3 minutes issue
 37 allows, however many moves a random player spoils."""
 
 ACCURACY_SCALE = 103.1668
@@ -228,13 +228,17 @@ def second_look(
       short search reads such a position without seeing the reply that refutes the move: of
       the calibration's blunders, Boku's `h3` and `i7` read as losing 13 and 2 points at
       0.5 s, and as 52 and 30 with such a look;
-    - a position whose move the readings mark (SECOND_LOOK). That covers the judge's own
-      choice losing more than the first threshold, and a move into a position the judge
-      finds lost; doing it for every mark also keeps a short search's noise off good moves.
-    A position that is both gets the larger look, or the smaller where only that fits in
+    - a position whose move the readings mark (SECOND_LOOK, or as many budgets as the
+      position after it had, so that the move's loss compares two readings of one depth: a
+      deeper reading after a move than before it made false losses, Quorum's `b1d3` at ply 6
+      of seed 1000 35 points where readings of one depth at both ends find it the best
+      move). That covers the judge's own choice losing more than the first threshold, and a
+      move into a position the judge finds lost; doing it for every mark also keeps a short
+      search's noise off good moves.
+    A position that is both gets the larger look, or a smaller where only that fits in
     SECOND_LOOKS_BUDGET. Each position gets one at most, the latest first, because a
     position's new reading changes the loss of the move before it."""
-    allowed = SECOND_LOOKS_BUDGET * len(readings) + SECOND_LOOK + LOOK_AFTER
+    allowed = SECOND_LOOKS_BUDGET * len(readings) + 2 * LOOK_AFTER
     left = allowed - sum(r.times for r in readings if r.deeper)
     game = get_game(game_name)
     judged = judgements(game.name, states, turns, readings)
@@ -250,7 +254,8 @@ def second_look(
         ):
             looks.append(LOOK_AFTER)
         if judged[index].mark is not None:
-            looks.append(SECOND_LOOK)
+            looks.append(SECOND_LOOK)  # where the same depth as the position after does not fit
+            looks.append(max(SECOND_LOOK, readings[index + 1].times))
         fitting = [times for times in looks if times <= left]
         if fitting:
             return Look(index, max(fitting))

@@ -183,8 +183,9 @@ def test_the_position_after_a_move_the_judge_did_not_choose_gets_a_second_look()
 
 def test_second_looks_go_latest_first_and_once_a_position() -> None:
     """f5 was not the judge's choice: the position after it gets eight budgets. e5 was not
-    either and f5 is marked: the position between them needs both looks and gets the larger.
-    e5 is marked too: the position before it gets four."""
+    either and f5 is marked: the position between them gets eight, both for the look after e5
+    and to match the position after f5. e5 is marked too: the position before it gets eight,
+    as many as the one after it had."""
     states, turns = played("boku", "e5 f5 e4 f4 e3")
     looks = [
         Reading((0.9, 0.1), "d4"),
@@ -198,31 +199,33 @@ def test_second_looks_go_latest_first_and_once_a_position() -> None:
     while (look := second_look("boku", states, turns, looks)) is not None:
         order.append(look)
         looks[look.position] = replace(looks[look.position], times=look.times)
-    assert order == [Look(2, LOOK_AFTER), Look(1, LOOK_AFTER), Look(0, SECOND_LOOK)]
+    assert order == [Look(2, LOOK_AFTER), Look(1, LOOK_AFTER), Look(0, LOOK_AFTER)]
     assert judgements("boku", states, turns, looks)[0].mark == Mark.BLUNDER
 
 
 def test_second_looks_stay_within_their_budget() -> None:
-    """Every move unexpected: six positions allow 2.3 x 6 + 12 = 25.8 budgets, three looks
+    """Every move unexpected: six positions allow 2.25 x 6 + 16 = 29.5 budgets, three looks
     after moves; where the larger look no longer fits, the smaller may."""
     states, turns = played("boku", "e5 f5 e4 f4 e3")
-    assert 3 * LOOK_AFTER <= SECOND_LOOKS_BUDGET * 6 + SECOND_LOOK + LOOK_AFTER < 4 * LOOK_AFTER
+    assert 3 * LOOK_AFTER <= SECOND_LOOKS_BUDGET * 6 + 2 * LOOK_AFTER < 4 * LOOK_AFTER
     looks = [Reading((0.5, 0.5), "a1") for _ in states]
     order = []
     while (look := second_look("boku", states, turns, looks)) is not None:
         order.append(look)
         looks[look.position] = replace(looks[look.position], times=look.times)
     assert order == [Look(5, LOOK_AFTER), Look(4, LOOK_AFTER), Look(3, LOOK_AFTER)]
-    # four positions allow 9.2 + 12 budgets, 16 spent: f5's position gets four, e5's none
-    states, turns = played("boku", "e5 f5 e4")
+    # three positions allow 6.75 + 16 budgets: the one after f5 has had 8, the one after e5
+    # gets 8, and e5's own, which would match it with 8, gets the 4 that are left
+    states, turns = played("boku", "e5 f5")
     spent = [
         Reading((0.9, 0.1), "d4"),
         Reading((0.6, 0.4), "a1"),
-        Reading((0.9, 0.1), "e4", times=LOOK_AFTER),
         Reading((0.9, 0.1), times=LOOK_AFTER),
     ]
-    assert second_look("boku", states, turns, spent) == Look(1, SECOND_LOOK)
-    spent[1] = replace(spent[1], times=SECOND_LOOK)
+    assert second_look("boku", states, turns, spent) == Look(1, LOOK_AFTER)
+    spent[1] = replace(spent[1], times=LOOK_AFTER)
+    assert second_look("boku", states, turns, spent) == Look(0, SECOND_LOOK)
+    spent[0] = replace(spent[0], times=SECOND_LOOK)
     assert second_look("boku", states, turns, spent) is None
 
 
