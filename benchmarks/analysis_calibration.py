@@ -4,7 +4,9 @@
    many of level 3 against itself, each judged by the analysis at `--seconds` a position:
    the random player's mean accuracy should be at most 60, level 3's at least 80. Also the
    analysis's CPU seconds per position (second looks included) and what a 100-turn game's
-   analysis would cost at the worst game's rate (the target: under 180 s).
+   analysis would cost: the most it may spend (`most_budgets`) times the largest share of
+   its own most that a game spent (the target: under 180 s). A plain rate per position
+   would overstate short games, where the two looks any game may spend weigh most.
 2. Blunders. Positions of the self-play games where one move is a blunder and the judge's
    best move is not, confirmed by two deeper readings that agree: one with ten times the
    analysis's budget, then one with twenty (a search's readings move with its depth, so one
@@ -57,7 +59,15 @@ from pathlib import Path
 from typing import Any
 
 import ai
-from ai.analysis import ANALYSIS_SECONDS, THRESHOLDS, Mark, judge, summarise
+from ai.analysis import (
+    ANALYSIS_SECONDS,
+    LOOK_AFTER,
+    SECOND_LOOKS_BUDGET,
+    THRESHOLDS,
+    Mark,
+    judge,
+    summarise,
+)
 from ai.base import WIN, logistic
 from ai.reading import Reading, is_forced, read_position
 from ai.scales import SCALES
@@ -364,6 +374,12 @@ def judge_pair(
         )
 
 
+def most_budgets(positions: int) -> float:
+    """The most budgets an analysis of so many positions may spend: one a position and its
+    second looks' (as `ai.analysis.second_look` bounds them)."""
+    return positions * (1 + SECOND_LOOKS_BUDGET) + 2 * LOOK_AFTER
+
+
 def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     """The game's line of figures, from its results file."""
     played = {
@@ -376,10 +392,11 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
         for a in log.kind("analysis")
         if a["game"] in played and a["key"].endswith(f":{seconds}:{version(name)}")
     ]
-    random_accuracy, level_random, level_self, per_position = [], [], [], []
+    random_accuracy, level_random, level_self, per_position, spent = [], [], [], [], []
     for analysis in analyses:
         seat = played[analysis["game"]]["random_seat"]
         per_position.append(analysis["cpu"] / analysis["positions"])
+        spent.append(analysis["cpu"] / (most_budgets(analysis["positions"]) * seconds))
         for index, value in enumerate(analysis["accuracy"]):
             if value is None:
                 continue
@@ -405,6 +422,7 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     marked = sum(found[1]["mark"] == Mark.BLUNDER for found in agreed)
     best_marked = sum(found[0]["mark"] is not None for found in agreed)
     worst = max(per_position, default=0.0)
+    turns = max(spent, default=0.0) * most_budgets(TURNS + 1) * seconds
     cpu = (
         sum(r["cpu"] for r in played.values())
         + sum(a["cpu"] for a in analyses)
@@ -414,7 +432,7 @@ def figures(name: str, log: Log, options: Options, seconds: float) -> str:
     distinct = len({tuple(r["turns"]) for r in played.values() if r["random_seat"] is None})
     return (
         f"{name:7} {seconds:4} {len(played):5} {distinct:8} {mean(random_accuracy):>6}"
-        f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {worst * (TURNS + 1):9.0f}"
+        f" {mean(level_random):>7} {mean(level_self):>6} {worst:7.2f} {turns:9.0f}"
         f" {share(marked, len(agreed)):>16} {share(best_marked, len(agreed)):>12}"
         f" {share(once_marked, len(once)):>12}"
         f" {sum(record['tried'] for record, _ in positions):5}"
