@@ -238,8 +238,8 @@ def second_look(
     A position that is both gets the larger look, or a smaller where only that fits in
     SECOND_LOOKS_BUDGET. Each position gets one at most, the latest first, because a
     position's new reading changes the loss of the move before it."""
-    allowed = SECOND_LOOKS_BUDGET * len(readings) + 2 * LOOK_AFTER
-    left = allowed - sum(r.times for r in readings if r.deeper)
+    spent = len(readings) + sum(r.times for r in readings if r.deeper)
+    left = most_budgets(len(readings)) - spent
     game = get_game(game_name)
     judged = judgements(game.name, states, turns, readings)
     for index in reversed(range(len(judged))):
@@ -260,6 +260,12 @@ def second_look(
         if fitting:
             return Look(index, max(fitting))
     return None
+
+
+def most_budgets(positions: int) -> float:
+    """The most budgets an analysis of so many positions may spend: one a position and its
+    second looks' (SECOND_LOOKS_BUDGET)."""
+    return positions * (1 + SECOND_LOOKS_BUDGET) + 2 * LOOK_AFTER
 
 
 def _unexpected(move: Judgement) -> bool:

@@ -59,15 +59,7 @@ from pathlib import Path
 from typing import Any
 
 import ai
-from ai.analysis import (
-    ANALYSIS_SECONDS,
-    LOOK_AFTER,
-    SECOND_LOOKS_BUDGET,
-    THRESHOLDS,
-    Mark,
-    judge,
-    summarise,
-)
+from ai.analysis import ANALYSIS_SECONDS, THRESHOLDS, Mark, judge, most_budgets, summarise
 from ai.base import WIN, logistic
 from ai.reading import Reading, is_forced, read_position
 from ai.scales import SCALES
@@ -372,12 +364,6 @@ def judge_pair(
             f"{name} ply {position['ply']} ({held}): best {words[0]}; blunder {words[1]}",
             flush=True,
         )
-
-
-def most_budgets(positions: int) -> float:
-    """The most budgets an analysis of so many positions may spend: one a position and its
-    second looks' (as `ai.analysis.second_look` bounds them)."""
-    return positions * (1 + SECOND_LOOKS_BUDGET) + 2 * LOOK_AFTER
 
 
 def figures(name: str, log: Log, options: Options, seconds: float) -> str:
