@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.jobs.scheduler import Retry
+from bot.posts.conversations import OutOfReach
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
@@ -38,11 +39,18 @@ class Deliveries:
             await self._post(job)
         except discord.NotFound as error:  # the thread or channel was deleted: for good
             await self._give_up(job, error)
+        except OutOfReach as unreached:  # the board waits for the conversation's next interaction
+            if not unreached.told:  # nor were its players sent it by DM: that is tried again
+                await self._again(job, unreached)
         except (Undelivered, discord.HTTPException) as error:
-            if job.attempts + 1 >= GIVE_UP_AFTER:
-                await self._give_up(job, error)
-                return
-            raise Retry(str(error)) from error
+            await self._again(job, error)
+
+    async def _again(self, job: JobRow, error: Exception) -> None:
+        """Retry, or give up once GIVE_UP_AFTER tries were refused."""
+        if job.attempts + 1 >= GIVE_UP_AFTER:
+            await self._give_up(job, error)
+            return
+        raise Retry(str(error)) from error
 
     async def _post(self, job: JobRow) -> None:
         if job.kind == JobKind.BOARD:

@@ -287,6 +287,8 @@ def followup(state: DiscordState, ids: dict[str, str], body: Any, files: Files) 
         message["flags"] = EPHEMERAL if info.ephemeral else 0
         state.record("message", message, files, info.user.id)
         return message
+    if state.private(info.channel_id) and state.posts_failing():
+        raise http_error(503, "Service Unavailable")  # a conversation's posts are follow-ups
     if state.private(info.channel_id) and info.follow_ups >= FOLLOW_UPS:
         raise state.refuse(400, 0, f"Maximum follow-up messages reached ({FOLLOW_UPS})")
     info.follow_ups += 1

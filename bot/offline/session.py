@@ -19,9 +19,9 @@ everything that falls due meanwhile (reminders, DMs, timeouts, expiries), in ord
 A line `locale NAME CODE` (`locale alice de`) sets NAME's client language (a Discord locale:
 `de`, `es-ES`, `fr`, `pt-BR`, `en-US`) for the rest of the session; the server's own stays
 English unless `/server settings language:` chooses another.
-A line `fail posts DURATION` makes every message the bot posts to a channel fail with 503
-for that span of the clock (a partial outage, to see how the bot recovers); `fail posts off`
-ends it early.
+A line `fail posts DURATION` makes every message the bot posts to a channel (or, in a private
+conversation, as a follow-up) fail with 503 for that span of the clock (a partial outage, to
+see how the bot recovers); `fail posts off` ends it early.
 Each line's answer, the computer's reply move included, is printed before the next line is
 read, so a script always plays out the same way (set AI_NODES for the same computer moves).
 """

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.utils import MISSING
@@ -52,11 +52,20 @@ class Heard:
 HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
 
 SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
-"""A DM to a member, False if Discord refused it (it raises nothing)."""
+"""A DM to a member: True if Discord took it or refused it for good (the member closed their
+DMs: nothing to wait for), False if Discord failed (try again later). It raises nothing."""
 PostMissing = Callable[[int, Text], Awaitable[bool]]
-FirstTelling = Callable[[int, int], Awaitable[bool]]
-"""(match id, ply) -> True the first time the match's players are to get that position by DM,
-which is then recorded (a restart sends it no more): `Store.claim_telling`."""
+
+
+class Tellings(Protocol):
+    """The record of the positions a private match's players were sent by DM (the store)."""
+
+    async def claim_telling(self, match_id: int, ply: int) -> bool:
+        """True the first time the match's players are to get that position by DM, which is
+        then recorded (a restart sends it no more)."""
+
+    async def release_telling(self, match_id: int, ply: int) -> None:
+        """The position's DMs failed: the next try sends them again."""
 
 
 def private(match: Match) -> bool:
@@ -84,11 +93,13 @@ def located(match: Match, viewer: int, link: str) -> Text | str:
 class OutOfReach(Exception):
     """A private conversation could not be posted to now: no interaction of it is under way
     (or it has used up its follow-ups or its token). Nothing is lost: the board shows at the
-    next command or button there, and the players were sent it by DM."""
+    next command or button there, and the players were sent it by DM, unless Discord failed
+    that too (`told` False: try again later, and start no clock meanwhile)."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, told: bool = True) -> None:
         super().__init__(f"match #{match.id}: its conversation cannot be posted to now")
         self.match = match
+        self.told = told
 
     def explain(self, viewer: int, locale: str | None = None) -> str:
         return say(t("places.out_of_reach", place=place_of(self.match, viewer)), locale)
@@ -115,8 +126,8 @@ class Conversation:
         players sent it by DM) when there is none that can still post."""
         heard = self.conversations.reachable(self.match)
         if heard is None:
-            await self.conversations.missed(self.match, content or "", file)
-            raise OutOfReach(self.match)
+            told = await self.conversations.missed(self.match, content or "", file)
+            raise OutOfReach(self.match, told)
         interaction = heard.interaction
         if not heard.checked:
             heard.checked = True
@@ -182,12 +193,16 @@ class Conversations:
     interaction in each."""
 
     def __init__(
-        self, clock: Clock, send_dm: SendDm, post_missing: PostMissing, first: FirstTelling
+        self,
+        clock: Clock,
+        send_dm: SendDm,
+        post_missing: PostMissing,
+        tellings: Tellings,
     ) -> None:
         self.clock = clock
         self.send_dm = send_dm
         self.post_missing = post_missing
-        self.first_telling = first
+        self.tellings = tellings
         # channel id -> matches with a board unposted; after a restart, each unposted board's
         # BOARD job (bot/jobs/startup.py) finds its conversation out of reach and adds it again
         self._waiting: dict[int, set[int]] = {}
@@ -214,16 +229,18 @@ class Conversations:
             return None
         return heard if heard.follow_ups < OWN_FOLLOW_UPS else None
 
-    async def missed(self, match: Match, content: str, file: discord.File) -> None:
+    async def missed(self, match: Match, content: str, file: discord.File) -> bool:
         """A post the conversation could not take: each player gets it by DM now (once per
         position, restarts included), where Discord allows; a board waits for the next
-        interaction there."""
+        interaction there. False if Discord failed a DM: then none counts as sent, and the
+        next try sends them all again."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-        if not await self.first_telling(match.id, match.row.ply):
-            return
+        if not await self.tellings.claim_telling(match.id, match.row.ply):
+            return True
         picture = None if file is MISSING else file.fp.read()
+        told = True
         for seat in match.seats:
             if seat.engine is not None:
                 continue
@@ -234,7 +251,10 @@ class Conversations:
                 board = discord.File(
                     io.BytesIO(picture), filename=file.filename, description=file.description
                 )
-            await self.send_dm(seat.user_id, text, board)
+            told = await self.send_dm(seat.user_id, text, board) and told
+        if not told:
+            await self.tellings.release_telling(match.id, match.row.ply)
+        return told
 
     async def catch_up(self, interaction: discord.Interaction[Any]) -> None:
         """At an interaction in a private conversation, post the boards that waited for one."""

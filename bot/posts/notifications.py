@@ -104,15 +104,12 @@ class Announcer:
         self.service = service
         self.render = render
         self.workers = workers
-        # Told of every position posted in a match still being played (the computer
-        # listens here for its turns).
+        # Told of each position posted in a match under way (the computer hears its turns).
         self.watchers: list[Callable[[Match], None]] = []
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
         clock, store = service.deadlines.clock, service.store
-        self.conversations = Conversations(
-            clock, self._dm_anyway, self._post_waiting_board, store.claim_telling
-        )
+        self.conversations = Conversations(clock, self._dm_anyway, self._post_waiting_board, store)
 
     async def language(self, match: Match) -> str:
         """The language of the place where a match is played (see bot.posts.languages)."""
@@ -325,8 +322,10 @@ class Announcer:
         except (Undelivered, discord.HTTPException):
             await self.service.deadlines.post_later(match.id, JobKind.BOARD, match.row.ply)
             raise
-        except OutOfReach:  # its players got the board by DM: their clock starts with it
-            if clock is not None:
+        except OutOfReach as unreached:  # its players got the board by DM: the clock starts
+            if not unreached.told:  # Discord failed that too: no clock before they get it
+                await self.service.deadlines.post_later(match.id, JobKind.BOARD, match.row.ply)
+            elif clock is not None:
                 await self.service.deadlines.start_clock(match, clock)
             raise
         if clock is not None:  # before the board is recorded as posted: see Jobs.unscheduled
@@ -414,11 +413,12 @@ class Announcer:
 
     async def _dm_anyway(self, user_id: int, text: str, picture: discord.File) -> bool:
         """A DM whatever `/settings dm` says: a private match's players have no other way to
-        hear what happened between interactions. False if Discord refused it."""
+        hear what happened between interactions. True if Discord took it or the member closed
+        their DMs (nothing to wait for), False if Discord refused it otherwise (try later)."""
         try:
             return await self._send_dm(user_id, text, picture)
         except DmsClosed:
-            return False
+            return True
 
     async def _send_dm(self, user_id: int, text: str, picture: discord.File) -> bool:
         """A direct message; False if Discord refused it, DmsClosed if because the member

@@ -224,6 +224,13 @@ class Matches(Database):
             )
         return bool(claimed == 1)
 
+    async def release_telling(self, match_id: int, ply: int) -> None:
+        """Undo `claim_telling` at `ply`: its DMs failed, so the next try may claim it."""
+        async with self._writer() as db:
+            await db.execute(
+                "UPDATE matches SET told_ply = NULL WHERE id = ? AND told_ply = ?", match_id, ply
+            )
+
     async def accept_seat(
         self, match_id: int, seat: int, taker: tuple[int, str] | None = None
     ) -> bool:

@@ -64,12 +64,31 @@ def player(user: discord.abc.User) -> Player:
 
 
 async def tell(interaction: Interaction, text: str | Text) -> None:
-    """An ephemeral message, whether or not the interaction was answered already."""
+    """An ephemeral message, whether or not the interaction was answered already. Where
+    Discord fails the follow-up (an outage) and the command's own reply is one only the
+    member sees, that reply is edited to say it instead: edits may still get through."""
     text = limits.content(say(text))
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
+        return
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        if not await _private_reply(interaction):
+            raise
+        await interaction.edit_original_response(content=text)
+
+
+async def _private_reply(interaction: Interaction) -> bool:
+    """Whether the interaction's reply is a command's own, seen only by its member (not the
+    message a button is on, nor a reply everyone sees)."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return False
+    try:
+        original = await interaction.original_response()
+    except discord.HTTPException:
+        return False
+    return original.flags.ephemeral
 
 
 def explain(error: ServiceError) -> str:

@@ -11,17 +11,17 @@ from typing import Any, cast
 
 import pytest
 
-from bot.clock import DAY, ManualClock
+from bot.clock import DAY, HOUR, ManualClock
 from bot.offline import OfflineDiscord, interactions
 from bot.offline.records import OfflineError, Pending, User
 from bot.posts.conversations import HEARD, Heard
 from bot.service import MatchService
 from bot.service.ratings import DIRECT_MESSAGES
-from bot.store import open_store
+from bot.store import JobKind, open_store
 from bot.texts import say, t
 from rules import get_game
 from tests.bot.spec import check_request
-from tests.bot.support import new_bot, private, public, resign
+from tests.bot.support import START, new_bot, private, public, resign
 from tests.bot.test_commands import COMMANDS
 from tests.bot.test_full_games import greedy_capture
 from tests.bot.test_offline_lines import session
@@ -450,6 +450,42 @@ def test_a_board_waiting_in_a_dm_is_posted_there_after_a_restart(
         assert say(t("places.caught_up")) in result.content
         again = await h.command(alice, "board", dm)
         assert not [s for s in public(again) if "Game over" in s.content], "posted once"
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_dm_board_discord_fails_starts_no_clock_until_its_players_get_it(
+    offline: Any, database: str
+) -> None:
+    """Discord fails every post for two hours, the conversation's follow-ups and DMs alike:
+    alice's move is saved and she is told so in her own reply; bob's clock waits for the
+    DM that brings him the board after the outage (a restart during it loses nothing), and
+    the board shows in the DM at the next command there."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h)
+        match_id = max(await h.bot.store.match_ids())
+        clock = h.bot.clock
+        assert isinstance(clock, ManualClock)
+        h.fail_posts(2 * HOUR)
+        sent = await h.command(alice, "move", dm, move="a1e3")
+        assert not [s for s in sent if s.kind == "message"]  # Discord took none
+        (told,) = [s for s in sent if s.kind == "edit" and "clock starts only then" in s.content]
+        assert told.for_user == alice.id
+        await h.advance(HOUR)
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) is None
+        await h.restart(new_bot(database, clock=clock))
+        got_at = None
+        async for step in h.advancing(2 * HOUR):
+            if got_at is None and [s for s in step if s.channel_id == h.dm(bob)]:
+                got_at = int(clock.now())
+        assert got_at is not None and got_at >= START + 2 * HOUR
+        dms = [s for s in h.sent if s.channel_id in (h.dm(alice), h.dm(bob))]
+        assert sorted(s.channel_id for s in dms) == sorted([h.dm(alice), h.dm(bob)])
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) == got_at + 3 * DAY
+        (board,) = [s for s in public(await h.command(alice, "board", dm)) if s.pngs]
+        assert board.channel_id == dm and "alice played **a1e3**" in board.content
 
     offline(scenario)
 

@@ -370,6 +370,10 @@ def test_a_position_is_claimed_for_telling_by_dm_once_and_again_after_a_takeback
         claims = await asyncio.gather(*(store.claim_telling(match_id, 1) for _ in range(4)))
         assert sorted(claims) == [False, False, False, True]  # racing callers: one claims
         assert not await store.claim_telling(match_id, 0)  # the match has moved on
+        await store.release_telling(match_id, 0)  # not the position claimed: no change
+        assert not await store.claim_telling(match_id, 1)
+        await store.release_telling(match_id, 1)  # its DMs failed: the next try claims it
+        assert await store.claim_telling(match_id, 1)
         await store.rewind(match_id, 1, 0, snapshot="{}", status="active", outcome=None)
         await turn(store, match_id, 0, "a1b2")  # ply 1 again, another position
         assert await store.claim_telling(match_id, 1)
