@@ -28,6 +28,7 @@ from bot.posts.notifications import pinging
 from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
 from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
+from bot.service.settings import Settings
 from bot.service.timing import clock_terms
 from bot.texts import say, speaking, t
 from bot.ui.commands_sync import install_url
@@ -179,7 +180,7 @@ class Challenges(commands.Cog):
             message: discord.Message = await interaction.original_response()
         else:
             message = await interaction.followup.send(
-                _with_install_link(match, interaction),
+                await _with_install_link(match, interaction, self.bot.service.settings),
                 view=_answers(match),
                 allowed_mentions=pinging(*match.people),
                 wait=True,
@@ -307,12 +308,20 @@ class Challenges(commands.Cog):
             await interaction.edit_original_response(content=withdrawn, view=None)
 
 
-def _with_install_link(match: Match, interaction: Interaction) -> str:
+async def _with_install_link(match: Match, interaction: Interaction, settings: Settings) -> str:
     """The challenge; in a private conversation, where only those who added the app to their
-    account can type its commands, it says so to the others, with the link that adds it."""
+    account can type its commands, it says so to the others not seen using it that way, with
+    the link that adds it."""
     text = challenge_text(match)
-    others = [s.user_id for s in match.seats if not s.accepted and s.engine is None and not s.free]
-    if interaction.guild_id is not None or not others:
+    if interaction.guild_id is not None:
+        return text
+    others = []
+    for seat in match.seats:
+        if seat.accepted or seat.engine is not None or seat.free:
+            continue
+        if not (await settings.person(seat.user_id)).installed:
+            others.append(seat.user_id)
+    if not others:
         return text
     names = ", ".join(mention(user_id) for user_id in others)
     line = t("places.install", names=names, link=install_url(interaction.application_id))

@@ -31,6 +31,8 @@ SERVER_OWN = "server"
 """The language setting that means the server's own (Discord's preferred locale)."""
 LANGUAGE_NAMES = {code: catalogue(code)["language.name"] for code in LANGUAGES}
 """Each language by its own name, as language pickers show them to readers of any language."""
+REMEMBERED = 100_000  # members' and servers' facts Settings.heard keeps to skip writes
+
 ALL_GAMES = "all"
 LARGE = "large"
 BOARD_SIZES = ("normal", LARGE)
@@ -57,24 +59,34 @@ class ServerChange:
 class Settings:
     def __init__(self, store: Store) -> None:
         self.store = store
-        # The locale last stored per member ("user", id) and server ("server", id), so an
-        # interaction writes only when one changed.
-        self._locales: dict[tuple[str, int], str] = {}
+        # What was last stored per member ("user", id: their locale; "installed", id) and
+        # server ("server", id: its locale), so an interaction writes only when it changed;
+        # emptied past REMEMBERED entries (a busy host sees many members), at the cost of a
+        # write each for the next interactions.
+        self._stored: dict[tuple[str, int], str] = {}
 
     async def heard(
-        self, user_id: int, locale: str, guild_id: int | None, guild_locale: str | None
+        self,
+        user_id: int,
+        locale: str,
+        guild_id: int | None,
+        guild_locale: str | None,
+        installed: bool = False,
     ) -> None:
-        """Remember the locales an interaction carried, for the DMs and posts made later."""
-        if self._locales.get(("user", user_id)) != locale:
+        """Remember what an interaction carried, for the DMs and posts made later: the
+        locales, and whether the member used the app through their own install."""
+        if len(self._stored) > REMEMBERED:
+            self._stored.clear()
+        if self._stored.get(("user", user_id)) != locale:
             await self.store.remember_locale(user_id, locale)
-            self._locales["user", user_id] = locale
-        if (
-            guild_id is not None
-            and guild_locale
-            and (self._locales.get(("server", guild_id)) != guild_locale)
-        ):
-            await self.store.remember_server_locale(guild_id, guild_locale)
-            self._locales["server", guild_id] = guild_locale
+            self._stored["user", user_id] = locale
+        if guild_id is not None and guild_locale:
+            if self._stored.get(("server", guild_id)) != guild_locale:
+                await self.store.remember_server_locale(guild_id, guild_locale)
+                self._stored["server", guild_id] = guild_locale
+        if installed and ("installed", user_id) not in self._stored:
+            await self.store.remember_install(user_id)
+            self._stored["installed", user_id] = ""
 
     async def member_language(self, user_id: int) -> str:
         """The language a member reads DMs in: their client's, English if never seen."""

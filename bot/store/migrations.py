@@ -306,6 +306,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # The last position of a private match its players were sent by DM (`claim_telling`): a
     # restart, which posts every unposted board again, sends it to them once, not once more.
     Migration.portable("boards sent by DM", "ALTER TABLE matches ADD COLUMN told_ply INTEGER;"),
+    # Members seen using the app through their own account's install: a challenge in a DM
+    # does not ask them to add it.
+    Migration.portable(
+        "apps added to accounts",
+        "ALTER TABLE preferences ADD COLUMN installed INTEGER NOT NULL DEFAULT 0;",
+    ),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

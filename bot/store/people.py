@@ -21,14 +21,16 @@ class People(Database):
 
     async def preferences(self, user_id: int) -> PreferenceRow:
         rows = await self._reader().fetch(
-            "SELECT dm, dm_refused, theme, flip, large_board, locale FROM preferences "
-            "WHERE user_id = ?",
+            "SELECT dm, dm_refused, theme, flip, large_board, locale, installed "
+            "FROM preferences WHERE user_id = ?",
             user_id,
         )
         if not rows:
             return PreferenceRow()
-        row = rows[0]
-        return PreferenceRow(bool(row[0]), bool(row[1]), row[2], bool(row[3]), bool(row[4]), row[5])
+        dm, refused, theme, flip, large, locale, installed = rows[0]
+        return PreferenceRow(
+            bool(dm), bool(refused), theme, bool(flip), bool(large), locale, bool(installed)
+        )
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
         """The Discord locale a member's last interaction carried (their DMs speak it)."""
@@ -39,6 +41,17 @@ class People(Database):
                 "updated_at = excluded.updated_at",
                 user_id,
                 locale,
+                now(),
+            )
+
+    async def remember_install(self, user_id: int) -> None:
+        """The member used the app through their own account's install."""
+        async with self._writer() as db:
+            await db.execute(
+                "INSERT INTO preferences (user_id, installed, updated_at) VALUES (?, 1, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET installed = 1, "
+                "updated_at = excluded.updated_at WHERE preferences.installed = 0",
+                user_id,
                 now(),
             )
 

@@ -184,6 +184,7 @@ class PreferenceRow:
     flip: bool = True  # boards of their own matches drawn from their side
     large: bool = False  # their private boards in halves, for phones (renderers/large.py)
     locale: str | None = None  # Discord's locale of their last interaction; None: never seen
+    installed: bool = False  # seen using the app through their own account's install
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
 
 async def _remember_locales(interaction: Interaction) -> None:
     """The member's and the server's locales, kept for the DMs and posts no interaction
-    carries (see Settings.heard)."""
+    carries, and whether the member added the app to their account (see Settings.heard)."""
     guild_locale = interaction.guild_locale
     try:
         await service_of(interaction).settings.heard(
@@ -142,6 +142,7 @@ async def _remember_locales(interaction: Interaction) -> None:
             str(interaction.locale),
             interaction.guild_id,
             None if guild_locale is None else str(guild_locale),
+            interaction.is_user_integration(),
         )
     except Exception:  # a language remembered later is better than a command refused now
         log.exception("could not remember the locales of %s", _describe(interaction))

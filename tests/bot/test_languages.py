@@ -19,6 +19,7 @@ import pytest
 
 from bot.cogs.settings import LANGUAGE_CHOICES
 from bot.offline import OfflineDiscord, Sent
+from bot.service import settings as settings_module
 from bot.service.offload import Offload, TooComplex
 from bot.service.settings import LANGUAGE_NAMES, SERVER_OWN
 from bot.store import ServerRow
@@ -219,6 +220,7 @@ def test_every_language_has_its_own_name_and_a_choice() -> None:
     assert [choice.value for choice in LANGUAGE_CHOICES] == [SERVER_OWN, *LANGUAGES]
 
 
+@pytest.mark.both_backends
 def test_languages_and_locales_are_stored(database_url: str) -> None:
     """Both backends keep a server's language, its remembered locale apart from its other
     settings, and a member's locale apart from their preferences."""
@@ -236,7 +238,45 @@ def test_languages_and_locales_are_stored(database_url: str) -> None:
             await store.set_dm(3, True)
             await store.remember_locale(3, "pt-BR")
             mine = await store.preferences(3)
-            assert mine.dm and mine.locale == "pt-BR"
+            assert mine.dm and mine.locale == "pt-BR" and not mine.installed
+            await store.remember_install(3)
+            await store.remember_install(4)  # a member with no preferences yet
+            mine = await store.preferences(3)
+            assert mine.dm and mine.locale == "pt-BR" and mine.installed
+            assert (await store.preferences(4)).installed
+
+    asyncio.run(check())
+
+
+def test_what_members_carry_is_written_once_and_the_memory_of_it_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch, database_url: str
+) -> None:
+    """Settings.heard writes a member's locale and install only when they change, and forgets
+    what it wrote past REMEMBERED entries (then writes again) rather than grow forever."""
+    monkeypatch.setattr(settings_module, "REMEMBERED", 4)
+
+    async def check() -> None:
+        bot = new_bot(database_url)
+        async with OfflineDiscord(bot):
+            settings, store = bot.service.settings, bot.store
+            writes: list[int] = []
+            remember = store.remember_locale
+
+            async def counted(user_id: int, locale: str) -> None:
+                writes.append(user_id)
+                await remember(user_id, locale)
+
+            monkeypatch.setattr(store, "remember_locale", counted)
+            await settings.heard(1, "fr", None, None, installed=True)
+            await settings.heard(1, "fr", None, None, installed=True)
+            assert writes == [1]
+            for user_id in range(2, 12):
+                await settings.heard(user_id, "de", 7, "fr")
+                assert len(settings._stored) <= 4 + 3  # one call adds three at most
+            await settings.heard(1, "fr", None, None)
+            assert writes[-1] == 1  # forgotten, so written again
+            assert (await store.preferences(1)).installed
+            assert (await store.preferences(11)).locale == "de"
 
     asyncio.run(check())
 

@@ -381,6 +381,29 @@ def test_a_dm_match_left_unrated_by_a_stop_is_counted_at_the_next_start(
     asyncio.run(main())
 
 
+def test_a_challenge_in_a_dm_asks_to_add_the_app_only_those_not_seen_using_it(
+    offline: Any,
+) -> None:
+    """bob added the app but has not used it yet: the challenge cannot know, and tells him
+    how; once he has used a command through it, the next challenge does not."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = alice_and_bob(h)
+        h.install(bob)
+        (first,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        assert "add the app to your account" in first.content
+        await h.command(bob, "matches", dm)
+        carol = h.user("carol")
+        group = h.conversation(alice, [bob, carol])
+        (second,) = public(
+            await h.command(alice, "challenge", group, game="boost", opponent=bob, opponent2=carol)
+        )
+        line = [s for s in second.content.splitlines() if "add the app" in s]
+        assert line == [line[0]] and f"<@{carol.id}>" in line[0] and f"<@{bob.id}>" not in line[0]
+
+    offline(scenario)
+
+
 def test_a_challenge_in_a_dm_names_only_people_in_it(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, dm = alice_and_bob(h)
