@@ -228,11 +228,6 @@ def second_look(
       short search reads such a position without seeing the reply that refutes the move: of
       the calibration's blunders, Boku's `h3` and `i7` read as losing 13 and 2 points at
       0.5 s, and as 52 and 30 with such a look;
-    - a position that a marked move the judge did choose led to (SECOND_LOOK), so that the
-      look before that move is not set against a short reading after it: of the ten worst
-      marks in three of Kyo's self-play games, six lost nothing read at 8 and 16 budgets,
-      most of them the judge's own choice (Kyo's `h6-g6`, ply 31 of seed 5000: 63% to 31%,
-      and 63% to 63% at eight budgets);
     - a position whose move the readings mark (SECOND_LOOK, or as many budgets as the
       position after it had, so that the move's loss compares two readings of one depth: a
       deeper reading after a move than before it made false losses, Quorum's `b1d3` at ply 6
@@ -251,12 +246,13 @@ def second_look(
         if readings[index].deeper:
             continue
         looks = []
-        open_after = game.outcome(states[index]) is None and not proven(readings[index].chances)
-        if index > 0 and open_after:
-            if _unexpected(judged[index - 1]):
-                looks.append(LOOK_AFTER)
-            elif judged[index - 1].mark is not None:  # the judge's own choice, marked
-                looks.append(SECOND_LOOK)
+        if (
+            index > 0
+            and _unexpected(judged[index - 1])
+            and game.outcome(states[index]) is None
+            and not proven(readings[index].chances)
+        ):
+            looks.append(LOOK_AFTER)
         if judged[index].mark is not None:
             looks.append(SECOND_LOOK)  # where the same depth as the position after does not fit
             looks.append(max(SECOND_LOOK, readings[index + 1].times))
