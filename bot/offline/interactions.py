@@ -66,6 +66,9 @@ def interaction(
     }
     guild_id = state.guild_of(where)
     if state.private(where):
+        # Discord lists a conversation's recipients as the one asking sees them: the others
+        others = [member.payload() for member in state.members[where] if member != user]
+        payload["channel"] = {**state.channels[where], "recipients": others}
         payload["user"] = user.payload()
         payload["context"] = 2  # people's DM or group DM
         payload["authorizing_integration_owners"] = {"1": str(_installer(state, user, where).id)}

@@ -404,6 +404,22 @@ def test_a_challenge_in_a_dm_asks_to_add_the_app_only_those_not_seen_using_it(
     offline(scenario)
 
 
+def test_a_dm_is_the_same_whoever_opened_it_first(offline: Any) -> None:
+    """bob's line opens the DM, then alice challenges him in it: Discord lists bob among the
+    recipients alice sees, so the challenge stands."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.install(alice)
+        h.install(bob)
+        dm = h.conversation(bob, [alice])
+        await h.command(bob, "matches", dm)
+        (challenge,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
+        assert challenge.channel_id == dm and challenge.buttons[0] == "Accept"
+
+    offline(scenario)
+
+
 def test_a_challenge_in_a_dm_names_only_people_in_it(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, dm = alice_and_bob(h)
