@@ -105,7 +105,7 @@ class Computer:
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match.id, error.message)
             return
-        except OutOfReach as error:  # its players were told by DM; the board waits
+        except OutOfReach as error:  # told by DM (else its BOARD job tries again); it waits
             log.info("%s", error)
         except (Undelivered, discord.HTTPException) as error:
             # Its BOARD job posts it later, and the post wakes the computer if it is to move.
@@ -148,7 +148,7 @@ class Computer:
                 await self._play_one(match, mover.engine)
         except ServiceError as error:
             log.info("the computer stops in match #%s: %s", match_id, error.message)
-        except OutOfReach as error:  # its players were told by DM; the board waits
+        except OutOfReach as error:  # told by DM (else its BOARD job tries again); it waits
             log.info("%s", error)
         except (Undelivered, discord.HTTPException) as error:  # its BOARD job posts it later
             log.info("match #%s: the board is posted later: %s", match_id, error)

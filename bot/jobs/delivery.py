@@ -1,7 +1,9 @@
 """The jobs that post what Discord did not take: a turn's board (BOARD), a finished match's
 replay (REPLAY) and a judged analysis (ANALYSIS). Each is tried again after a growing
-backoff (Retry) until Discord takes it, and given up, with the players told by DM, after
-GIVE_UP_AFTER refusals or at once when the place is gone (404); see bot/service/delivery.py.
+backoff (Retry) until Discord takes it (in a private conversation, until its players get it by
+DM: the post itself waits for the next interaction there), and given up, with the players
+told by DM, after GIVE_UP_AFTER refusals or at once when the place is gone (404); see
+bot/service/delivery.py.
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ class Deliveries:
             await self._post(job)
         except discord.NotFound as error:  # the thread or channel was deleted: for good
             await self._give_up(job, error)
-        except OutOfReach as unreached:  # the board waits for the conversation's next interaction
-            if not unreached.told:  # nor were its players sent it by DM: that is tried again
+        except OutOfReach as unreached:  # it waits for the conversation's next interaction
+            if not unreached.told:  # nor did its players get it by DM: that is tried again
                 await self._again(job, unreached)
+                return
+            log.info("%s", unreached)
         except (Undelivered, discord.HTTPException) as error:
             await self._again(job, error)
 

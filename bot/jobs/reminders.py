@@ -33,7 +33,7 @@ class JobHandler:
     async def __call__(self, job: JobRow) -> None:
         try:
             await self._act(job)
-        except OutOfReach as error:  # a private match's players were told by DM instead
+        except OutOfReach as error:  # a private match's players were told by DM, if Discord let
             log.info("%s", error)
 
     async def _act(self, job: JobRow) -> None:

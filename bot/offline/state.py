@@ -257,7 +257,7 @@ class DiscordState:
 
     def fail_posts(self, seconds: float | None) -> None:
         """Answer every message post to a channel with 503 for `seconds` of this clock (a
-        partial outage: edits, threads and interaction answers still work, but for the
+        partial outage: edits, threads and interaction answers still work, except the
         follow-ups that are a private conversation's posts); None ends it."""
         self._posts_fail_until = None if seconds is None else self.now() + seconds
 

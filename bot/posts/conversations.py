@@ -96,7 +96,7 @@ class OutOfReach(Exception):
     next command or button there, and the players were sent it by DM, unless Discord failed
     that too (`told` False: try again later, and start no clock meanwhile)."""
 
-    def __init__(self, match: Match, told: bool = True) -> None:
+    def __init__(self, match: Match, told: bool) -> None:
         super().__init__(f"match #{match.id}: its conversation cannot be posted to now")
         self.match = match
         self.told = told
@@ -206,6 +206,9 @@ class Conversations:
         # channel id -> matches with a board unposted; after a restart, each unposted board's
         # BOARD job (bot/jobs/startup.py) finds its conversation out of reach and adds it again
         self._waiting: dict[int, set[int]] = {}
+        # match id -> (ply, who got that position by DM) while a DM of it failed: the next
+        # try sends it to the others only (after a restart, to everyone again)
+        self._sent: dict[int, tuple[int, set[int]]] = {}
 
     @contextlib.contextmanager
     def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:
@@ -232,17 +235,20 @@ class Conversations:
     async def missed(self, match: Match, content: str, file: discord.File) -> bool:
         """A post the conversation could not take: each player gets it by DM now (once per
         position, restarts included), where Discord allows; a board waits for the next
-        interaction there. False if Discord failed a DM: then none counts as sent, and the
-        next try sends them all again."""
+        interaction there. False if Discord failed a DM: the position is not counted as
+        told, and the next try sends it to those who did not get it (`_sent`)."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
         if not await self.tellings.claim_telling(match.id, match.row.ply):
             return True
         picture = None if file is MISSING else file.fp.read()
+        ply, sent = self._sent.get(match.id, (match.row.ply, set()))
+        if ply != match.row.ply:
+            sent = set()
         told = True
         for seat in match.seats:
-            if seat.engine is not None:
+            if seat.engine is not None or seat.user_id in sent:
                 continue
             note = t("places.missed", place=place_of(match, seat.user_id))
             text = limits.content(f"{content}\n{say(note)}" if board_missing else content)
@@ -251,8 +257,14 @@ class Conversations:
                 board = discord.File(
                     io.BytesIO(picture), filename=file.filename, description=file.description
                 )
-            told = await self.send_dm(seat.user_id, text, board) and told
-        if not told:
+            if await self.send_dm(seat.user_id, text, board):
+                sent.add(seat.user_id)
+            else:
+                told = False
+        if told:
+            self._sent.pop(match.id, None)
+        else:
+            self._sent[match.id] = (match.row.ply, sent)
             await self.tellings.release_telling(match.id, match.row.ply)
         return told
 

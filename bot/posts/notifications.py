@@ -22,7 +22,8 @@ from discord.utils import MISSING
 
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
-from bot.posts.conversations import Conversation, Conversations, OutOfReach, private
+from bot.posts.conversations import Conversation, Conversations, OutOfReach, place_of, private
+from bot.posts.direct_messages import DirectMessages
 from bot.posts.languages import in_its_place, spoken_in
 from bot.posts.match_texts import (
     POSTED_LATE,
@@ -60,7 +61,6 @@ from renderers import PictureWords
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
-DMS_CLOSED = 50007  # Discord's error code: this user does not accept DMs from the bot
 FOLLOWER_SENDS = 5  # followers' DMs in flight at once: well within Discord's rate limits
 FOLLOWERS_TASK = "followers"  # the offline harness waits for tasks named so
 
@@ -109,7 +109,8 @@ class Announcer:
         self._telling: set[asyncio.Task[None]] = set()  # followers' DMs under way
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
         clock, store = service.deadlines.clock, service.store
-        self.conversations = Conversations(clock, self._dm_anyway, self._post_waiting_board, store)
+        self.dms = DirectMessages(client, store)
+        self.conversations = Conversations(clock, self.dms.anyway, self._post_waiting_board, store)
 
     async def language(self, match: Match) -> str:
         """The language of the place where a match is played (see bot.posts.languages)."""
@@ -359,7 +360,7 @@ class Announcer:
             picture = await self.private_board(match, user_id) if board else MISSING
             worded_text = say(text)
         try:
-            return await self._send_dm(user_id, worded_text, picture)
+            return await self.dms.send(user_id, worded_text, picture)
         except DmsClosed as closed:
             if closed.first:
                 await self.say(match, dms_closed(user_id), ping=[user_id])
@@ -407,31 +408,9 @@ class Announcer:
                 text = followed(match, lines, notes, link)
             async with self._dm_slots:
                 with contextlib.suppress(DmsClosed):
-                    await self._send_dm(user_id, text, board)
+                    await self.dms.send(user_id, text, board)
 
         await asyncio.gather(*(send(user_id) for user_id in followers))
-
-    async def _dm_anyway(self, user_id: int, text: str, picture: discord.File) -> bool:
-        """A DM whatever `/settings dm` says: a private match's players have no other way to
-        hear what happened between interactions. True if Discord took it or the member closed
-        their DMs (nothing to wait for), False if Discord refused it otherwise (try later)."""
-        try:
-            return await self._send_dm(user_id, text, picture)
-        except DmsClosed:
-            return True
-
-    async def _send_dm(self, user_id: int, text: str, picture: discord.File) -> bool:
-        """A direct message; False if Discord refused it, DmsClosed if because the member
-        closed their DMs (which the store then remembers)."""
-        try:
-            channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(limits.content(text), file=picture, allowed_mentions=pinging())
-        except discord.HTTPException as error:
-            if error.code != DMS_CLOSED:
-                log.warning("could not send a DM to %s: %s", user_id, error)
-                return False
-            raise DmsClosed(await self.service.store.refuse_dm(user_id)) from error
-        return True
 
     async def post_missing_board(self, match_id: int, late: Line = POSTED_LATE) -> None:
         """Post the board of turns that were saved but never shown (Discord did not take
@@ -460,12 +439,12 @@ class Announcer:
     async def gave_up(self, match: Match, what: Text) -> None:
         """Tell each player of the match by DM (opted in or not: nothing else reaches them)
         that `what` will not be posted (see bot/service/delivery.py)."""
-        place = f"<#{match.channel_id}>"
-        gave_up = t("delivery.gave_up", what=what, match=match.title, place=place)
         for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
+            place = place_of(match, user_id) if private(match) else f"<#{match.channel_id}>"
+            gave_up = t("delivery.gave_up", what=what, match=match.title, place=place)
             text = say(gave_up, await self.service.settings.member_language(user_id))
             with contextlib.suppress(DmsClosed):
-                await self._send_dm(user_id, text, MISSING)
+                await self.dms.send(user_id, text, MISSING)
 
     async def remind(self, reminder: Reminder) -> None:
         """A DM for a player who opted in, else a mention in the match's place."""
@@ -476,7 +455,7 @@ class Announcer:
             with speaking(await self.service.settings.member_language(user_id)):
                 board = await self.private_board(match, user_id)
                 text = say(reminder_direct(reminder))
-            await self._dm_anyway(user_id, text, board)
+            await self.dms.anyway(user_id, text, board)
             return
         await self.say(match, reminder_in_place(reminder), ping=[user_id])
 
@@ -488,7 +467,7 @@ class Announcer:
             challenger = match.challenger.user_id
             language = await self.service.settings.member_language(challenger)
             unanswered = say(challenge_unanswered(match), language)
-            await self._dm_anyway(challenger, unanswered, MISSING)
+            await self.dms.anyway(challenger, unanswered, MISSING)
             return
         channel = self.client.get_partial_messageable(
             match.row.channel_id, guild_id=match.row.guild_id

@@ -59,11 +59,12 @@ class ServerChange:
 class Settings:
     def __init__(self, store: Store) -> None:
         self.store = store
-        # What was last stored per member ("user", id: their locale; "installed", id) and
-        # server ("server", id: its locale), so an interaction writes only when it changed;
-        # emptied past REMEMBERED entries (a busy host sees many members), at the cost of a
-        # write each for the next interactions.
+        # What was last stored, so an interaction writes only when it changed: the locale
+        # per member ("user", id) and server ("server", id), and the members seen using
+        # their own install; emptied past REMEMBERED (a busy host sees many members), at
+        # the cost of a write each for the next interactions.
         self._stored: dict[tuple[str, int], str] = {}
+        self._installed: set[int] = set()
 
     async def heard(
         self,
@@ -75,8 +76,9 @@ class Settings:
     ) -> None:
         """Remember what an interaction carried, for the DMs and posts made later: the
         locales, and whether the member used the app through their own install."""
-        if len(self._stored) > REMEMBERED:
+        if len(self._stored) + len(self._installed) > REMEMBERED:
             self._stored.clear()
+            self._installed.clear()
         if self._stored.get(("user", user_id)) != locale:
             await self.store.remember_locale(user_id, locale)
             self._stored["user", user_id] = locale
@@ -84,9 +86,9 @@ class Settings:
             if self._stored.get(("server", guild_id)) != guild_locale:
                 await self.store.remember_server_locale(guild_id, guild_locale)
                 self._stored["server", guild_id] = guild_locale
-        if installed and ("installed", user_id) not in self._stored:
+        if installed and user_id not in self._installed:
             await self.store.remember_install(user_id)
-            self._stored["installed", user_id] = ""
+            self._installed.add(user_id)
 
     async def member_language(self, user_id: int) -> str:
         """The language a member reads DMs in: their client's, English if never seen."""

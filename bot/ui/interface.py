@@ -80,9 +80,11 @@ async def tell(interaction: Interaction, text: str | Text) -> None:
 
 
 async def _private_reply(interaction: Interaction) -> bool:
-    """Whether the interaction's reply is a command's own, seen only by its member (not the
-    message a button is on, nor a reply everyone sees)."""
-    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+    """Whether the interaction's reply is seen only by its member: a command's own, or the
+    private message a button is on (a move's picker); not one everyone sees."""
+    kinds = discord.InteractionResponseType
+    deferred = (kinds.deferred_channel_message, kinds.deferred_message_update)
+    if interaction.response.type not in deferred:
         return False
     try:
         original = await interaction.original_response()
@@ -114,7 +116,7 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
     with speaking(str(interaction.locale)):
         try:
             with observed(interaction), conversations.hearing(interaction):
-                await _remember_locales(interaction)
+                await _remember_member(interaction)
                 try:
                     yield
                 finally:
@@ -132,7 +134,7 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
             await apologise(interaction)
 
 
-async def _remember_locales(interaction: Interaction) -> None:
+async def _remember_member(interaction: Interaction) -> None:
     """The member's and the server's locales, kept for the DMs and posts no interaction
     carries, and whether the member added the app to their account (see Settings.heard)."""
     guild_locale = interaction.guild_locale
@@ -142,10 +144,10 @@ async def _remember_locales(interaction: Interaction) -> None:
             str(interaction.locale),
             interaction.guild_id,
             None if guild_locale is None else str(guild_locale),
-            interaction.is_user_integration(),
+            installed=interaction.is_user_integration(),
         )
     except Exception:  # a language remembered later is better than a command refused now
-        log.exception("could not remember the locales of %s", _describe(interaction))
+        log.exception("could not remember what %s carried", _describe(interaction))
 
 
 async def options_offered(interaction: Interaction) -> bool:

@@ -260,21 +260,28 @@ def test_what_members_carry_is_written_once_and_the_memory_of_it_stays_bounded(
         async with OfflineDiscord(bot):
             settings, store = bot.service.settings, bot.store
             writes: list[int] = []
-            remember = store.remember_locale
+            installs: list[int] = []
+            remember, install = store.remember_locale, store.remember_install
 
             async def counted(user_id: int, locale: str) -> None:
                 writes.append(user_id)
                 await remember(user_id, locale)
 
+            async def counted_install(user_id: int) -> None:
+                installs.append(user_id)
+                await install(user_id)
+
             monkeypatch.setattr(store, "remember_locale", counted)
+            monkeypatch.setattr(store, "remember_install", counted_install)
             await settings.heard(1, "fr", None, None, installed=True)
             await settings.heard(1, "fr", None, None, installed=True)
-            assert writes == [1]
+            assert writes == [1] and installs == [1]
             for user_id in range(2, 12):
-                await settings.heard(user_id, "de", 7, "fr")
-                assert len(settings._stored) <= 4 + 3  # one call adds three at most
-            await settings.heard(1, "fr", None, None)
-            assert writes[-1] == 1  # forgotten, so written again
+                await settings.heard(user_id, "de", 7, "fr", installed=True)
+                remembered = len(settings._stored) + len(settings._installed)
+                assert remembered <= 4 + 3  # one call adds three at most
+            await settings.heard(1, "fr", None, None, installed=True)
+            assert writes[-1] == 1 and installs[-1] == 1  # forgotten, so written again
             assert (await store.preferences(1)).installed
             assert (await store.preferences(11)).locale == "de"
 
