@@ -76,7 +76,7 @@ async def tell(interaction: Interaction, text: str | Text) -> None:
     except discord.HTTPException:
         if not await _private_reply(interaction):
             raise
-        await interaction.edit_original_response(content=text)
+        await interaction.edit_original_response(content=text, view=None)
 
 
 async def _private_reply(interaction: Interaction) -> bool:
