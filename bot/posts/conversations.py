@@ -52,8 +52,8 @@ class Heard:
 HEARD: ContextVar[Heard | None] = ContextVar("heard", default=None)
 
 SendDm = Callable[[int, str, discord.File], Awaitable[bool]]
-"""A DM to a member: True if Discord took it or refused it for good (the member closed their
-DMs: nothing to wait for), False if Discord failed (try again later). It raises nothing."""
+"""A DM to a member: True if Discord took it or refused it for good (closed DMs, say: nothing
+to wait for), False if Discord failed for now (try again later). It raises nothing."""
 PostMissing = Callable[[int, Text], Awaitable[bool]]
 
 
