@@ -236,22 +236,39 @@ class Conversations:
         """A post the conversation could not take: each player gets it by DM now (once per
         position, restarts included), where Discord allows; a board waits for the next
         interaction there. False if Discord failed a DM: the position is not counted as
-        told, and the next try sends it to those who did not get it (`_sent`)."""
+        told, and the next try sends it to those who did not get it (`_sent`). A note
+        while the board waits (a post without a picture: a vacation) goes as it is, and
+        leaves the position's telling to the board."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
+            if file is MISSING:
+                return await self._tell_players(match, content, file, False, set())
         if not await self.tellings.claim_telling(match.id, match.row.ply):
             return True
-        picture = None if file is MISSING else file.fp.read()
         ply, sent = self._sent.get(match.id, (match.row.ply, set()))
         if ply != match.row.ply:
             sent = set()
+        told = await self._tell_players(match, content, file, board_missing, sent)
+        if told:
+            self._sent.pop(match.id, None)
+        else:
+            self._sent[match.id] = (match.row.ply, sent)
+            await self.tellings.release_telling(match.id, match.row.ply)
+        return told
+
+    async def _tell_players(
+        self, match: Match, content: str, file: discord.File, waits: bool, sent: set[int]
+    ) -> bool:
+        """DM each player not in `sent`, adding each who got it (with a line saying where it
+        shows, if the board `waits`); False if Discord failed one for now."""
+        picture = None if file is MISSING else file.fp.read()
         told = True
         for seat in match.seats:
             if seat.engine is not None or seat.user_id in sent:
                 continue
             note = t("places.missed", place=place_of(match, seat.user_id))
-            text = limits.content(f"{content}\n{say(note)}" if board_missing else content)
+            text = limits.content(f"{content}\n{say(note)}" if waits else content)
             board = MISSING
             if picture is not None:
                 board = discord.File(
@@ -261,11 +278,6 @@ class Conversations:
                 sent.add(seat.user_id)
             else:
                 told = False
-        if told:
-            self._sent.pop(match.id, None)
-        else:
-            self._sent[match.id] = (match.row.ply, sent)
-            await self.tellings.release_telling(match.id, match.row.ply)
         return told
 
     async def catch_up(self, interaction: discord.Interaction[Any]) -> None:

@@ -347,6 +347,31 @@ def test_a_vacation_note_for_a_dm_match_goes_by_dm_when_taken_elsewhere(offline:
     offline(scenario)
 
 
+def test_a_vacation_note_while_a_dm_board_waits_leaves_the_board_its_own_dm(
+    offline: Any,
+) -> None:
+    """alice's board failed to post in their DM; before its retry bob takes a vacation
+    elsewhere. Both get the note by DM, and the retry still brings them the board, so bob's
+    clock starts with the board he got, not with a note about his vacation."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h, "quorum")
+        h.fail_posts(HOUR)
+        await h.command(alice, "move", dm, move="a1e3")
+        h.fail_posts(None)
+        sent = await h.command(bob, "vacation", days=2)  # in the server: not the DM
+        notes = [s for s in sent if s.channel_id in (h.dm_channel(alice), h.dm_channel(bob))]
+        assert len(notes) == 2 and all("bob is on vacation" in s.content for s in notes)
+        assert not any("shows in" in s.content for s in notes), "the note shows nowhere later"
+        later = await h.advance(HOUR)
+        boards = [s for s in later if s.channel_id == h.dm_channel(bob) and s.pngs]
+        assert len(boards) == 1 and "alice played **a1e3**" in boards[0].content
+        match_id = max(await h.bot.store.match_ids())
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) is not None
+
+    offline(scenario)
+
+
 def test_a_match_against_the_computer_alone_names_its_conversation(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, dm = alice_and_bob(h)
