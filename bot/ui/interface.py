@@ -65,8 +65,9 @@ def player(user: discord.abc.User) -> Player:
 
 async def tell(interaction: Interaction, text: str | Text) -> None:
     """An ephemeral message, whether or not the interaction was answered already. Where
-    Discord fails the follow-up (an outage) and the command's own reply is one only the
-    member sees, that reply is edited to say it instead: edits may still get through."""
+    Discord fails the follow-up (an outage) and the interaction's reply is one only the
+    member sees (a command's own, or a picker), that reply is edited to say it instead,
+    its buttons gone: edits may still get through."""
     text = limits.content(say(text))
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
