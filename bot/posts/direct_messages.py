@@ -27,20 +27,12 @@ class DirectMessages:
         self.client = client
         self.refusals = refusals
 
-    async def send(
-        self, user_id: int, text: str, picture: discord.File, raising: bool = False
-    ) -> bool:
-        """A direct message; False if Discord refused it (or, `raising`, its error),
-        DmsClosed if because the member closed their DMs (which is then remembered)."""
+    async def send(self, user_id: int, text: str, picture: discord.File) -> bool:
+        """A direct message; False if Discord refused it, DmsClosed if because the member
+        closed their DMs (which is then remembered)."""
         try:
-            channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(limits.content(text), file=picture, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as error:
-            if error.code == DMS_CLOSED:
-                raise DmsClosed(await self.refusals.refuse_dm(user_id)) from error
-            log.warning("could not send a DM to %s: %s", user_id, error)
-            if raising:
-                raise
+            await self._deliver(user_id, text, picture)
+        except discord.HTTPException:
             return False
         return True
 
@@ -50,8 +42,20 @@ class DirectMessages:
         good (closed DMs, any refusal but a server error or too many requests), False if it
         failed for now: try later."""
         try:
-            return await self.send(user_id, text, picture, raising=True)
+            await self._deliver(user_id, text, picture)
         except DmsClosed:
             return True
         except discord.HTTPException as error:
             return not (error.status >= 500 or error.status == 429)
+        return True
+
+    async def _deliver(self, user_id: int, text: str, picture: discord.File) -> None:
+        """Send it; Discord's refusal is raised (as DmsClosed for closed DMs) and logged."""
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(limits.content(text), file=picture, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            if error.code == DMS_CLOSED:
+                raise DmsClosed(await self.refusals.refuse_dm(user_id)) from error
+            log.warning("could not send a DM to %s: %s", user_id, error)
+            raise
