@@ -114,7 +114,7 @@ async def serve(bot: BoardBot, token: str) -> None:
     (Client.run without its logging set-up); SIGTERM and SIGINT stop the bot cleanly."""
     await check_database(bot.settings)
     async with bot:
-        stop_on_signals(bot)
+        stop_on_signals(bot.stop)
         await bot.start(token)
 
 

@@ -24,6 +24,8 @@ conversation, as a follow-up) fail with 503 for that span of the clock (a partia
 see how the bot recovers); `fail posts off` ends it early.
 Each line's answer, the computer's reply move included, is printed before the next line is
 read, so a script always plays out the same way (set AI_NODES for the same computer moves).
+SIGTERM or Ctrl+C ends the session after the line under way, and the bot stops as a served
+one does (bot.app.BoardBot.stop).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import asyncio
 import itertools
 import re
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -43,6 +46,7 @@ from bot.app import create_bot
 from bot.clock import ManualClock, describe_duration, parse_duration
 from bot.offline.harness import OfflineDiscord
 from bot.offline.records import OfflineError, Sent, Upload, User
+from bot.operations.signals import stop_on_signals
 from bot.settings import Settings
 
 LINE = re.compile(r"^\s*(?P<name>[\w.-]+)(?:\s+in\s+(?P<place>[^:]+?))?\s*:\s*(?P<action>.+)$")
@@ -358,19 +362,44 @@ async def run_offline(
     harness = OfflineDiscord(bot)
     session = Session(harness, folder, out)
     interactive = source.isatty()
+    signalled = asyncio.Event()
     async with harness:
+        stop_on_signals(signalled.set)
         if interactive:
             session.say(EXAMPLE)
-        while True:
-            if interactive:
-                try:
-                    text = await asyncio.to_thread(input, "> ")
-                except EOFError:
-                    break
-            else:
-                text = await asyncio.to_thread(source.readline)  # the loop serves meanwhile
-                if not text:
-                    break
+        while not signalled.is_set():
+            text = await _next_line(source, interactive, signalled)
+            if not text:
+                break
             await session.line(text)
-    session.say(f"End of input; {session.saved} file(s) saved under {folder}.")
+    ended = "Stopped by a signal" if signalled.is_set() else "End of input"
+    session.say(f"{ended}; {session.saved} file(s) saved under {folder}.")
     return 0
+
+
+async def _next_line(source: TextIO, interactive: bool, signalled: asyncio.Event) -> str:
+    """The next line, or "" at the end of input or once `signalled` is set. Read on a daemon
+    thread (the loop serves meanwhile): asyncio's own threads would hold the process's exit
+    until a read that may never return."""
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def give(text: str) -> None:
+        if not line.done():
+            line.set_result(text)
+
+    def read() -> None:
+        try:
+            text = input("> ") if interactive else source.readline()
+        except EOFError:
+            text = ""
+        try:
+            loop.call_soon_threadsafe(give, text)
+        except RuntimeError:  # the session ended while this read waited
+            pass
+
+    threading.Thread(target=read, name="offline input", daemon=True).start()
+    stop = asyncio.ensure_future(signalled.wait())
+    await asyncio.wait((line, stop), return_when=asyncio.FIRST_COMPLETED)
+    stop.cancel()
+    return line.result() if line.done() and not signalled.is_set() else ""

@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from bot.offline import OfflineDiscord
 from bot.operations.signals import stop_on_signals
 from bot.store import JobKind, open_store
 from tests.bot.support import new_bot, private, public, start_match
+from tests.bot.test_cli import ROOT
 from tests.bot.test_health import get
 
 BOARD_POST = "/channels/{channel_id}/messages"
@@ -53,7 +57,7 @@ def clock_of(h: OfflineDiscord) -> ManualClock:
 async def sigterm(h: OfflineDiscord, number: int = signal.SIGTERM) -> asyncio.Task[None]:
     """Send this process SIGTERM (as a host does on every deploy) or another signal; the
     stop it began."""
-    stop_on_signals(h.bot)
+    stop_on_signals(h.bot.stop)
     os.kill(os.getpid(), number)
     while not h.bot.in_flight.stopping:
         await asyncio.sleep(0.01)
@@ -149,3 +153,34 @@ def test_close_and_the_signals_take_one_path(offline: Any, number: signal.Signal
         assert stopping.done() and h.bot.is_closed()
 
     offline(scenario)
+
+
+def test_an_offline_session_stops_cleanly_on_sigterm_while_it_waits_for_a_line(
+    tmp_path: Path,
+) -> None:
+    """`python -m bot --offline` waiting on a terminal that stays open: SIGTERM ends the
+    session and closes its bot by the one stop path, and the process exits at once with 0."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    session = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--offline"],
+        cwd=tmp_path,
+        env=env | {"PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert session.stdin is not None and session.stdout is not None
+    try:
+        session.stdin.write("alice: /challenge game:quorum opponent:@bob\nbob: click Accept\n")
+        session.stdin.flush()
+        for printed in session.stdout:
+            if "file: data/offline/quorum-1-0.png" in printed:
+                break
+        session.send_signal(signal.SIGTERM)  # stdin still open: the session waits for a line
+        out, err = session.communicate(timeout=30)
+    finally:
+        session.kill()
+    assert session.returncode == 0
+    assert out.endswith("Stopped by a signal; 1 file(s) saved under data/offline.\n")
+    assert "Traceback" not in err
