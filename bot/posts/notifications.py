@@ -161,7 +161,7 @@ class Announcer:
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
         needed = (self._sending(match), "attach_files")
         doing = t("posts.undelivered.post_replay")
-        async with self._delivering(doing, self._places(match), needed):
+        async with self._delivering(doing, self._places(match), needed, match=match):
             await self._channel(match).send(
                 limits.content(say(replay_post(match))),
                 file=picture,
@@ -190,14 +190,19 @@ class Announcer:
     @staticmethod
     @asynccontextmanager
     async def _delivering(
-        what: Text, places: tuple[int, ...], needed: tuple[str, ...], instead: Text = NOTHING_LOST
+        what: Text,
+        places: tuple[int, ...],
+        needed: tuple[str, ...],
+        instead: Text = NOTHING_LOST,
+        match: Match | None = None,
     ) -> AsyncIterator[None]:
-        """Turn Discord's refusal of a post into Undelivered, naming what it needs."""
+        """Turn Discord's refusal of a post (of `match`, if it has one) into Undelivered,
+        naming what it needs."""
         try:
             yield
         except discord.Forbidden as error:
             log.info("could not %s in %s: %s", say(what, ENGLISH), places[0], error)
-            raise Undelivered(what, places, needed, instead) from error
+            raise Undelivered(what, places, needed, instead, match=match) from error
         except discord.DiscordServerError as error:
             log.warning(
                 "could not %s in %s: Discord answered %s",
@@ -205,13 +210,13 @@ class Announcer:
                 places[0],
                 error.status,
             )
-            raise Undelivered(what, places, needed, instead, outage=True) from error
+            raise Undelivered(what, places, needed, instead, outage=True, match=match) from error
         except discord.HTTPException as error:
             if error.status != 429:
                 raise
             log.info("could not %s in %s: rate limited", say(what, ENGLISH), places[0])
             retry_after = error.response.headers.get("Retry-After", "")
-            raise Undelivered(what, places, needed, instead, retry_after) from error
+            raise Undelivered(what, places, needed, instead, retry_after, match=match) from error
 
     @in_its_place
     async def open_match(
@@ -313,7 +318,9 @@ class Announcer:
         board = await self.board_file(match, await self.service.settings.thread_view(match))
         doing = t("posts.undelivered.post_board")
         try:
-            async with self._delivering(doing, self._places(match), needed, board_later(match)):
+            async with self._delivering(
+                doing, self._places(match), needed, board_later(match), match
+            ):
                 message = await channel.send(
                     text,
                     file=board,
@@ -497,7 +504,10 @@ class Announcer:
             match.row.channel_id, guild_id=match.row.guild_id
         )
         async with self._delivering(
-            t("posts.undelivered.post_challenge"), (match.row.channel_id,), ("send_messages",)
+            t("posts.undelivered.post_challenge"),
+            (match.row.channel_id,),
+            ("send_messages",),
+            match=match,
         ):
             if match.row.challenge_message_id is None or private(match):
                 # a conversation takes answers only, and edits none but its own: a new post
@@ -542,7 +552,7 @@ class Announcer:
     async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""
         doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
-        async with self._delivering(doing, self._places(match), sending):
+        async with self._delivering(doing, self._places(match), sending, match=match):
             content = limits.content(say(text))
             await self._channel(match).send(content, allowed_mentions=pinging(*ping))
 
@@ -552,7 +562,7 @@ class Announcer:
     ) -> discord.Message:
         """A message with buttons where the match is played, pinging only the users in `ping`."""
         doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
-        async with self._delivering(doing, self._places(match), sending):
+        async with self._delivering(doing, self._places(match), sending, match=match):
             return await self._channel(match).send(
                 limits.content(say(text)), allowed_mentions=pinging(*ping), view=view
             )
@@ -575,5 +585,7 @@ class Announcer:
             return
         if isinstance(thread, discord.Thread):
             doing, over = t("posts.undelivered.archive"), t("posts.undelivered.over_anyway")
-            async with self._delivering(doing, self._places(match), ("manage_threads",), over):
+            async with self._delivering(
+                doing, self._places(match), ("manage_threads",), over, match
+            ):
                 await thread.edit(archived=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.posts.conversations import place_of, private
 from bot.posts.match_texts import Line
 from bot.posts.names import safe_name
 from bot.service import Match
@@ -35,6 +36,7 @@ class Undelivered(Exception):
         instead: Text = NOTHING_LOST,
         retry_after: Line | None = None,
         outage: bool = False,
+        match: Match | None = None,
     ) -> None:
         super().__init__(f"could not {what} in channel {channels[0]}")
         self.outage = outage  # Discord answered with a server error (5xx)
@@ -43,12 +45,19 @@ class Undelivered(Exception):
         self.needed = needed  # discord.Permissions names, any of which may be the one lacking
         self.instead = instead
         self.retry_after = retry_after
+        self.match = match  # whose post it was, if known: a private one's place is named
 
     def explain(
-        self, permissions: discord.Permissions, channel_id: int | None, locale: str | None = None
+        self,
+        permissions: discord.Permissions,
+        channel_id: int | None,
+        locale: str | None = None,
+        viewer: int | None = None,
     ) -> str:
-        """The sentence for the member; `permissions` are the bot's where they asked, which
-        tell exactly what is lacking when that is the same channel or its parent."""
+        """The sentence for the member `viewer`; `permissions` are the bot's where they asked,
+        which tell exactly what is lacking when that is the same channel or its parent. A
+        private conversation is named as the member calls it ("your DM with bob"): a channel
+        mention of a DM shows as no name in Discord's clients."""
         if self.outage:
             why = t("posts.undelivered.outage")
         elif self.retry_after is not None:
@@ -66,11 +75,16 @@ class Undelivered(Exception):
         sentence = t(
             "posts.undelivered.sentence",
             doing=self.what,
-            place=f"<#{self.channels[0]}>",
+            place=self._place(viewer),
             why=why,
             instead=self.instead,
         )
         return say(sentence, locale)
+
+    def _place(self, viewer: int | None) -> Text | str:
+        if self.match is not None and viewer is not None and private(self.match):
+            return place_of(self.match, viewer)
+        return f"<#{self.channels[0]}>"
 
 
 class DmsClosed(Exception):

@@ -125,8 +125,10 @@ async def answering(interaction: Interaction) -> AsyncIterator[None]:
         except ServiceError as error:
             await tell(interaction, explain(error))
         except Undelivered as problem:
-            where = interaction.channel_id
-            await tell(interaction, problem.explain(interaction.app_permissions, where))
+            where, viewer = interaction.channel_id, interaction.user.id
+            await tell(
+                interaction, problem.explain(interaction.app_permissions, where, None, viewer)
+            )
             told(interaction)
         except OutOfReach as unreached:
             await tell(interaction, unreached.explain(interaction.user.id))

@@ -539,6 +539,7 @@ def test_a_dm_board_discord_fails_starts_no_clock_until_its_players_get_it(
         assert not [s for s in sent if s.kind == "message"]  # Discord took none
         (told,) = [s for s in sent if s.kind == "edit" and "clock starts only then" in s.content]
         assert told.for_user == alice.id
+        assert "could not post the board in your DM with bob because Discord is" in told.content
         await h.advance(HOUR)
         assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) is None
         await h.restart(new_bot(database, clock=clock))
