@@ -207,7 +207,8 @@ class Conversations:
         # BOARD job (bot/jobs/startup.py) finds its conversation out of reach and adds it again
         self._waiting: dict[int, set[int]] = {}
         # match id -> (ply, who got that position by DM) while a DM of it failed: the next
-        # try sends it to the others only (after a restart, to everyone again)
+        # try sends it to the others only (after a restart, to everyone again); forgotten
+        # when its post is given up
         self._sent: dict[int, tuple[int, set[int]]] = {}
 
     @contextlib.contextmanager
@@ -256,6 +257,10 @@ class Conversations:
             self._sent[match.id] = (match.row.ply, sent)
             await self.tellings.release_telling(match.id, match.row.ply)
         return told
+
+    def forget(self, match_id: int) -> None:
+        """Its posts are given up: who got its position by DM need not be remembered."""
+        self._sent.pop(match_id, None)
 
     async def _tell_players(
         self, match: Match, content: str, file: discord.File, waits: bool, sent: set[int]

@@ -446,6 +446,7 @@ class Announcer:
     async def gave_up(self, match: Match, what: Text) -> None:
         """Tell each player of the match by DM (opted in or not: nothing else reaches them)
         that `what` will not be posted (see bot/service/delivery.py)."""
+        self.conversations.forget(match.id)
         for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
             place = place_of(match, user_id) if private(match) else f"<#{match.channel_id}>"
             gave_up = t("delivery.gave_up", what=what, match=match.title, place=place)

@@ -623,3 +623,25 @@ def test_a_command_in_a_dm_without_a_match_says_so_without_naming_a_server(offli
         assert "server" not in told.content and "thread" not in told.content
 
     offline(scenario)
+
+
+def test_a_dm_board_given_up_after_days_of_failed_dms_is_forgotten_and_caught_up(
+    offline: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord fails every post and DM for three days: the BOARD job gives up after about
+    two, nobody's clock has run, the bot keeps no memory of whom it told, and the board
+    still shows in the DM at the next command there."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, _, dm = await dm_match(h)
+        match_id = max(await h.bot.store.match_ids())
+        h.fail_posts(3 * DAY)
+        await h.command(alice, "move", dm, move="a1e3")
+        await h.advance(3 * DAY)
+        assert f"match #{match_id}: gave up posting its board" in caplog.text
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1) is None
+        assert match_id not in h.bot.announcer.conversations._sent
+        (board,) = [s for s in public(await h.command(alice, "board", dm)) if s.pngs]
+        assert board.channel_id == dm and "alice played **a1e3**" in board.content
+
+    offline(scenario)
