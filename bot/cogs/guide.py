@@ -119,9 +119,10 @@ class Guide(commands.Cog):
 
     @app_commands.command(name="help", description=described(t("commands.help.description")))
     async def help(self, interaction: Interaction) -> None:
-        games = ", ".join(g.title for g in GAMES.values())
-        text = limits.content(say(t("answers.help.text", games=games)))
-        await interaction.response.send_message(text, ephemeral=True)
+        async with answering(interaction):  # remembers the member, as every command does
+            games = ", ".join(g.title for g in GAMES.values())
+            text = limits.content(say(t("answers.help.text", games=games)))
+            await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: BoardBot) -> None:

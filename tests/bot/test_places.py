@@ -407,18 +407,19 @@ def test_a_dm_match_left_unrated_by_a_stop_is_counted_at_the_next_start(
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("used", ["matches", "help"])
 def test_a_challenge_in_a_dm_asks_to_add_the_app_only_those_not_seen_using_it(
-    offline: Any,
+    offline: Any, used: str
 ) -> None:
     """bob added the app but has not used it yet: the challenge cannot know, and tells him
-    how; once he has used a command through it, the next challenge does not."""
+    how; once he has used a command through it (any command), the next challenge does not."""
 
     async def scenario(h: OfflineDiscord) -> None:
         alice, bob, dm = alice_and_bob(h)
         h.install(bob)
         (first,) = public(await h.command(alice, "challenge", dm, game="quorum", opponent=bob))
         assert "add the app to your account" in first.content
-        await h.command(bob, "matches", dm)
+        await h.command(bob, used, dm)
         carol = h.user("carol")
         group = h.conversation(alice, [bob, carol])
         (second,) = public(
