@@ -13,8 +13,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 import discord
@@ -50,10 +49,17 @@ from bot.posts.match_texts import (
     your_move,
 )
 from bot.posts.pictures import picture_words
-from bot.posts.undelivered import NOTHING_LOST, DmsClosed, Undelivered, board_later
+from bot.posts.undelivered import (
+    DmsClosed,
+    Undelivered,
+    board_later,
+    delivering,
+    match_places,
+    send_permission,
+)
 from bot.service import Match, MatchService, Reminder, ServiceError, Turn, View
 from bot.store import JobKind
-from bot.texts import ENGLISH, Text, language_of, say, speaking, t
+from bot.texts import Text, language_of, say, speaking, t
 from bot.ui.views import board_view, rematch_view
 from bot.workers.pool import WorkerPool
 from renderers import PictureWords
@@ -159,9 +165,9 @@ class Announcer:
         name = f"{match.game.name}-{match.id}-replay.gif"
         alt = limits.description(say(replay_alt(match)))
         picture = discord.File(io.BytesIO(limits.upload(gif, name)), filename=name, description=alt)
-        needed = (self._sending(match), "attach_files")
+        needed = (send_permission(match), "attach_files")
         doing = t("posts.undelivered.post_replay")
-        async with self._delivering(doing, self._places(match), needed, match=match):
+        async with delivering(doing, match_places(match), needed, match=match):
             await self._channel(match).send(
                 limits.content(say(replay_post(match))),
                 file=picture,
@@ -178,46 +184,6 @@ class Announcer:
             return Conversation(match, self.conversations)
         return self.client.get_partial_messageable(match.channel_id, guild_id=match.row.guild_id)
 
-    @staticmethod
-    def _places(match: Match) -> tuple[int, ...]:
-        """Where the match is played, then the channel its thread hangs from."""
-        return (match.channel_id, match.row.channel_id)
-
-    @staticmethod
-    def _sending(match: Match) -> str:
-        return "send_messages_in_threads" if match.row.thread_id else "send_messages"
-
-    @staticmethod
-    @asynccontextmanager
-    async def _delivering(
-        what: Text,
-        places: tuple[int, ...],
-        needed: tuple[str, ...],
-        instead: Text = NOTHING_LOST,
-        match: Match | None = None,
-    ) -> AsyncIterator[None]:
-        """Turn Discord's refusal of a post (of `match`, if it has one) into Undelivered,
-        naming what it needs."""
-        try:
-            yield
-        except discord.Forbidden as error:
-            log.info("could not %s in %s: %s", say(what, ENGLISH), places[0], error)
-            raise Undelivered(what, places, needed, instead, match=match) from error
-        except discord.DiscordServerError as error:
-            log.warning(
-                "could not %s in %s: Discord answered %s",
-                say(what, ENGLISH),
-                places[0],
-                error.status,
-            )
-            raise Undelivered(what, places, needed, instead, outage=True, match=match) from error
-        except discord.HTTPException as error:
-            if error.status != 429:
-                raise
-            log.info("could not %s in %s: rate limited", say(what, ENGLISH), places[0])
-            retry_after = error.response.headers.get("Retry-After", "")
-            raise Undelivered(what, places, needed, instead, retry_after, match=match) from error
-
     @in_its_place
     async def open_match(
         self, match: Match, challenge: discord.Message | None, turns: Sequence[Turn] = ()
@@ -227,7 +193,7 @@ class Announcer:
         if challenge is not None and not private(match):
             name = limits.thread_name(plain(match.describe()))
             try:
-                async with self._delivering(
+                async with delivering(
                     t("posts.undelivered.open_thread"),
                     (match.row.channel_id,),
                     ("create_public_threads", "read_message_history"),
@@ -314,13 +280,11 @@ class Announcer:
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
         active = match.outcome is None and match.status == "active"
-        needed = (self._sending(match), "attach_files")
+        needed = (send_permission(match), "attach_files")
         board = await self.board_file(match, await self.service.settings.thread_view(match))
         doing = t("posts.undelivered.post_board")
         try:
-            async with self._delivering(
-                doing, self._places(match), needed, board_later(match), match
-            ):
+            async with delivering(doing, match_places(match), needed, board_later(match), match):
                 message = await channel.send(
                     text,
                     file=board,
@@ -504,7 +468,7 @@ class Announcer:
         channel = self.client.get_partial_messageable(
             match.row.channel_id, guild_id=match.row.guild_id
         )
-        async with self._delivering(
+        async with delivering(
             t("posts.undelivered.post_challenge"),
             (match.row.channel_id,),
             ("send_messages",),
@@ -552,8 +516,8 @@ class Announcer:
     @in_its_place
     async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A line in the match's place, pinging only the users in `ping`."""
-        doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
-        async with self._delivering(doing, self._places(match), sending, match=match):
+        doing, sending = t("posts.undelivered.post_that"), (send_permission(match),)
+        async with delivering(doing, match_places(match), sending, match=match):
             content = limits.content(say(text))
             await self._channel(match).send(content, allowed_mentions=pinging(*ping))
 
@@ -562,8 +526,8 @@ class Announcer:
         self, match: Match, text: Line, *, view: discord.ui.View, ping: Sequence[int] = ()
     ) -> discord.Message:
         """A message with buttons where the match is played, pinging only the users in `ping`."""
-        doing, sending = t("posts.undelivered.post_that"), (self._sending(match),)
-        async with self._delivering(doing, self._places(match), sending, match=match):
+        doing, sending = t("posts.undelivered.post_that"), (send_permission(match),)
+        async with delivering(doing, match_places(match), sending, match=match):
             return await self._channel(match).send(
                 limits.content(say(text)), allowed_mentions=pinging(*ping), view=view
             )
@@ -586,7 +550,5 @@ class Announcer:
             return
         if isinstance(thread, discord.Thread):
             doing, over = t("posts.undelivered.archive"), t("posts.undelivered.over_anyway")
-            async with self._delivering(
-                doing, self._places(match), ("manage_threads",), over, match
-            ):
+            async with delivering(doing, match_places(match), ("manage_threads",), over, match):
                 await thread.edit(archived=True)

@@ -3,14 +3,20 @@ Discord did not take (Undelivered) and a direct message it refused (DmsClosed)."
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import discord
 
 from bot.posts.conversations import place_of, private
 from bot.posts.match_texts import Line
 from bot.posts.names import safe_name
 from bot.service import Match
-from bot.texts import Text, say, t
+from bot.texts import ENGLISH, Text, say, t
 from bot.ui.permissions import label
+
+log = logging.getLogger(__name__)
 
 NOTHING_LOST = t("posts.undelivered.nothing_lost")
 
@@ -38,7 +44,7 @@ class Undelivered(Exception):
         outage: bool = False,
         match: Match | None = None,
     ) -> None:
-        super().__init__(f"could not {what} in channel {channels[0]}")
+        super().__init__(f"could not {say(what, ENGLISH)} in channel {channels[0]}")
         self.outage = outage  # Discord answered with a server error (5xx)
         self.what = what
         self.channels = channels  # where it failed, then its parent (threads inherit from it)
@@ -85,6 +91,43 @@ class Undelivered(Exception):
         if self.match is not None and viewer is not None and private(self.match):
             return place_of(self.match, viewer)
         return f"<#{self.channels[0]}>"
+
+
+def match_places(match: Match) -> tuple[int, ...]:
+    """Where the match is played, then the channel its thread hangs from."""
+    return (match.channel_id, match.row.channel_id)
+
+
+def send_permission(match: Match) -> str:
+    return "send_messages_in_threads" if match.row.thread_id else "send_messages"
+
+
+@asynccontextmanager
+async def delivering(
+    what: Text,
+    places: tuple[int, ...],
+    needed: tuple[str, ...],
+    instead: Text = NOTHING_LOST,
+    match: Match | None = None,
+) -> AsyncIterator[None]:
+    """Turn Discord's refusal of a post (of `match`, if it has one) into Undelivered,
+    naming what it needs."""
+    try:
+        yield
+    except discord.Forbidden as error:
+        log.info("could not %s in %s: %s", say(what, ENGLISH), places[0], error)
+        raise Undelivered(what, places, needed, instead, match=match) from error
+    except discord.DiscordServerError as error:
+        log.warning(
+            "could not %s in %s: Discord answered %s", say(what, ENGLISH), places[0], error.status
+        )
+        raise Undelivered(what, places, needed, instead, outage=True, match=match) from error
+    except discord.HTTPException as error:
+        if error.status != 429:
+            raise
+        log.info("could not %s in %s: rate limited", say(what, ENGLISH), places[0])
+        retry_after = error.response.headers.get("Retry-After", "")
+        raise Undelivered(what, places, needed, instead, retry_after, match=match) from error
 
 
 class DmsClosed(Exception):
