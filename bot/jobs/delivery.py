@@ -1,5 +1,6 @@
 """The jobs that post what Discord did not take: a turn's board (BOARD), a finished match's
-replay (REPLAY) and a judged analysis (ANALYSIS). Each is tried again after a growing
+replay (REPLAY), a judged analysis (ANALYSIS) and the news that a match is aborted (CLOSING).
+Each is tried again after a growing
 backoff (Retry) until Discord takes it (in a private conversation, until its players get it by
 DM: the post itself waits for the next interaction there), and given up, with the players
 told by DM, after GIVE_UP_AFTER refusals or at once when the place is gone (404); see
@@ -14,6 +15,7 @@ import discord
 
 from bot.jobs.scheduler import Retry
 from bot.posts.conversations import OutOfReach
+from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
@@ -28,7 +30,7 @@ WHAT = {
     JobKind.REPLAY: t("delivery.replay"),
     JobKind.ANALYSIS: t("delivery.analysis"),
 }
-POSTS = tuple(WHAT)  # the kinds of job handled here
+POSTS = (*WHAT, JobKind.CLOSING)  # the kinds of job handled here
 
 
 class Deliveries:
@@ -62,10 +64,26 @@ class Deliveries:
                 await self.announcer.post_missing_board(job.match_id)
         elif job.kind == JobKind.ANALYSIS:
             await self.service.analyses.post(job.match_id)
+        elif job.kind == JobKind.CLOSING:
+            async with self.service.cache.lock(job.match_id):
+                aborted = await self.service.aborts.aborted(job.match_id)
+                if aborted is not None:
+                    match, by = aborted.match, aborted.by
+                    others = [u for u in match.people if by is not None and u != by.user_id]
+                    await self.announcer.closed(match, abort_text(aborted), others)
         else:  # a finished match: no write to guard, seconds of work
             await self.announcer.post_replay(job.match_id)
 
     async def _give_up(self, job: JobRow, error: Exception) -> None:
         log.warning("match #%s: gave up posting its %s: %s", job.match_id, job.kind, error)
         match = await self.service.cache.get(job.match_id)
-        await self.announcer.gave_up(match, WHAT[job.kind])
+        title = match.title
+        if job.kind == JobKind.CLOSING:
+            await self.announcer.gave_up(
+                match, lambda place: t("delivery.gave_up_closing", match=title, place=place)
+            )
+            return
+        what = WHAT[job.kind]
+        await self.announcer.gave_up(
+            match, lambda place: t("delivery.gave_up", what=what, match=title, place=place)
+        )

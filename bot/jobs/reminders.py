@@ -49,7 +49,11 @@ class JobHandler:
             elif job.kind == JobKind.TIMEOUT:
                 aborted = await self.service.aborts.time_out(job.match_id, job.ply)
                 if aborted is not None:
-                    await self.announcer.closed(aborted.match, abort_text(aborted))
+                    try:
+                        await self.announcer.closed(aborted.match, abort_text(aborted))
+                    except (Undelivered, discord.HTTPException) as error:
+                        later = "match #%s: its CLOSING job posts it later: %s"
+                        log.info(later, job.match_id, error)
                     return
                 result = await deadlines.time_out(job.match_id, job.ply)
                 if result is not None:

@@ -41,15 +41,16 @@ from bot.store import JobKind, JobRow, Shards, Store
 log = logging.getLogger(__name__)
 
 # Run again after a restart if claimed and never finished: their writes are guarded.
-# Posts (a replay, a board, an analysis) are not guarded, but a stop before one was posted
-# must not lose it; a stop between its post and its record of being done (a moment) would
-# post it twice.
+# Posts (a replay, a board, an analysis, an abort's news) are not guarded, but a stop before
+# one was posted must not lose it; a stop between its post and its record of being done (a
+# moment) would post it twice.
 RETRIED_AFTER_RESTART = (
     JobKind.TIMEOUT,
     JobKind.EXPIRY,
     JobKind.REPLAY,
     JobKind.BOARD,
     JobKind.ANALYSIS,
+    JobKind.CLOSING,
 )
 
 # The longest the scheduler waits without reading the due times again: the bound on acting

@@ -237,14 +237,15 @@ class Conversations:
         """A post the conversation could not take: each player gets it by DM now (once per
         position, restarts included), where Discord allows; a board waits for the next
         interaction there. False if Discord failed a DM: the position is not counted as
-        told, and the next try sends it to those who did not get it (`_sent`). A note
-        while the board waits (a post without a picture: a vacation) goes as it is, and
-        leaves the position's telling to the board."""
+        told, and the next try sends it to those who did not get it (`_sent`). A note (a
+        post without a picture: a vacation, an abort) is news of its own, not the
+        position's: it goes to every player as it is each time, and leaves the position's
+        telling to its board."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
-            if file is MISSING:
-                return await self._tell_players(match, content, file, False, set())
+        if file is MISSING:
+            return await self._tell_players(match, content, file, False, set())
         if not await self.tellings.claim_telling(match.id, match.row.ply):
             return True
         ply, sent = self._sent.get(match.id, (match.row.ply, set()))

@@ -50,6 +50,7 @@ from bot.posts.match_texts import (
 )
 from bot.posts.pictures import picture_words
 from bot.posts.undelivered import (
+    NOTHING_LOST,
     DmsClosed,
     Undelivered,
     board_later,
@@ -65,6 +66,8 @@ from bot.workers.pool import WorkerPool
 from renderers import PictureWords
 
 log = logging.getLogger(__name__)
+
+POST_THAT = t("posts.undelivered.post_that")
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
 FOLLOWER_SENDS = 5  # followers' DMs in flight at once: well within Discord's rate limits
@@ -407,14 +410,14 @@ class Announcer:
                 return False
         return True
 
-    async def gave_up(self, match: Match, what: Text) -> None:
+    async def gave_up(self, match: Match, sentence: Callable[[Text | str], Text]) -> None:
         """Tell each player of the match by DM (opted in or not: nothing else reaches them)
-        that `what` will not be posted (see bot/service/delivery.py)."""
+        the `sentence` of its place saying what will not be posted there (see
+        bot/service/delivery.py)."""
         self.conversations.forget(match.id)
         for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
             place = place_of(match, user_id) if private(match) else f"<#{match.channel_id}>"
-            gave_up = t("delivery.gave_up", what=what, match=match.title, place=place)
-            text = say(gave_up, await self.service.settings.member_language(user_id))
+            text = say(sentence(place), await self.service.settings.member_language(user_id))
             with contextlib.suppress(DmsClosed):
                 await self.dms.send(user_id, text, MISSING)
 
@@ -505,8 +508,18 @@ class Announcer:
     @in_its_place
     async def closed(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
         """A match ended without a result (aborted): said where it is played, its board's
-        buttons stripped, its thread archived; no replay."""
-        await self.say(match, text, ping)
+        buttons stripped, its thread archived; no replay. What Discord did not take (nor, in
+        a private conversation, the DMs that stand for it) a CLOSING job says again."""
+        doing = t("posts.undelivered.post_abort")
+        try:
+            await self.say(match, text, ping, doing=doing, instead=t("delivery.board_later"))
+        except (Undelivered, discord.HTTPException):
+            await self.service.deadlines.post_later(match.id, JobKind.CLOSING, match.row.ply)
+            raise
+        except OutOfReach as unreached:
+            if not unreached.told:
+                await self.service.deadlines.post_later(match.id, JobKind.CLOSING, match.row.ply)
+            raise
         match = await self.end_draw_offer(match)
         channel = self._channel(match)
         if match.row.board_message_id and isinstance(channel, discord.PartialMessageable):
@@ -514,10 +527,19 @@ class Announcer:
         await self.archive(match)
 
     @in_its_place
-    async def say(self, match: Match, text: Line, ping: Sequence[int] = ()) -> None:
-        """A line in the match's place, pinging only the users in `ping`."""
-        doing, sending = t("posts.undelivered.post_that"), (send_permission(match),)
-        async with delivering(doing, match_places(match), sending, match=match):
+    async def say(
+        self,
+        match: Match,
+        text: Line,
+        ping: Sequence[int] = (),
+        *,
+        doing: Text = POST_THAT,
+        instead: Text = NOTHING_LOST,
+    ) -> None:
+        """A line in the match's place, pinging only the users in `ping`; Undelivered says
+        what it was `doing` and what happens `instead`."""
+        sending = (send_permission(match),)
+        async with delivering(doing, match_places(match), sending, instead, match):
             content = limits.content(say(text))
             await self._channel(match).send(content, allowed_mentions=pinging(*ping))
 

@@ -1,7 +1,8 @@
 """Aborting a match nobody has really started: until each player has made a move, any player
 may abort it, and a player who lets their first move time out aborts it instead of losing.
 An aborted match has no result, is not rated, has no replay, and keeps status `withdrawn`
-with `aborted_at` set (a started match's way of never having been played)."""
+with `aborted_at` set (a started match's way of never having been played) and `aborted_by`
+(who, or None for the clock), from which its post is made again if Discord did not take it."""
 
 from __future__ import annotations
 
@@ -44,7 +45,18 @@ class Aborts:
             raise ServiceError(
                 t("lifecycle.abort.too_late", game=match.title), t("lifecycle.abort.resign_hint")
             )
-        return Aborted(await self._abort(match), by=match.at(seat))
+        return Aborted(await self._abort(match, user_id), by=match.at(seat))
+
+    async def aborted(self, match_id: int) -> Aborted | None:
+        """The match as it was aborted, for its post made again; None if it was not."""
+        match = await self.cache.get(match_id)
+        row = match.row
+        if row.status != Status.WITHDRAWN or row.aborted_at is None:
+            return None
+        if row.aborted_by is None:  # the first move of the seat whose turn it was timed out
+            return Aborted(match, timed_out=match.at(match.game.to_move(match.state)))
+        by = next((s for s in row.seats if s.user_id == row.aborted_by), None)
+        return Aborted(match, by=by)
 
     async def time_out(self, match_id: int, ply: int) -> Aborted | None:
         """The timeout at `ply`, when it falls on a person's first move (outside a
@@ -59,7 +71,7 @@ class Aborts:
         if await self.cache.store.board_of_match(match.id) is not None:
             return None
         try:
-            return Aborted(await self._abort(match), timed_out=mover)
+            return Aborted(await self._abort(match, None), timed_out=mover)
         except ServiceError:  # a move landed first
             return None
 
@@ -77,7 +89,7 @@ class Aborts:
         moves = await self.cache.store.moves(match.id)
         return {m.seat for m in moves if not m.notation.startswith(ended)}
 
-    async def _abort(self, match: Match) -> Match:
+    async def _abort(self, match: Match, by: int | None) -> Match:
         with self.cache.writing(match.id):
             await self.cache.store.update_match(
                 match.id,
@@ -85,6 +97,7 @@ class Aborts:
                 expected_status=Status.ACTIVE,
                 status=Status.WITHDRAWN,
                 aborted_at=int(self.clock.now()),
+                aborted_by=by,
                 draw_offer=None,
             )
         return await self.cache.get(match.id)

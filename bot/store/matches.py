@@ -15,7 +15,7 @@ from bot.store.rows import MatchRow, SeatRow, Shards, Status
 UPDATABLE = frozenset(
     {"thread_id", "challenge_message_id", "board_message_id", "status", "ply", "snapshot"}
     | {"outcome", "draw_offer", "expired_at", "board_ply"}
-    | {"aborted_at", "draw_message_id"}
+    | {"aborted_at", "aborted_by", "draw_message_id"}
     | {"banks"}
 )
 
@@ -336,6 +336,7 @@ def match_row(row: Row) -> MatchRow:
             rematch_of=row["rematch_of"],
             start=row["start"],
             aborted_at=None if row["aborted_at"] is None else int(row["aborted_at"]),
+            aborted_by=None if row["aborted_by"] is None else int(row["aborted_by"]),
             draw_message_id=row["draw_message_id"],
             clock_increment=int(row["clock_increment"]),
             clock_cap=int(row["clock_cap"]),

@@ -312,6 +312,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "apps added to accounts",
         "ALTER TABLE preferences ADD COLUMN installed INTEGER NOT NULL DEFAULT 0;",
     ),
+    # Who aborted a match (NULL: the clock of a first move), so that the post saying so can
+    # be made again when Discord did not take it (a CLOSING job).
+    Migration.typed("who aborted a match", "ALTER TABLE matches ADD COLUMN aborted_by {big};"),
 )
 
 # Every table, parents before children: the order `--copy-db` copies them in.

@@ -37,6 +37,8 @@ class JobKind(StrEnum):
     BOARD = "board"
     """Discord did not take a turn's board (or result): post it again. The clock of the
     player to move starts only when it is posted."""
+    CLOSING = "closing"
+    """Discord did not take the post saying a match was aborted: post it again."""
     ANALYSIS = "analysis"
     """Discord did not take a judged analysis's results: post them again; the analysis is
     finished only once they are posted."""
@@ -90,6 +92,7 @@ class MatchRow:
     rematch_of: int | None = None  # the finished match this challenge repeats
     start: str | None = None  # the diagram the match began from; None: the game's setup
     aborted_at: int | None = None  # when a started match was aborted (status withdrawn)
+    aborted_by: int | None = None  # the user who aborted it (None: a first move timed out)
     draw_message_id: int | None = None  # the post of the draw offer standing (or lapsed)
     clock_increment: int = 0  # days a move adds to a bank (bot/service/clocks.py)
     clock_cap: int = 0  # days a bank may reach by increments; 0: days per move, no bank

@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
+from bot.clock import DAY, HOUR, ManualClock
 from bot.offline import OfflineDiscord
 from bot.service import rating_model as ratings
 from bot.store import open_store
 from bot.texts import say
 from rules import Outcome, Record, get_game
-from tests.bot.support import execute_raw, private, public, resign, start_match
+from tests.bot.support import execute_raw, new_bot, private, public, resign, start_match
+from tests.bot.test_places import dm_match
 
 
 def test_a_newcomer_shows_1500_and_a_class_is_about_200_points() -> None:
@@ -120,6 +122,80 @@ def test_a_timeout_before_a_first_move_aborts_instead_of_losing(offline: Any) ->
         assert match.status == "withdrawn" and match.outcome is None
         assert [m.notation for m in await h.bot.store.moves(match_id)] == ["a1e3"]
         assert await h.bot.store.unrated_matches() == []
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_an_abort_by_the_clock_during_an_outage_is_posted_once_discord_takes_it(
+    offline: Any, database: str
+) -> None:
+    """bob's first move times out while Discord fails every post: the match is aborted, and
+    the post saying so is tried again (a restart in the middle loses nothing) until Discord
+    takes it; only then is the thread archived."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, days=1)
+        (thread,) = h.threads()
+        where = int(thread["id"])
+        await h.command(alice, "move", move="a1e3")
+        clock = h.bot.clock
+        assert isinstance(clock, ManualClock)
+        await h.advance(DAY - HOUR // 2)
+        h.fail_posts(2 * HOUR)
+        assert said(await h.advance(HOUR), where) == []
+        match = await h.bot.service.cache.get(match_id)
+        assert match.status == "withdrawn" and match.row.aborted_by is None
+        assert not h.channels[where]["thread_metadata"].get("archived")
+        await h.restart(new_bot(database, clock=ManualClock(clock.now())))
+        posts = said(await h.advance(2 * HOUR), where)
+        assert posts == [
+            "**Quorum #1 is aborted**: bob did not make a first move in time. "
+            "No result, unrated, no replay."
+        ]
+        assert h.channels[where]["thread_metadata"]["archived"]
+        assert said(await h.advance(DAY), where) == []  # said once
+
+    offline(scenario)
+
+
+def test_an_abort_command_during_an_outage_tells_its_player_and_the_other_later(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (alice, _) = await start_match(h)
+        (thread,) = h.threads()
+        where = int(thread["id"])
+        h.fail_posts(HOUR)
+        (answer,) = private(await h.command(alice, "abort", where))
+        assert answer.content.startswith(
+            "I could not post that the match is aborted in <#"
+        ) and answer.content.endswith(
+            "because Discord is failing for now; nothing is lost: I will post it as soon as"
+            " Discord takes it."
+        )
+        sent = await h.advance(2 * HOUR)
+        (post,) = [s for s in sent if s.kind == "message" and s.channel_id == where]
+        assert post.content.startswith("**Quorum #1 is aborted** by alice")
+
+    offline(scenario)
+
+
+def test_an_abort_by_the_clock_in_a_dm_during_an_outage_reaches_both_players_later(
+    offline: Any,
+) -> None:
+    """In a DM match the app cannot post between interactions: the players are told by DM,
+    once Discord takes DMs again."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, dm = await dm_match(h)  # 3 days a move
+        await h.command(alice, "move", dm, move="a1e3")
+        await h.advance(3 * DAY - HOUR // 2)
+        h.fail_posts(2 * HOUR)
+        await h.advance(HOUR)
+        sent = await h.advance(2 * HOUR)
+        told = [s for s in sent if "**Quorum #1 is aborted**: bob did not make" in s.content]
+        assert sorted(s.channel_id for s in told) == sorted([h.dm(alice), h.dm(bob)])
 
     offline(scenario)
 

@@ -4,13 +4,14 @@ is installed on a person's account and may only answer interactions."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
+import discord
 import pytest
-from discord.utils import MISSING
 
 from bot.clock import DAY, HOUR, ManualClock
 from bot.offline import OfflineDiscord, interactions
@@ -604,13 +605,16 @@ def test_a_dm_that_failed_is_sent_again_only_to_those_who_did_not_get_it(offline
         async def post_missing(match_id: int, late: Any) -> bool:
             return True
 
+        def board() -> discord.File:
+            return discord.File(io.BytesIO(b"a board"), filename="quorum-1-1.png")
+
         conversations = Conversations(h.bot.clock, send_dm, post_missing, h.bot.store)
-        assert not await conversations.missed(match, "alice played a1e3.", MISSING)
+        assert not await conversations.missed(match, "alice played a1e3.", board())
         assert got == [alice.id]
         failing.clear()
-        assert await conversations.missed(match, "alice played a1e3.", MISSING)
+        assert await conversations.missed(match, "alice played a1e3.", board())
         assert got == [alice.id, bob.id]
-        assert await conversations.missed(match, "alice played a1e3.", MISSING)
+        assert await conversations.missed(match, "alice played a1e3.", board())
         assert got == [alice.id, bob.id]
 
     offline(scenario)
