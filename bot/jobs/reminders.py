@@ -1,6 +1,8 @@
 """What happens when a scheduled job falls due: reminders (a DM for those who opted in, else
 a mention in the match thread), timeouts, expired challenges, and the posts Discord did not
-take (boards, replays, analyses: bot/jobs/delivery.py).
+take (boards, replays, analyses, aborts: bot/jobs/delivery.py). A reminder Discord failed is
+tried again like a post, and its player's timeout waits until it has reached them
+(`Deadlines.warned`).
 
 Each job but the posts runs under its match's lock, like a command, and acts through a
 guarded service call: when the match has moved on, the call returns None and nothing is
@@ -14,11 +16,13 @@ import logging
 import discord
 
 from bot.jobs.delivery import POSTS, Deliveries
+from bot.jobs.scheduler import Retry
 from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
+from bot.service.delivery import GIVE_UP_AFTER
 from bot.store import JobKind, JobRow
 
 log = logging.getLogger(__name__)
@@ -44,9 +48,18 @@ class JobHandler:
         async with self.service.cache.lock(job.match_id):
             if job.kind in (JobKind.REMINDER, JobKind.LAST_REMINDER):
                 reminder = await deadlines.remind(job)
-                if reminder is not None:
-                    await self.announcer.remind(reminder)
+                if reminder is None:
+                    return
+                if await self.announcer.remind(reminder):
+                    await deadlines.reminded(reminder)
+                elif job.attempts + 1 < GIVE_UP_AFTER:  # its timeout waits for it
+                    raise Retry("Discord did not take the reminder")
+                else:
+                    log.warning("match #%s: gave up reminding its player", job.match_id)
             elif job.kind == JobKind.TIMEOUT:
+                again = await deadlines.warned(job)
+                if again is not None:
+                    raise Retry("its player's last reminder has not reached them", again)
                 aborted = await self.service.aborts.time_out(job.match_id, job.ply)
                 if aborted is not None:
                     try:

@@ -75,7 +75,11 @@ Handler = Callable[[JobRow], Awaitable[None]]
 
 class Retry(Exception):
     """Raised by a handler whose post Discord did not take: the job goes back in the queue,
-    due after `retry_delay` of its attempts (bot/service/delivery.py)."""
+    due after `retry_delay` of its attempts (bot/service/delivery.py), or `at` that time."""
+
+    def __init__(self, reason: str, at: int | None = None) -> None:
+        super().__init__(reason)
+        self.at = at
 
 
 def process_name(shard_ids: tuple[int, ...] | None) -> str:
@@ -199,13 +203,13 @@ class Scheduler:
 
     async def _run(self, job: JobRow, slots: asyncio.Semaphore) -> None:
         SCHEDULER_LAG.observe(max(0, self._now() - job.due_at))
-        outcome = "done"
+        outcome, again = "done", None
         try:
             with about(match=job.match_id):
                 try:
                     await self.handler(job)
                 except Retry as refused:
-                    outcome = "retried"
+                    outcome, again = "retried", refused.at
                     what = (job.id, job.kind, job.match_id, refused)
                     log.info("job %s (%s of match #%s) runs again: %s", *what)
                 except Exception:
@@ -213,7 +217,7 @@ class Scheduler:
                     log.exception("job %s (%s of match #%s) failed", job.id, job.kind, job.match_id)
             JOBS.labels(job.kind, outcome).inc()
             if outcome == "retried":
-                due = self._now() + retry_delay(job.attempts + 1)
+                due = again or self._now() + retry_delay(job.attempts + 1)
                 await self.store.retry_job(job.id, self.owner, due)
             else:
                 await self.store.finish_job(job.id, self.owner, self._now())

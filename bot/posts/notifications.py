@@ -421,18 +421,24 @@ class Announcer:
             with contextlib.suppress(DmsClosed):
                 await self.dms.send(user_id, text, MISSING)
 
-    async def remind(self, reminder: Reminder) -> None:
-        """A DM for a player who opted in, else a mention in the match's place."""
+    async def remind(self, reminder: Reminder) -> bool:
+        """A DM for a player who opted in, else a mention in the match's place; False if
+        Discord failed it for now (an outage, or too many requests: try again later)."""
         match, user_id = reminder.match, reminder.seat.user_id
         if await self.direct(match, user_id, reminder_direct(reminder)):
-            return
+            return True
         if private(match):  # nowhere to mention them: a DM whatever their setting
             with speaking(await self.service.settings.member_language(user_id)):
                 board = await self.private_board(match, user_id)
                 text = say(reminder_direct(reminder))
-            await self.dms.anyway(user_id, text, board)
-            return
-        await self.say(match, reminder_in_place(reminder), ping=[user_id])
+            return await self.dms.anyway(user_id, text, board)
+        try:
+            await self.say(match, reminder_in_place(reminder), ping=[user_id])
+        except Undelivered as refused:
+            if refused.outage or refused.retry_after is not None:
+                return False
+            raise
+        return True
 
     @in_its_place
     async def challenge_expired(self, match: Match) -> None:

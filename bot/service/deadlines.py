@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.clock import DAY, Clock
 from bot.service.cache import MatchCache
+from bot.service.clocks import LAST_WARNING
 from bot.service.delivery import retry_delay
 from bot.service.matches import Match, ServiceError, Turn
 from bot.service.offload import TooComplex
@@ -140,16 +141,51 @@ class Deadlines:
         return found
 
     async def remind(self, job: JobRow) -> Reminder | None:
-        """The reminder a due job asks for, or None when the player has moved since or
-        the computer is to move (it moves at once and needs no reminding)."""
+        """The reminder a due job asks for, or None when the player has moved since, the
+        computer is to move (it moves at once and needs no reminding), or it comes too late
+        (the bot was down: the timeout follows). A reminder Discord refused before still
+        gives its player LAST_WARNING from when it comes: it says that deadline, which
+        `reminded` keeps once it is sent."""
         match = await self.cache.get(job.match_id)
         mover = match.to_move
         if match.row.ply != job.ply or mover is None or mover.engine is not None:
             return None
         deadline = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, job.ply)
-        if deadline is None or deadline <= self.now():  # too late: the timeout follows
+        if deadline is None:
+            return None
+        if job.attempts:
+            return Reminder(match, mover, max(deadline, self.now() + LAST_WARNING))
+        if deadline <= self.now():
             return None
         return Reminder(match, mover, deadline)
+
+    async def reminded(self, reminder: Reminder) -> None:
+        """The reminder reached its player: their deadline is the one it said."""
+        match = reminder.match
+        due = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, match.row.ply)
+        if due is not None and due < reminder.deadline:
+            jobs = [(JobKind.TIMEOUT, reminder.deadline)]
+            await self.cache.store.move_jobs(match.id, match.row.ply, jobs)
+            self.scheduled()
+
+    async def warned(self, job: JobRow) -> int | None:
+        """None if the TIMEOUT `job` may act now; else when to look again: Discord refused
+        its player's last reminder, which is still being tried, or reached them late and
+        gives them LAST_WARNING from then. Nobody loses on time unwarned because Discord
+        failed (a reminder the bot was down for is skipped, as the timeout is not)."""
+        store = self.cache.store
+        for kind in (JobKind.LAST_REMINDER, JobKind.REMINDER):
+            progress = await store.progress(job.match_id, kind, job.ply)
+            if progress is None:
+                continue
+            finished, refusals = progress
+            if not refusals:
+                return None
+            if finished is None:
+                return self.now() + retry_delay(job.attempts)
+            owed = finished + LAST_WARNING
+            return owed if owed > self.now() else None
+        return None
 
     async def time_out(self, match_id: int, ply: int) -> MoveResult | None:
         """The player to move at `ply` loses on time (in 3-4 player Boost they leave and the

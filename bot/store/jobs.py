@@ -143,6 +143,22 @@ class Jobs(Database):
         )
         return None if due is None else int(due)
 
+    async def progress(
+        self, match_id: int, kind: JobKind, ply: int
+    ) -> tuple[int | None, int] | None:
+        """When the match's job at this ply finished (None while it waits or runs) and how
+        often Discord refused it; None without one."""
+        rows = await self._reader().fetch(
+            "SELECT done_at, attempts FROM jobs WHERE match_id = ? AND kind = ? AND ply = ?",
+            match_id,
+            str(kind),
+            ply,
+        )
+        if not rows:
+            return None
+        done_at, attempts = rows[0]
+        return (None if done_at is None else int(done_at)), int(attempts)
+
     async def next_due(self, lease: int, shards: Shards | None = None) -> int | None:
         """The earliest time a job (of a match on these shards' servers) falls due, or a
         claim older than `lease` seconds goes stale (see `recover_claims`), if any job is

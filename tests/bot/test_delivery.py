@@ -196,3 +196,46 @@ def test_the_computers_reply_refused_by_discord_arrives_when_the_outage_ends(
         assert [s.for_user for s in h.sent if LATE in s.content] == [alice.id]
 
     offline(scenario, ai_nodes=NODES)
+
+
+@pytest.mark.both_backends
+def test_a_last_reminder_discord_fails_is_sent_later_and_keeps_its_hour(
+    offline: Any, database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """alice's deadline falls while Discord fails every post for five hours: her last
+    reminder is tried again (a restart in the middle loses nothing), she does not lose on
+    time unwarned, and once the reminder reaches her she has the hour it promises."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        clock = clock_of(h)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(bob, "move", move="h8h4")
+        deadline = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 2)
+        assert deadline is not None
+        await h.advance(20 * HOUR)  # her first reminder came
+        outage = len(h.sent)
+        h.fail_posts(6 * HOUR)  # her last reminder falls due after 3 hours of it
+        await h.advance(deadline + HOUR - int(clock.now()))  # an hour past her deadline
+        assert (await h.bot.service.cache.get(match_id)).row.ply == 2  # not timed out
+        assert not [s for s in h.sent[outage:] if f"<@{alice.id}>, reminder" in s.content]
+        await h.restart(new_bot(database, clock=clock))
+        reminded_at: int | None = None
+        async for step in h.advancing(2 * HOUR):
+            if [s for s in public(step) if "reminder" in s.content]:
+                reminded_at = int(clock.now())
+                break
+        assert reminded_at is not None and reminded_at >= deadline + 2 * HOUR  # outage's end
+        due = reminded_at + HOUR
+        assert await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 2) == due
+        (reminder,) = [s for s in h.sent[outage:] if f"<@{alice.id}>, reminder" in s.content]
+        assert f"<t:{due}:R>" in reminder.content
+        await h.advance(due - 60 - int(clock.now()))
+        assert (await h.bot.service.cache.get(match_id)).row.ply == 2  # her hour holds
+        sent = await h.advance(120)
+        assert any("alice ran out of time" in s.content for s in public(sent))
+        assert "Traceback" not in caplog.text and not [
+            r for r in caplog.records if r.levelname == "ERROR"
+        ]
+
+    offline(scenario)
