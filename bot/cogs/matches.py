@@ -59,11 +59,12 @@ def needing_line(waiting: Waiting, user_id: int) -> Text:
     else:
         what = t("answers.next.move")
         link = jump_url(match.row.guild_id, match.channel_id, match.row.board_message_id)
-    due = (
-        t("answers.next.due", due=waiting.due)
-        if waiting.due is not None
-        else t("posts.no_time_limit")
-    )
+    if waiting.due is not None:
+        due = t("answers.next.due", due=waiting.due)
+    elif match.status != "pending" and match.row.days_per_move:  # its board is not posted yet
+        due = t("answers.next.clock_waits")
+    else:
+        due = t("posts.no_time_limit")
     described_match = safe_name(match.describe())
     where = located(match, user_id, link)
     return t("answers.next.line", match=described_match, what=what, due=due, link=where)

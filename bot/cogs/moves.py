@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from discord import app_commands
@@ -14,6 +15,8 @@ from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.match_texts import Line, deadline_line, on_vacation, worded
 from bot.posts.names import safe_name
 from bot.service import Match, MatchService, OutOfDate, PickerStep, ServiceError, TooComplex
+from bot.service.matches import status_of
+from bot.store import Status
 from bot.texts import Text, say, t
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
 from bot.ui.views import (
@@ -112,26 +115,33 @@ class Moves(commands.Cog):
             )
             lines: list[Line] = [heading]
             mover = found.to_move
+            waits = False  # the clock of the player to move, until their board is posted
             if mover is not None:
                 side = found.game.seat_phrase(mover.seat)
                 lines.append(t("posts.to_move", player=safe_name(mover.name), side=side))
                 deadline = await self.service.deadlines.deadline(found)
                 if deadline is not None:
                     lines.append(deadline_line(deadline))
-                elif found.row.days_per_move:  # its board is not posted yet
+                elif found.row.days_per_move:
+                    waits = True
                     lines.append(t("delivery.clock_waits"))
             elif found.outcome is not None:
                 outcome = found.describe_outcome(safe_name)
                 lines.append(t("answers.board.game_over", outcome=outcome))
-            else:
+            elif found.status == Status.PENDING:
                 waiting = ", ".join(safe_name(s.name) for s in found.waiting_for)
                 lines.append(t("answers.board.not_started", names=waiting))
+            else:  # aborted, or a challenge declined or withdrawn
+                lines.append(t("answers.board.ended", status=status_of(found)))
             lines += on_vacation(await self.service.vacations.away(found)) if mover else []
             recent = await self.service.queries.recent_moves(found)
             if recent:
                 played = "  ".join(f"{ply}. {notation}" for ply, notation in recent)
                 lines.append(t("answers.board.last_moves", moves=played))
-            lines += [banks_line(await self.service.timing.left(found)), repetition_line(found)]
+            left = await self.service.timing.left(found)
+            if waits:
+                left = [replace(held, running=False, paused=False) for held in left]
+            lines += [banks_line(left), repetition_line(found)]
             note = await self.service.notes.read(found, interaction.user.id)
             lines += [t("clocks.note.yours", text=note)] if note else []
             mine = mover is not None and mover.user_id == interaction.user.id

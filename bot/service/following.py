@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 
 from bot.service.cache import MatchCache
-from bot.service.matches import STATUS, Match, ServiceError, Viewer
+from bot.service.matches import Match, ServiceError, Viewer, status_of
 from bot.service.queries import OPEN
 from bot.store import CorruptMatch, Status
 from bot.texts import t
@@ -24,7 +24,7 @@ class Following:
     async def follow(self, match: Match, user_id: int) -> None:
         if match.status not in (Status.PENDING, Status.ACTIVE):
             raise ServiceError(
-                t("service.match.over", game=match.title, status=STATUS[match.status]),
+                t("service.match.over", game=match.title, status=status_of(match)),
                 t("service.follow.over_hint"),
             )
         if match.seat_of(user_id) is not None:

@@ -77,6 +77,13 @@ STATUS: Mapping[Status, Text] = {
 """How a player is told a match's status: `this challenge is no longer open (declined)`."""
 
 
+def status_of(match: Match) -> Text:
+    """A match's status as a player is told it; an aborted match says so, not `withdrawn`."""
+    if match.row.aborted_at is not None:
+        return t("service.status.aborted")
+    return STATUS[match.status]
+
+
 @dataclass(frozen=True)
 class Viewer:
     """Who uses a command or button, and where: a server reaches only its own matches, and a

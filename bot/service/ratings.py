@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.service import rating_model as ratings
 from bot.service.cache import MatchCache
-from bot.service.matches import STATUS, Match, ServiceError, Viewer
+from bot.service.matches import Match, ServiceError, Viewer, status_of
 from bot.service.queries import Queries
 from bot.store import MatchRow, RatingRow, Shards, Status
 from bot.texts import say, t
@@ -155,7 +155,7 @@ class Ratings:
         match = await self.cache.get(match_id)
         if match.status in (Status.PENDING, Status.DECLINED, Status.WITHDRAWN):
             raise ServiceError(
-                t("service.rating.never_played", game=match.title, status=STATUS[match.status]),
+                t("service.rating.never_played", game=match.title, status=status_of(match)),
                 t("service.rating.never_played_hint"),
             )
         record = await self.queries.record(match_id)

@@ -8,7 +8,7 @@ from typing import NoReturn
 
 from bot.service.cache import MatchCache
 from bot.service.challenges import require_open
-from bot.service.matches import STATUS, ServiceError
+from bot.service.matches import ServiceError, status_of
 from bot.service.tournaments import Tournament
 from bot.store import Stage, Status
 from bot.texts import t
@@ -31,7 +31,7 @@ class Stale:
             )
         elif match.status != Status.ACTIVE:
             raise ServiceError(
-                t("service.match.over", game=match.title, status=STATUS[match.status]),
+                t("service.match.over", game=match.title, status=status_of(match)),
                 t("service.stale.over_hint"),
             )
         elif ply is not None and ply != match.row.ply:

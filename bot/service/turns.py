@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 from bot.posts import limits
 from bot.service.cache import MatchCache
 from bot.service.hints import legal_hint
-from bot.service.matches import STATUS, Match, ServiceError, Turn, refusal
+from bot.service.matches import Match, ServiceError, Turn, refusal, status_of
 from bot.service.offload import MOVE_SECONDS, Offload, TooComplex
 from bot.store import Status
 from bot.texts import t
@@ -295,7 +295,7 @@ def _playing_seat(match: Match, user_id: int) -> int:
         raise ServiceError(t("service.turn.waiting", game=match.title, waiting=waiting))
     if match.status != Status.ACTIVE:
         raise ServiceError(
-            t("service.match.over", game=match.title, status=STATUS[match.status]),
+            t("service.match.over", game=match.title, status=status_of(match)),
             t("service.turn.over_hint"),
         )
     seat = match.seat_of(user_id)

@@ -54,6 +54,10 @@ def test_a_board_that_fails_for_two_hours_starts_the_clock_when_it_is_posted(
         (shown,) = private(await h.command(bob, "board"))
         assert "Deadline" not in shown.content  # nothing runs while the board is missing
         assert "No clock runs yet: it starts when this turn's board is posted" in shown.content
+        (waiting,) = private(await h.command(bob, "next"))
+        assert "your move, no clock yet: it starts when this turn's board is posted" in (
+            waiting.content
+        )
 
         await h.advance(HOUR)  # three retries so far, each refused
         await h.restart(new_bot(database, clock=clock))  # a stop loses no post
@@ -237,5 +241,19 @@ def test_a_last_reminder_discord_fails_is_sent_later_and_keeps_its_hour(
         assert "Traceback" not in caplog.text and not [
             r for r in caplog.records if r.levelname == "ERROR"
         ]
+
+    offline(scenario)
+
+
+def test_a_bank_waiting_for_its_board_is_not_said_to_run(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (alice, bob) = await start_match(h, days=1, clock="bank", increment=1, cap=3)
+        await h.command(alice, "move", move="a1e3")
+        h.fail_posts(HOUR)
+        await h.command(bob, "move", move="h8h4")
+        (shown,) = private(await h.command(alice, "board"))
+        assert "No clock runs yet" in shown.content
+        assert "Time left: alice 2 days · bob 2 days." in shown.content  # 1 + 1 earned
+        assert "(running)" not in shown.content
 
     offline(scenario)

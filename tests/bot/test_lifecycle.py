@@ -84,7 +84,9 @@ def test_an_abort_before_the_first_reply_ends_the_match_without_a_result(offline
         assert match.status == "withdrawn" and match.row.aborted_at is not None
         assert match.outcome is None
         (refused,) = private(await h.command(bob, "move", where, move="h8h4"))
-        assert "is over" in refused.content
+        assert refused.content.startswith("Quorum #1 is over (aborted).")
+        (shown,) = private(await h.command(bob, "board", where))
+        assert "Over (aborted): no result." in shown.content and "waiting for" not in shown.content
         assert said(await h.advance(30 * 86_400)) == []  # no timeout, no replay
         (board_now,) = private(await h.command(bob, "leaderboard", game="quorum"))
         assert "No rated Quorum match" in board_now.embeds[0]["description"]
