@@ -280,9 +280,14 @@ class Challenges(commands.Cog):
                 )
                 match = result.match
                 with speaking(await in_place(interaction, match)):
-                    shown = challenge_begins(match) if result.started else challenge_text(match)
+                    if not result.started:  # its words and buttons in one language
+                        settings = self.bot.service.settings
+                        shown = await _with_install_link(match, interaction, settings)
+                        view = _answers(match)
+                    else:
+                        shown = challenge_begins(match)
                 if not result.started:
-                    await interaction.edit_original_response(content=shown)
+                    await interaction.edit_original_response(content=shown, view=view)
                     return
                 await interaction.edit_original_response(content=shown, view=None)
                 await self.bot.announcer.open_match(match, interaction.message, result.turns)

@@ -343,3 +343,28 @@ def test_a_follower_gets_the_board_drawn_in_their_own_language(offline: Any) -> 
         assert (board.descriptions[0] or "").startswith("Quorum"), board.descriptions
 
     offline(scenario)
+
+
+def test_a_challenge_in_a_group_dm_keeps_its_words_and_buttons_in_one_language(
+    offline: Any,
+) -> None:
+    """alice (Brazilian) challenges bob (German) and carol (French) in their group DM: bob's
+    acceptance rewrites the challenge in his language, buttons included, and carol accepts
+    with the button as it reads now."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        for user, code in ((alice, "pt-BR"), (bob, "de"), (carol, "fr")):
+            h.speak(user, code)
+            h.install(user)
+        group = h.conversation(alice, [bob, carol])
+        await h.command(alice, CHALLENGE, group, game="boost", opponent=bob, opponent2=carol)
+        posted = h.latest(lambda s: "Aceitar" in s.buttons)
+        sent = await h.click(bob, posted.message_id or 0, "Aceitar")
+        (edited,) = [s for s in sent if s.kind == "edit" and s.message_id == posted.message_id]
+        assert edited.buttons[0] == say(t("views.accept"), "de") and "Annehmen" in edited.content
+        await h.click(carol, posted.message_id or 0, "Annehmen")
+        match = await h.bot.service.cache.get(max(await h.bot.store.match_ids()))
+        assert match.status == "active"
+
+    offline(scenario)
