@@ -26,7 +26,7 @@ from discord.utils import MISSING
 from bot.clock import MINUTE, Clock
 from bot.posts import limits
 from bot.service import Match
-from bot.texts import Text, say, t
+from bot.texts import Text, say, speaking, t
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -188,6 +188,21 @@ async def _leave_thinking(interaction: discord.Interaction[Any]) -> None:
         await interaction.edit_original_response(content=say(t("places.below")))
 
 
+REWORDING: ContextVar[Callable[[], str] | None] = ContextVar("rewording", default=None)
+
+
+@contextlib.contextmanager
+def rewordable(words: Callable[[], str]) -> Iterator[None]:
+    """While a post goes to a private conversation: `words` words it again in the language
+    spoken when called, so that what misses the conversation reaches each player by DM in
+    their own (the picture stays as drawn)."""
+    token = REWORDING.set(words)
+    try:
+        yield
+    finally:
+        REWORDING.reset(token)
+
+
 class Conversations:
     """The private conversations' posts: who may post now, and what waits for the next
     interaction in each."""
@@ -198,11 +213,13 @@ class Conversations:
         send_dm: SendDm,
         post_missing: PostMissing,
         tellings: Tellings,
+        languages: Callable[[int], Awaitable[str]],
     ) -> None:
         self.clock = clock
         self.send_dm = send_dm
         self.post_missing = post_missing
         self.tellings = tellings
+        self.languages = languages  # the language each member reads DMs in
         # channel id -> matches with a board unposted; after a restart, each unposted board's
         # BOARD job (bot/jobs/startup.py) finds its conversation out of reach and adds it again
         self._waiting: dict[int, set[int]] = {}
@@ -266,15 +283,19 @@ class Conversations:
     async def _tell_players(
         self, match: Match, content: str, file: discord.File, waits: bool, sent: set[int]
     ) -> bool:
-        """DM each player not in `sent`, adding each who got it (with a line saying where it
-        shows, if the board `waits`); False if Discord failed one for now."""
+        """DM each player not in `sent`, in their language where the post can be worded
+        again (`rewordable`), adding each who got it (with a line saying where it shows, if
+        the board `waits`); False if Discord failed one for now."""
         picture = None if file is MISSING else file.fp.read()
+        words = REWORDING.get()
         told = True
         for seat in match.seats:
             if seat.engine is not None or seat.user_id in sent:
                 continue
-            note = t("places.missed", place=place_of(match, seat.user_id))
-            text = limits.content(f"{content}\n{say(note)}" if waits else content)
+            with speaking(await self.languages(seat.user_id)):
+                body = content if words is None else words()
+                note = say(t("places.missed", place=place_of(match, seat.user_id)))
+            text = limits.content(f"{body}\n{note}" if waits else body)
             board = MISSING
             if picture is not None:
                 board = discord.File(

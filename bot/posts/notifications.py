@@ -21,7 +21,14 @@ from discord.utils import MISSING
 
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
-from bot.posts.conversations import Conversation, Conversations, OutOfReach, place_of, private
+from bot.posts.conversations import (
+    Conversation,
+    Conversations,
+    OutOfReach,
+    place_of,
+    private,
+    rewordable,
+)
 from bot.posts.direct_messages import DirectMessages
 from bot.posts.languages import in_its_place, spoken_in
 from bot.posts.match_texts import (
@@ -49,6 +56,7 @@ from bot.posts.match_texts import (
     your_move,
 )
 from bot.posts.pictures import picture_words
+from bot.posts.threads import archive, strip_buttons
 from bot.posts.undelivered import (
     NOTHING_LOST,
     DmsClosed,
@@ -119,7 +127,13 @@ class Announcer:
         self._dm_slots = asyncio.Semaphore(FOLLOWER_SENDS)
         clock, store = service.deadlines.clock, service.store
         self.dms = DirectMessages(client, store)
-        self.conversations = Conversations(clock, self.dms.anyway, self._post_waiting_board, store)
+        self.conversations = Conversations(
+            clock,
+            self.dms.anyway,
+            self._post_waiting_board,
+            store,
+            self.service.settings.member_language,
+        )
 
     async def language(self, match: Match) -> str:
         """The language of the place where a match is played (see bot.posts.languages)."""
@@ -177,7 +191,7 @@ class Announcer:
                 allowed_mentions=pinging(),
             )
         try:
-            await self.archive(match)
+            await archive(self.client, match)
         except (Undelivered, OutOfReach) as error:  # the replay is posted: the thread stays open
             log.info("match #%s: %s", match_id, error)
 
@@ -278,7 +292,11 @@ class Announcer:
             banks,
             repetition_line(match),
         ]
-        text = limits.content(worded([line for line in shown if line]).strip())
+
+        def words() -> str:
+            return limits.content(worded([line for line in shown if line]).strip())
+
+        text = words()
         channel = self._channel(match)
         mover = match.to_move
         to_ping = [mover.user_id] if mover is not None and mover.engine is None else []
@@ -288,12 +306,13 @@ class Announcer:
         doing = t("posts.undelivered.post_board")
         try:
             async with delivering(doing, match_places(match), needed, board_later(match), match):
-                message = await channel.send(
-                    text,
-                    file=board,
-                    allowed_mentions=pinging(*ping, *to_ping),
-                    view=board_view(match.id) if active else rematch_view(match.id),
-                )
+                with rewordable(words):
+                    message = await channel.send(
+                        text,
+                        file=board,
+                        allowed_mentions=pinging(*ping, *to_ping),
+                        view=board_view(match.id) if active else rematch_view(match.id),
+                    )
         except (Undelivered, discord.HTTPException):
             await self.service.deadlines.post_later(match.id, JobKind.BOARD, match.row.ply)
             raise
@@ -310,9 +329,9 @@ class Announcer:
             match, board_message_id=message.id, board_ply=match.row.ply
         )
         if previous and isinstance(channel, discord.PartialMessageable):  # a conversation's
-            await self._strip_buttons(channel, previous)  # token edits only its own messages
+            await strip_buttons(channel, previous)  # token edits only its own messages
         if not active:
-            await self.archive(match)
+            await archive(self.client, match)
         if match.outcome is not None and match.turns_played:  # no replay of a game without turns
             await self.service.deadlines.replay_later(match)
         link = jump_url(match.row.guild_id, match.channel_id, message.id)
@@ -529,8 +548,8 @@ class Announcer:
         match = await self.end_draw_offer(match)
         channel = self._channel(match)
         if match.row.board_message_id and isinstance(channel, discord.PartialMessageable):
-            await self._strip_buttons(channel, match.row.board_message_id)
-        await self.archive(match)
+            await strip_buttons(channel, match.row.board_message_id)
+        await archive(self.client, match)
 
     @in_its_place
     async def say(
@@ -545,38 +564,21 @@ class Announcer:
         """A line in the match's place, pinging only the users in `ping`; Undelivered says
         what it was `doing` and what happens `instead`."""
         sending = (send_permission(match),)
+
+        def words() -> str:
+            return limits.content(say(text))
+
         async with delivering(doing, match_places(match), sending, instead, match):
-            content = limits.content(say(text))
-            await self._channel(match).send(content, allowed_mentions=pinging(*ping))
+            with rewordable(words):
+                await self._channel(match).send(words(), allowed_mentions=pinging(*ping))
 
     @in_its_place
     async def post(
         self, match: Match, text: Line, *, view: discord.ui.View, ping: Sequence[int] = ()
     ) -> discord.Message:
         """A message with buttons where the match is played, pinging only the users in `ping`."""
-        doing, sending = t("posts.undelivered.post_that"), (send_permission(match),)
-        async with delivering(doing, match_places(match), sending, match=match):
+        sending = (send_permission(match),)
+        async with delivering(POST_THAT, match_places(match), sending, match=match):
             return await self._channel(match).send(
                 limits.content(say(text)), allowed_mentions=pinging(*ping), view=view
             )
-
-    async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as error:
-            log.info("could not strip the buttons of message %s: %s", message_id, error)
-
-    async def archive(self, match: Match) -> None:
-        if match.row.thread_id is None:
-            return
-        try:
-            thread = self.client.get_channel(match.row.thread_id)
-            if thread is None:
-                thread = await self.client.fetch_channel(match.row.thread_id)
-        except discord.HTTPException as error:
-            log.info("could not find the thread of match #%s: %s", match.id, error)
-            return
-        if isinstance(thread, discord.Thread):
-            doing, over = t("posts.undelivered.archive"), t("posts.undelivered.over_anyway")
-            async with delivering(doing, match_places(match), ("manage_threads",), over, match):
-                await thread.edit(archived=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.clock import DAY
 from bot.cogs.settings import LANGUAGE_CHOICES
 from bot.offline import OfflineDiscord, Sent
 from bot.service import settings as settings_module
@@ -366,5 +367,29 @@ def test_a_challenge_in_a_group_dm_keeps_its_words_and_buttons_in_one_language(
         await h.click(carol, posted.message_id or 0, "Annehmen")
         match = await h.bot.service.cache.get(max(await h.bot.store.match_ids()))
         assert match.status == "active"
+
+    offline(scenario)
+
+
+def test_what_misses_a_dm_match_reaches_each_player_in_their_own_language(offline: Any) -> None:
+    """alice reads German and bob French: the news that their DM match is aborted (a job,
+    with no interaction to post it in the DM) comes to each by DM in their language."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.speak(alice, "de")
+        h.speak(bob, "fr")
+        h.install(alice)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, CHALLENGE, dm, game="quorum", opponent=bob)
+        accept = say(t("views.accept"), "de")
+        await h.click(bob, h.latest(lambda s: accept in s.buttons).message_id or 0, accept)
+        await h.command(alice, "move", dm, move="a1e3")
+        sent = await h.advance(4 * DAY)
+        match = await h.bot.service.cache.get(1)
+        for user, code in ((alice, "de"), (bob, "fr")):
+            aborted = say(t("lifecycle.abort.timed_out", game=match.title, player="bob"), code)
+            told = [s for s in sent if s.channel_id == h.dm_channel(user) and "**" in s.content]
+            assert [s.content.startswith(aborted) for s in told] == [True], (code, told)
 
     offline(scenario)

@@ -608,7 +608,8 @@ def test_a_dm_that_failed_is_sent_again_only_to_those_who_did_not_get_it(offline
         def board() -> discord.File:
             return discord.File(io.BytesIO(b"a board"), filename="quorum-1-1.png")
 
-        conversations = Conversations(h.bot.clock, send_dm, post_missing, h.bot.store)
+        languages = h.bot.service.settings.member_language
+        conversations = Conversations(h.bot.clock, send_dm, post_missing, h.bot.store, languages)
         assert not await conversations.missed(match, "alice played a1e3.", board())
         assert got == [alice.id]
         failing.clear()
