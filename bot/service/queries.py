@@ -95,11 +95,16 @@ class Queries:
 
     async def reach(self, viewer: Viewer, match_id: int) -> Match:
         """The match with this number, if the viewer may reach it where they are; else the
-        error a match that does not exist gives."""
+        error a match that does not exist gives, or to its own player where it is played."""
         match = await self.cache.get(match_id)
-        if not viewer.reaches(match.row):
+        if viewer.reaches(match.row):
+            return match
+        if not any(seat.user_id == viewer.user_id for seat in match.row.seats):
             raise no_match(match_id)
-        return match
+        hint = t("service.match.elsewhere_hint")
+        if match.row.guild_id is None:  # their own match: saying where it lives tells nothing
+            raise ServiceError(t("service.match.elsewhere_private", match=match_id), hint)
+        raise ServiceError(t("service.match.elsewhere_server", match=match_id), hint)
 
     async def resolve(
         self, viewer: Viewer, channel_id: int, ref: str | None, *, recent: bool = False

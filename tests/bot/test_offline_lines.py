@@ -91,6 +91,7 @@ def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
         "carol in #games@other: /challenge game:boku opponent:@dave\ndave: click Accept\n"
         "dave in thread@other: /board\ndave in thread 1@other: /board\n"
         "alice in #games: /board match:1\n"
+        "alice in #games@other: /board match:1\n"
     )
     out = session(tmp_path, script)
     refused = "carol: /board match:1\n   [#games@other] bot (only carol sees this): There is"
@@ -98,6 +99,8 @@ def test_places_in_another_server_are_made_on_first_use(tmp_path: Path) -> None:
     assert "[thread Boku #2: carol vs dave@other] bot (only dave sees this): Boku #2" in out
     assert out.count("?? no match thread 'thread 1@other' yet") == 1  # match 1 is not there
     assert "[#games] bot (only alice sees this): Quorum #1: alice vs bob" in out
+    mine = "[#games@other] bot (only alice sees this): Match #1 is played in another server"
+    assert mine in out  # its own player is told where it lives
 
 
 def test_a_tournament_runs_offline_with_subcommands_as_typed(tmp_path: Path) -> None:

@@ -245,6 +245,11 @@ def test_a_dm_match_is_listed_rated_apart_and_hidden_from_strangers(offline: Any
         for command in ("board", "record", "replay", "analysis"):
             (answer,) = private(await h.command(carol, command, elsewhere, match=str(match_id)))
             assert "no match #1" in answer.content.lower(), (command, answer.content)
+            # from the server, a stranger sees nothing either; alice learns where it lives
+            (answer,) = private(await h.command(carol, command, match=str(match_id)))
+            assert "no match #1" in answer.content.lower(), (command, answer.content)
+        (answer,) = private(await h.command(alice, "board", match=str(match_id)))
+        assert answer.content.startswith("Match #1 is played in your DM or group DM, not here.")
         await resign(h, alice, dm)
         (history,) = private(await h.command(carol, "history", elsewhere, user=alice))
         assert "Quorum #1" not in str(history.embeds) + history.content
