@@ -192,7 +192,7 @@ async def check_db(settings: Settings) -> int:
         return 2
     for problem in problems:
         print(problem)
-    print(say(t("admin.check.checked", matches=checked, problems=len(problems))))
+    print(say(t("admin.check.checked", count=checked, problems=len(problems))))
     return 1 if problems else 0
 
 

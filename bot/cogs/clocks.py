@@ -73,16 +73,13 @@ class Clocks(commands.Cog):
             found = await resolve(interaction, match, recent=True)
             note = await self.bot.service.notes.keep(found, interaction.user.id, text)
             where = safe_name(found.describe())
-            if text is None:
-                answer = (
-                    t("clocks.note.yours", text=note.text)
-                    if note.text
-                    else t("clocks.note.none", match=where)
-                )
-            elif note.text is None:
+            if note.text:
+                key = "clocks.note.yours" if text is None else "clocks.note.saved"
+                answer = t(key, match=where, text=note.text)
+            elif note.deleted:
                 answer = t("clocks.note.deleted", match=where)
             else:
-                answer = t("clocks.note.saved", match=where, text=note.text)
+                answer = t("clocks.note.none", match=where)
             await tell(interaction, answer)
 
 

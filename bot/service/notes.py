@@ -17,6 +17,7 @@ DELETE = "-"  # the text that deletes a note (a slash command's text cannot be e
 class Note:
     match: Match
     text: str | None  # None: no note (or deleted)
+    deleted: bool = False  # a note was there and is gone
 
 
 class Notes:
@@ -40,6 +41,9 @@ class Notes:
                 t("clocks.note.too_long", most=NOTE_TEXT, count=len(text)),
                 t("clocks.note.too_long_hint"),
             )
-        kept = "" if text == DELETE else text
-        await self.cache.store.set_note(match.id, user_id, kept)
-        return Note(match, kept or None)
+        if text == DELETE:
+            had = await self.read(match, user_id)
+            await self.cache.store.set_note(match.id, user_id, "")
+            return Note(match, None, deleted=had is not None)
+        await self.cache.store.set_note(match.id, user_id, text)
+        return Note(match, text)

@@ -45,6 +45,10 @@ def clock_terms(
     with `days` (increment 1 and cap 7, or the days if more, unless given); `weekends`
     "off" stops either clock on weekends."""
     bank, weekends_off = clock == "bank", weekends == "off"
+    if weekends_off and days == 0 and not bank:
+        raise ServiceError(
+            t("clocks.terms.weekends_no_limit"), t("clocks.terms.weekends_no_limit_hint")
+        )
     if not bank:
         if increment is not None or cap is not None:
             raise ServiceError(t("clocks.terms.not_bank"), t("clocks.terms.not_bank_hint"))

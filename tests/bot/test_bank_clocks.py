@@ -115,6 +115,7 @@ def test_a_time_zone_must_be_one_known_and_is_offered_as_typed(offline: Any) -> 
         ({"clock": "bank", "days": 0}, "A bank clock needs days to start with"),
         ({"clock": "bank", "days": 14, "cap": 7}, "cap (7 days) cannot be less than the days"),
         ({"increment": 1}, "increment and cap are for a bank clock"),
+        ({"days": 0, "weekends": "off"}, "Weekends off stop a clock, and days “no limit”"),
     ],
 )
 def test_a_clock_that_cannot_run_is_refused_and_nothing_is_stored(
@@ -214,6 +215,9 @@ def test_a_private_note_is_shown_to_its_writer_alone_and_kept_after_the_game(
             await h.command(alice, "note", match=str(match_id), text="-")
         )
         assert "You have no note" in refusal(await h.command(alice, "note", match=str(match_id)))
+        assert "You have no note" in refusal(  # deleting it again deletes nothing
+            await h.command(alice, "note", match=str(match_id), text="-")
+        )
         assert all("take the centre" not in s.content for s in public(h.sent))
 
     offline(scenario)

@@ -117,7 +117,7 @@ def test_offline_script_plays_and_check_db_verifies(
     assert check.returncode == 2 and "no database" in check.stderr
     os.replace(database, tmp_path / "data" / "bot.sqlite3")
     check = bot_command(tmp_path, "--check-db")
-    assert check.returncode == 0 and "1 matches checked, 0 with problems" in check.stdout
+    assert check.returncode == 0 and "1 match checked, 0 with problems" in check.stdout
 
     source = f"sqlite:///{tmp_path / 'data' / 'bot.sqlite3'}"
     target = asyncio.run(postgres.create_schema("copied_offline_session"))
@@ -137,7 +137,7 @@ def test_offline_script_plays_and_check_db_verifies(
     again = bot_command(tmp_path, "--copy-db", source, target)
     assert again.returncode == 2 and "already has rows in matches" in again.stderr
     check = bot_command(tmp_path, "--check-db", DATABASE_URL=target)
-    assert check.returncode == 0 and "1 matches checked, 0 with problems" in check.stdout
+    assert check.returncode == 0 and "1 match checked, 0 with problems" in check.stdout
     missing = bot_command(tmp_path, "--copy-db", f"sqlite:///{tmp_path / 'none.db'}", target)
     assert missing.returncode == 2 and "There is no database at" in missing.stderr
 

@@ -238,7 +238,7 @@ def test_killed_mid_play_the_database_checks_clean(tmp_path: Path) -> None:
         check=False,
     )
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "1 matches checked, 0 with problems." in check.stdout
+    assert "1 match checked, 0 with problems." in check.stdout
 
 
 # Who may do what: (actor, action) -> whether it is allowed. "challenger" moves first.
