@@ -185,6 +185,16 @@ def _typed(value: Any, kind: Kind, wanted: type | tuple[type, ...]) -> bool:
     return isinstance(value, wanted) and isinstance(value, bool) == (kind is Kind.boolean)
 
 
+def _choice(choice: app_commands.Choice[Any]) -> str:
+    """A choice as the reader's client shows it, and the value that chooses it where the
+    two differ (what a value typed through the API, or offline, must be)."""
+    words = choice._locale_name  # the catalogue's key, where `described` made the name
+    key = words.extras.get("key") if words is not None else None
+    name = say(Text(key, words.extras["values"])) if words is not None and key else choice.name
+    value = str(choice.value)
+    return name if name.lower() == value.lower() else f"{name} ({value})"
+
+
 def _off(parameter: app_commands.Parameter, value: Any) -> ServiceError | None:
     """Why a value does not fit its parameter's type, choices or range; None if it does."""
     name = OptionName(parameter.name)
@@ -198,7 +208,7 @@ def _off(parameter: app_commands.Parameter, value: Any) -> ServiceError | None:
     if parameter.choices:
         if any(value == choice.value for choice in parameter.choices):
             return None
-        names = ", ".join(choice.name for choice in parameter.choices)
+        names = ", ".join(_choice(choice) for choice in parameter.choices)
         return ServiceError(
             t("service.option.not_choice", value=shown, name=name),
             t("service.option.not_choice_hint", choices=names),

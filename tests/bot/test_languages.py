@@ -204,6 +204,11 @@ def test_the_server_language_choice_is_checked_and_shown(offline: Any) -> None:
         (refused,) = private(await h.command(alice, "server settings", language="klingon"))
         assert "klingon" in refused.content
         assert (await h.bot.store.server_settings(h.guild_id)).language is None
+        h.speak(alice, "es-ES")  # each choice as her client shows it, with its value
+        (refused,) = private(await h.command(alice, "server settings", language="default"))
+        own = say(t("languages.choice_own"), "es-ES")
+        assert f"{own} (server), English (en), Deutsch (de)" in refused.content
+        h.speak(alice, "en-US")
         await h.command(alice, "server settings", language="es-ES")
         assert (await h.bot.store.server_settings(h.guild_id)).language == "es-ES"
         changed = public(await h.command(alice, "server settings", language="server"))

@@ -110,7 +110,7 @@ def test_the_refusal_is_the_one_challenge_gives(offline: Any) -> None:
         assert {"challenge", "leaderboard", "history", "rules"} <= set(said)
         assert set(said.values()) == {
             "'chess' is not a choice for game.\n"
-            "-# choose one of: Boost, Quorum, Boku, Razzle Dazzle, Kyo"
+            "-# choose one of: Boost, Quorum, Boku, Razzle Dazzle (razzle), Kyo"
         }
         (paged,) = private(
             await send(h, next(c for c in slash_commands(h) if c.name == "matches"), "page", 0)
