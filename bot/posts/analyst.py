@@ -26,6 +26,7 @@ from bot.posts.pictures import picture_words
 from bot.service import Match, MatchService
 from bot.service.analysis import Analysis, Progress
 from bot.texts import Text, say, speaking, t
+from bot.texts.numbers import Number
 from renderers import render_comparison
 from renderers.graph import Dot, graph_png
 
@@ -84,7 +85,7 @@ def summary_line(summary: Summary) -> Text:
         inaccuracies=t("analysis.inaccuracies", count=summary.inaccuracies),
         mistakes=t("analysis.mistakes", count=summary.mistakes),
         blunders=t("analysis.blunders", count=summary.blunders),
-        loss=f"{summary.average_loss:.1f}",
+        loss=Number(summary.average_loss, places=1),
         moves=t("analysis.moves", count=summary.moves),
     )
 

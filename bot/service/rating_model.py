@@ -21,6 +21,7 @@ from openskill.models import PlackettLuce
 
 from bot.store import RatingChange, RatingRow
 from bot.texts import say, t
+from bot.texts.numbers import Number
 from rules import Outcome
 
 MODEL = PlackettLuce()
@@ -117,11 +118,12 @@ def _counted(standing: RatingRow, mu: float, sigma: float, place: int, draw: boo
 
 
 def shown(standing: RatingRow | Shown, locale: str | None = None) -> str:
-    """The one number a player sees: `1,523`, or `1,523?` while provisional."""
+    """The one number a player sees: `1,523`, or `1,523?` while provisional (`1.523` in
+    German)."""
     seen = standing if isinstance(standing, Shown) else rating(standing)
     if seen.provisional:
-        return say(t("lifecycle.rating.provisional", points=seen.points), locale)
-    return say(t("lifecycle.rating.points", points=seen.points), locale)
+        return say(t("lifecycle.rating.provisional", points=Number(seen.points)), locale)
+    return say(t("lifecycle.rating.points", points=Number(seen.points)), locale)
 
 
 def record(standing: RatingRow) -> str:

@@ -21,6 +21,11 @@ from tests.bot.test_places import dm_match
 def test_a_newcomer_shows_1500_and_a_class_is_about_200_points() -> None:
     newcomer = ratings.newcomer("quorum", 1)
     assert ratings.shown(newcomer) == "1,500?"
+    assert [ratings.shown(newcomer, code) for code in ("de", "fr", "pt-BR")] == [
+        "1.500?",
+        "1\u202f500?",
+        "1.500?",
+    ]
     stronger = ratings.MODEL.mu + 200 / ratings.SCALE
     assert ratings.points(stronger) == 1700
     # openskill's own prediction for that gap, with settled ratings: Elo's 76%.
