@@ -25,6 +25,7 @@ from bot.service.offload import Offload, TooComplex
 from bot.service.settings import LANGUAGE_NAMES, SERVER_OWN
 from bot.store import ServerRow
 from bot.texts import ENGLISH, LANGUAGES, catalogue, fallbacks, reading, say, speaking, t
+from bot.texts.numbers import Number
 from tests.bot.support import new_bot, private, public
 from tests.bot.test_offline_lines import session
 
@@ -398,3 +399,17 @@ def test_what_misses_a_dm_match_reaches_each_player_in_their_own_language(offlin
             assert [s.content.startswith(aborted) for s in told] == [True], (code, told)
 
     offline(scenario)
+
+
+@pytest.mark.parametrize(
+    ("language", "rating", "loss"),
+    [("en", "1,523", "3.4"), ("de", "1.523", "3,4"), ("fr", "1\u202f523", "3,4")],
+)
+def test_numbers_are_written_as_the_readers_language_writes_them(
+    language: str, rating: str, loss: str
+) -> None:
+    assert Number(1523).word(language) == rating
+    assert Number(3.44, places=1).word(language) == loss
+    summary = say(t("analysis.summary", accuracy="90", inaccuracies="", mistakes="",
+                    blunders="", loss=Number(3.44, places=1), moves=""), language)  # fmt: skip
+    assert loss in summary
