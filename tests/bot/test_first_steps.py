@@ -48,6 +48,20 @@ def test_invite_with_a_malformed_token_says_so(
     assert "Reset Token" in said and token not in said
 
 
+def test_invite_without_a_token_points_to_the_offline_mode(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], logging_kept: None
+) -> None:
+    """The README's first command stops here on a fresh machine: it says how to try the
+    bot without a token too."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("APPLICATION_ID", raising=False)
+    monkeypatch.chdir("/")  # no .env
+    assert main(["--invite"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("The invite link needs the application's id")
+    assert said.rstrip().endswith("python -m bot --offline")
+
+
 def test_the_operations_settings() -> None:
     settings = load_settings(
         {"HEALTH_PORT": "9100", "LOG_FORMAT": "JSON", "BACKUP_DIR": "backups", "BACKUP_EVERY": "6"},
