@@ -73,9 +73,10 @@ class Clocks(commands.Cog):
             found = await resolve(interaction, match, recent=True)
             note = await self.bot.service.notes.keep(found, interaction.user.id, text)
             where = safe_name(found.describe())
-            if note.text:
-                key = "clocks.note.yours" if text is None else "clocks.note.saved"
-                answer = t(key, match=where, text=note.text)
+            if note.text and text is None:
+                answer = t("clocks.note.yours", text=note.text)
+            elif note.text:
+                answer = t("clocks.note.saved", match=where, text=note.text)
             elif note.deleted:
                 answer = t("clocks.note.deleted", match=where)
             else:
