@@ -62,17 +62,24 @@ class Turns(Database):
     ) -> None:
         """Undo the turns after `target_ply` in one transaction: the log loses them, the match
         gets the earlier snapshot, and jobs, takeback votes, premoves from those plies and the
-        record of positions told by DM (a ply may now hold another position) go.
-        StaleWrite if the match is no longer at `expected_ply`."""
+        record of positions told by DM (a ply may now hold another position) go. A board
+        posted of an undone ply no longer counts as shown: the position it goes back to is
+        one to post (until it is, its BOARD job finds it missing). StaleWrite if the match is
+        no longer at `expected_ply`."""
         encoded = None if outcome is None else json.dumps(outcome)
+        shown_before = target_ply - 1 if target_ply > 0 else None
         async with self._transaction() as db:
             rewound = await db.execute(
                 "UPDATE matches SET ply = ?, snapshot = ?, status = ?, outcome = ?, "
-                "draw_offer = NULL, told_ply = NULL, updated_at = ? WHERE id = ? AND ply = ?",
+                "draw_offer = NULL, told_ply = NULL, "
+                "board_ply = CASE WHEN board_ply > ? THEN ? ELSE board_ply END, "
+                "updated_at = ? WHERE id = ? AND ply = ?",
                 target_ply,
                 snapshot,
                 status,
                 encoded,
+                target_ply,
+                shown_before,
                 now(),
                 match_id,
                 expected_ply,

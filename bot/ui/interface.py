@@ -10,6 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot.cogs.described import WORDED
 from bot.operations.handling import observed
 from bot.posts import limits
 from bot.posts.conversations import Conversations, OutOfReach
@@ -188,9 +189,8 @@ def _typed(value: Any, kind: Kind, wanted: type | tuple[type, ...]) -> bool:
 def _choice(choice: app_commands.Choice[Any]) -> str:
     """A choice as the reader's client shows it, and the value that chooses it where the
     two differ (what a value typed through the API, or offline, must be)."""
-    words = choice._locale_name  # the catalogue's key, where `described` made the name
-    key = words.extras.get("key") if words is not None else None
-    name = say(Text(key, words.extras["values"])) if words is not None and key else choice.name
+    words = WORDED.get(choice.name)  # where `described` made the name
+    name = choice.name if words is None else say(words)
     value = str(choice.value)
     return name if name.lower() == value.lower() else f"{name} ({value})"
 

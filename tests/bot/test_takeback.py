@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bot.offline import OfflineDiscord
+from bot.store import JobKind
 from rules import get_game
 from tests.bot.support import new_bot, private, public, start_match
 
@@ -119,5 +120,29 @@ def test_resign_and_takeback_buttons_work_after_a_restart(offline: Any, database
         sent = await h.click(bob, question.message_id or 0, "Resign")
         assert "bob resigned" in public(sent)[0].content
         assert (await h.bot.service.cache.get(match_id)).status == "finished"
+
+    offline(scenario)
+
+
+@pytest.mark.both_backends
+def test_a_takeback_whose_board_discord_fails_is_posted_once_it_is_back(offline: Any) -> None:
+    """bob accepts alice's takeback while Discord fails posts: the position it goes back to
+    is posted when the outage ends, and only then does alice's clock start."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await h.command(bob, "move", move="h8h4")
+        await h.command(alice, "move", move="b1d3")
+        (asked,) = public(await h.command(alice, "takeback"))
+        h.fail_posts(3 * 3600)
+        await h.click(bob, asked.message_id or 0, "Accept takeback")
+        store = h.bot.store
+        assert (await h.bot.service.cache.get(match_id)).row.ply == 2
+        assert await store.due_time(match_id, JobKind.TIMEOUT, 2) is None  # no clock yet
+        sent = await h.advance(4 * 3600)
+        boards = [s for s in public(sent) if s.pngs]
+        assert len(boards) == 1 and f"<@{alice.id}>, your move" in boards[0].content
+        assert await store.due_time(match_id, JobKind.TIMEOUT, 2) is not None
 
     offline(scenario)
