@@ -150,10 +150,15 @@ class Deadlines:
         mover = match.to_move
         if match.row.ply != job.ply or mover is None or mover.engine is not None:
             return None
-        deadline = await self.cache.store.due_time(match.id, JobKind.TIMEOUT, job.ply)
+        store = self.cache.store
+        deadline = await store.due_time(match.id, JobKind.TIMEOUT, job.ply)
         if deadline is None:
             return None
         if job.attempts:
+            if job.kind == JobKind.REMINDER:  # held back until the last one is due: one will do
+                last = await store.due_time(match.id, JobKind.LAST_REMINDER, job.ply)
+                if last is not None and last <= self.now():
+                    return None
             return Reminder(match, mover, max(deadline, self.now() + LAST_WARNING))
         if deadline <= self.now():
             return None

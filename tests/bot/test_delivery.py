@@ -257,3 +257,16 @@ def test_a_bank_waiting_for_its_board_is_not_said_to_run(offline: Any) -> None:
         assert "(running)" not in shown.content
 
     offline(scenario)
+
+
+def test_both_reminders_held_back_by_one_outage_come_once(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (alice, bob) = await start_match(h, days=1)
+        await h.command(alice, "move", move="a1e3")
+        await h.advance(17 * HOUR)
+        h.fail_posts(10 * HOUR)  # both of bob's reminders (18 and 23 hours) fall in it
+        sent = await h.advance(12 * HOUR)
+        reminders = [s for s in public(sent) if f"<@{bob.id}>, reminder" in s.content]
+        assert len(reminders) == 1
+
+    offline(scenario)
