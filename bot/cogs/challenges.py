@@ -3,7 +3,7 @@ the Rematch button under a result."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import discord
 from discord import app_commands
@@ -25,6 +25,7 @@ from bot.posts.match_texts import (
 )
 from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
+from bot.posts.undelivered import Undelivered
 from bot.service import AcceptResult, ChallengeRequest, Match, Player, ServiceError
 from bot.service.clocks import MAX_DAYS
 from bot.service.deadlines import DAY_CHOICES, DEFAULT_DAYS
@@ -179,13 +180,25 @@ class Challenges(commands.Cog):
             # thread can open on it
             message: discord.Message = await interaction.original_response()
         else:
-            message = await interaction.followup.send(
-                await _with_install_link(match, interaction, self.bot.service.settings),
-                view=_answers(match),
-                allowed_mentions=pinging(*match.people),
-                wait=True,
-            )
+            try:
+                message = await interaction.followup.send(
+                    await _with_install_link(match, interaction, self.bot.service.settings),
+                    view=_answers(match),
+                    allowed_mentions=pinging(*match.people),
+                    wait=True,
+                )
+            except discord.HTTPException as error:
+                await self._unmade(match, interaction.user.id, error)
         await self._posted(match, message, opening)
+
+    async def _unmade(self, match: Match, challenger: int, error: Exception) -> NoReturn:
+        """A challenge Discord did not take is withdrawn at once, so that none waits unseen
+        and without an expiry; its challenger is told to make it again."""
+        await self.bot.service.challenges.withdraw(match.id, challenger)
+        raise ServiceError(
+            t("lifecycle.challenge.not_posted", match=safe_name(match.describe())),
+            t("lifecycle.challenge.not_posted_hint"),
+        ) from error
 
     async def _refuse_duplicate(self, request: ChallengeRequest) -> None:
         """A second identical pending challenge is refused, with a link to the first."""
@@ -217,7 +230,12 @@ class Challenges(commands.Cog):
                     with speaking(await in_place(interaction, match)):
                         text = challenge_begins(match) if answer.started else challenge_text(match)
                         view = None if answer.started else _answers(match)
-                    message = await self.bot.announcer.challenge_post(match, text, view)
+                    try:
+                        message = await self.bot.announcer.challenge_post(match, text, view)
+                    except (Undelivered, discord.HTTPException) as error:
+                        if not result.created:
+                            raise
+                        await self._unmade(match, interaction.user.id, error)
                     if result.created:
                         await self._posted(match, message, answer)
                     elif answer.started:

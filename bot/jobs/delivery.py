@@ -1,5 +1,6 @@
 """The jobs that post what Discord did not take: a turn's board (BOARD), a finished match's
-replay (REPLAY), a judged analysis (ANALYSIS) and the news that a match is aborted (CLOSING).
+replay (REPLAY), a judged analysis (ANALYSIS) and the news that a match is aborted or its
+challenge expired unanswered (CLOSING).
 Each is tried again after a growing
 backoff (Retry) until Discord takes it (in a private conversation, until its players get it by
 DM: the post itself waits for the next interaction there), and given up, with the players
@@ -29,8 +30,9 @@ WHAT = {
     JobKind.BOARD: t("delivery.board"),
     JobKind.REPLAY: t("delivery.replay"),
     JobKind.ANALYSIS: t("delivery.analysis"),
+    JobKind.CLOSING: t("delivery.closing"),
 }
-POSTS = (*WHAT, JobKind.CLOSING)  # the kinds of job handled here
+POSTS = tuple(WHAT)  # the kinds of job handled here
 
 
 class Deliveries:
@@ -66,13 +68,21 @@ class Deliveries:
             await self.service.analyses.post(job.match_id)
         elif job.kind == JobKind.CLOSING:
             async with self.service.cache.lock(job.match_id):
-                aborted = await self.service.aborts.aborted(job.match_id)
-                if aborted is not None:
-                    match, by = aborted.match, aborted.by
-                    others = [u for u in match.people if by is not None and u != by.user_id]
-                    await self.announcer.closed(match, abort_text(aborted), others)
+                await self._closing(job.match_id)
         else:  # a finished match: no write to guard, seconds of work
             await self.announcer.post_replay(job.match_id)
+
+    async def _closing(self, match_id: int) -> None:
+        """Say again that a match was aborted, or that its challenge expired unanswered."""
+        aborted = await self.service.aborts.aborted(match_id)
+        if aborted is not None:
+            match, by = aborted.match, aborted.by
+            others = [u for u in match.people if by is not None and u != by.user_id]
+            await self.announcer.closed(match, abort_text(aborted), others)
+            return
+        match = await self.service.cache.get(match_id)
+        if match.row.expired_at is not None and not await self.announcer.challenge_expired(match):
+            raise Undelivered(WHAT[JobKind.CLOSING], (match.channel_id,), (), outage=True)
 
     async def _give_up(self, job: JobRow, error: Exception) -> None:
         log.warning("match #%s: gave up posting its %s: %s", job.match_id, job.kind, error)

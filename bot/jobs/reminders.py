@@ -76,5 +76,5 @@ class JobHandler:
                         log.info("match #%s: its BOARD job posts it later: %s", job.match_id, error)
             elif job.kind == JobKind.EXPIRY:
                 expired = await deadlines.expire(job.match_id)
-                if expired is not None:
-                    await self.announcer.challenge_expired(expired)
+                if expired is not None and not await self.announcer.challenge_expired(expired):
+                    await deadlines.post_later(job.match_id, JobKind.CLOSING, expired.row.ply)

@@ -460,15 +460,15 @@ class Announcer:
         return True
 
     @in_its_place
-    async def challenge_expired(self, match: Match) -> None:
+    async def challenge_expired(self, match: Match) -> bool:
         """The challenge loses its buttons and says why; the challenger is told (by DM only,
-        for a challenge in a private conversation, which only an interaction can edit)."""
+        for a challenge in a private conversation, which only an interaction can edit).
+        False if Discord failed that for now (a CLOSING job tells them later)."""
         if private(match):
             challenger = match.challenger.user_id
             language = await self.service.settings.member_language(challenger)
             unanswered = say(challenge_unanswered(match), language)
-            await self.dms.anyway(challenger, unanswered, MISSING)
-            return
+            return await self.dms.anyway(challenger, unanswered, MISSING)
         channel = self.client.get_partial_messageable(
             match.row.channel_id, guild_id=match.row.guild_id
         )
@@ -480,12 +480,19 @@ class Announcer:
             except discord.HTTPException as error:
                 log.info("could not edit the expired challenge #%s: %s", match.id, error)
         challenger = match.challenger.user_id
-        text = challenge_unanswered(match)
-        if not await self.direct(match, challenger, text, board=False):
-            await channel.send(
-                limits.content(say(challenge_unanswered(match, challenger))),
-                allowed_mentions=pinging(challenger),
-            )
+        if await self.direct(match, challenger, challenge_unanswered(match), board=False):
+            return True
+        try:
+            async with delivering(POST_THAT, (match.row.channel_id,), ("send_messages",)):
+                await channel.send(
+                    limits.content(say(challenge_unanswered(match, challenger))),
+                    allowed_mentions=pinging(challenger),
+                )
+        except Undelivered as refused:
+            if refused.outage or refused.retry_after is not None:
+                return False
+            raise
+        return True
 
     @in_its_place
     async def challenge_post(

@@ -441,3 +441,25 @@ def test_the_leaderboard_ranks_established_players_before_provisional_ones(
             await store.close()
 
     asyncio.run(main())
+
+
+def test_a_rematch_discord_does_not_take_is_not_made(offline: Any) -> None:
+    """bob asks for a rematch while Discord fails posts: no challenge waits unseen, he is
+    told to ask again, and asking again once Discord is back works."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        _, (alice, bob) = await start_match(h)
+        await resign(h, alice)
+        rematch = h.latest(lambda s: "Rematch" in s.buttons)
+        h.fail_posts(HOUR)
+        (told,) = private(await h.click(bob, rematch.message_id or 0, "Rematch"))
+        assert told.content.startswith(
+            "Discord did not take the challenge for Quorum #2: bob vs alice, so it is not made."
+        )
+        assert (await h.bot.service.cache.get(2)).status == "withdrawn"
+        await h.advance(2 * HOUR)
+        await h.click(bob, rematch.message_id or 0, "Rematch")
+        assert (await h.bot.service.cache.get(3)).status == "pending"
+        assert h.latest(lambda s: "Accept" in s.buttons).content.startswith("<@")
+
+    offline(scenario)

@@ -366,6 +366,23 @@ def test_an_unanswered_challenge_expires_after_seven_days(offline: Any) -> None:
     offline(scenario)
 
 
+def test_a_challenge_expiring_during_an_outage_tells_its_challenger_after_it(
+    offline: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        await h.command(alice, "challenge", game="quorum", opponent=bob)
+        await h.advance(7 * DAY - HOUR)
+        h.fail_posts(3 * HOUR)
+        assert said(await h.advance(2 * HOUR)) == []
+        assert (await h.bot.service.cache.get(1)).status == "withdrawn"
+        (told,) = said(await h.advance(2 * HOUR))
+        assert told.startswith(f"<@{alice.id}>, your challenge") and "expired unanswered" in told
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+    offline(scenario)
+
+
 def test_an_answered_challenge_does_not_expire(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, _ = await start_match(h, days=0)
