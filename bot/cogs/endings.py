@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -12,6 +13,8 @@ from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer
 from bot.posts.names import safe_name
+from bot.posts.undelivered import Undelivered
+from bot.service import ServiceError
 from bot.texts import say, speaking, t
 from bot.ui.interface import Interaction, answering, in_place, match_choices, resolve, tell
 from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
@@ -79,12 +82,19 @@ class Endings(commands.Cog):
                 other = result.match.at(3 - (seat or 1))
                 with speaking(await in_place(interaction, result.match)):
                     view = draw_view(found.id)
-                posted = await self.bot.announcer.post(
-                    result.match,
-                    draw_offer(result.match, me, other),
-                    view=view,
-                    ping=[other.user_id],
-                )
+                try:
+                    posted = await self.bot.announcer.post(
+                        result.match,
+                        draw_offer(result.match, me, other),
+                        view=view,
+                        ping=[other.user_id],
+                    )
+                except (Undelivered, discord.HTTPException) as error:  # unseen: not made
+                    await self.bot.service.turns.take_back_offer(found.id, interaction.user.id)
+                    raise ServiceError(
+                        t("lifecycle.draw.not_posted", player=safe_name(other.name)),
+                        t("lifecycle.draw.not_posted_hint"),
+                    ) from error
                 await self.bot.service.cache.set_messages(result.match, draw_message_id=posted.id)
             offered = t("answers.draw.offered", match=found.title, player=safe_name(other.name))
             await tell(interaction, say(offered))

@@ -154,6 +154,13 @@ class Turns:
             await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
         return DrawResult(await self.cache.get(match.id), agreed=False)
 
+    async def take_back_offer(self, match_id: int, user_id: int) -> None:
+        """The user's standing draw offer is no longer made (Discord did not show it)."""
+        match, seat = await self._drawing(match_id, user_id)
+        if match.row.draw_offer == seat:
+            with self.cache.writing(match.id):
+                await self.cache.store.update_match(match.id, match.row.ply, draw_offer=None)
+
     async def answer_draw(self, match_id: int, user_id: int, accept: bool) -> DrawResult:
         """Accept or decline the offer standing now (the buttons under an offer)."""
         match, seat = await self._drawing(match_id, user_id)

@@ -204,6 +204,22 @@ def test_draw_offer_and_acceptance(offline: Any) -> None:
     offline(scenario)
 
 
+def test_a_draw_offer_discord_does_not_take_is_not_made(offline: Any) -> None:
+    """alice offers a draw while Discord fails posts: bob could not see it, so it does not
+    stand; she is told to offer again, and can once Discord is back."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h)
+        h.fail_posts(3600)
+        (told,) = private(await h.command(alice, "draw"))
+        assert told.content.startswith("Discord did not take your draw offer, so bob cannot see")
+        assert (await h.bot.service.cache.get(match_id)).row.draw_offer is None
+        await h.advance(2 * 3600)
+        assert "offers a draw" in public(await h.command(alice, "draw"))[0].content
+
+    offline(scenario)
+
+
 def test_a_move_declines_a_draw_offer(offline: Any) -> None:
     async def scenario(h: OfflineDiscord) -> None:
         match_id, (alice, bob) = await start_match(h)
