@@ -311,32 +311,49 @@ class Tournaments(commands.Cog):
         naming the tournament and round), or the final standings pinging the winner; and
         after a result, too, bring the entry message's table up to date."""
         tournament = event.tournament
-        channel = self._channel(tournament)
         language = await self._language(tournament)
         if isinstance(event, RoundBegun):
             byes = [b.first_id for b in tournament.round_boards(event.round) if b.second_id is None]
-            await channel.send(
+            await self._send(
+                tournament,
                 say(texts.round_begins(tournament, event.round, byes), language),
-                allowed_mentions=pinging(*byes),
+                pinging(*byes),
             )
             for match, turns in event.matches:
                 players = [seat.user_id for seat in match.seats]
-                label = await channel.send(
-                    texts.round_match(tournament, event.round, players, language),
-                    allowed_mentions=pinging(),
+                label = await self._send(
+                    tournament, texts.round_match(tournament, event.round, players, language)
                 )
-                match = await self.bot.service.cache.set_messages(
-                    match, challenge_message_id=label.id
-                )
-                try:
+                if label is not None:
+                    match = await self.bot.service.cache.set_messages(
+                        match, challenge_message_id=label.id
+                    )
+                try:  # without its label, in the channel; a board Discord fails comes later
                     await self.bot.announcer.open_match(match, label, turns)
                 except (Undelivered, discord.HTTPException) as error:
                     log.warning("match #%s: not opened in Discord: %s", match.id, error)
         elif isinstance(event, Finished):
             winners = [s.player for s in tournament.standings() if s.rank == 1]
             for part in texts.finished(tournament, winners, event.early, language):
-                await channel.send(part, allowed_mentions=pinging(*winners))
+                await self._send(tournament, part, pinging(*winners))
         await self.refresh(tournament)
+
+    async def _send(
+        self,
+        tournament: Tournament,
+        text: str,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> discord.Message | None:
+        """A post in the tournament's channel; None if Discord refused it (logged: its games
+        still start, their boards kept as jobs until Discord takes them, and `/tournament
+        table` shows the standings)."""
+        try:
+            return await self._channel(tournament).send(
+                text, allowed_mentions=mentions or pinging()
+            )
+        except discord.HTTPException as error:
+            log.warning("tournament #%s: a post was not taken: %s", tournament.id, error)
+            return None
 
 
 async def setup(bot: BoardBot) -> None:

@@ -416,6 +416,10 @@ class Announcer:
         shown_up_to = match.row.board_ply or 0
         moves = [m for m in await self.service.store.moves(match_id) if m.ply > shown_up_to]
         turns = [Turn(m.seat, match.at(m.seat).user_id, m.notation) for m in moves]
+        if match.row.board_message_id is None:  # its first board: the match begins
+            opening = [match_begins(match), *describe_turns(match, turns), late]
+            await self.post_board(match, opening, match.people)
+            return
         await self.post_board(match, [*describe_turns(match, turns), late])
 
     async def _post_waiting_board(self, match_id: int, late: Text) -> bool:

@@ -13,7 +13,7 @@ from bot.offline import OfflineDiscord, Sent, User
 from bot.posts import tournament_texts as texts
 from bot.service import Match, MatchService, Player
 from bot.service.tournaments import MAX_PLAYERS, Finished
-from bot.store import Status, open_store
+from bot.store import JobKind, Status, open_store
 from tests.bot.support import new_bot, private, public, resign
 
 pytestmark = pytest.mark.both_backends  # new tables: their SQL runs on both
@@ -258,5 +258,26 @@ def test_sixty_four_entrants_each_read_their_whole_line(offline: Any) -> None:
         assert len(final) > 1 and "is over" in final[0] and all(len(p) <= 2000 for p in final)
         assert lines <= {line for part in final for line in part.splitlines()}
         assert all(f"<@{w}>" in final[0] for w in winners)
+
+    offline(scenario)
+
+
+def test_a_round_that_begins_during_an_outage_gets_its_boards_and_clocks_after_it(
+    offline: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord fails every post when the tournament starts: its games still begin, each
+    board (saying who plays whom) comes once Discord is back, and only then do clocks run."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        users, _ = await entered(h, 3, format="round-robin", days=1)
+        h.fail_posts(3 * 3600)
+        await h.command(users[0], "tournament start")
+        (match,) = await running(h, 1)
+        assert await h.bot.store.due_time(match.id, JobKind.TIMEOUT, 0) is None
+        sent = await h.advance(4 * 3600)
+        (board,) = [s for s in public(sent) if s.pngs]
+        assert "begins" in board.content and "Posted late" in board.content
+        assert await h.bot.store.due_time(match.id, JobKind.TIMEOUT, 0) is not None
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
     offline(scenario)
