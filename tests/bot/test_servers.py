@@ -32,6 +32,9 @@ from bot.ui.views import (
 from tests.bot.support import private, public, resign, start_match
 
 REFUSED = "There is no match #1 here.\n-# use /matches to see your matches"
+ELSEWHERE = (
+    "Match #1 is played in another server, not here.\n-# use its commands where it is played"
+)
 
 # A custom_id naming match 1 at ply 1 for each component that names a match.
 FORGED: dict[type[Persistent], str] = {
@@ -94,9 +97,10 @@ def test_another_server_cannot_reach_a_match_by_any_command(offline: Any) -> Non
         carol = h.user("carol")
         for command in match_commands(h):
             extra = {"move": "h8h4"} if command.name == "move" else {}
-            for user in (bob, carol):  # the player to move, and a stranger
+            # the player to move learns where their match lives; a stranger learns nothing
+            for user, said in ((bob, ELSEWHERE), (carol, REFUSED)):
                 sent = await h.command(user, command.name, elsewhere, match="1", **extra)
-                assert [s.content for s in private(sent)] == [REFUSED], command.name
+                assert [s.content for s in private(sent)] == [said], command.name
                 assert not public(sent), command.name
         match = await h.bot.service.cache.get(match_id)
         assert match.row.ply == 1 and match.status == "active"
@@ -128,9 +132,9 @@ def test_no_button_acts_on_another_servers_match(offline: Any, custom_id: str) -
         await h.command(alice, "move", move="a1e3")
         before = len(await h.bot.store.moves(1))
         forged = forge(h, h.server_channel("other"), custom_id)
-        for user in (alice, bob, h.user("carol")):
+        for user, said in ((alice, ELSEWHERE), (bob, ELSEWHERE), (h.user("carol"), REFUSED)):
             sent = await press(h, user, forged, custom_id)
-            assert [s.content for s in private(sent)] == [REFUSED]
+            assert [s.content for s in private(sent)] == [said]
             assert [s.kind for s in sent if s.kind != "message"] == []
         match = await h.bot.service.cache.get(1)
         assert match.status == "active" and len(await h.bot.store.moves(1)) == before
