@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts.match_texts import abort_text
 from bot.texts import say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 
 if TYPE_CHECKING:

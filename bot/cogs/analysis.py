@@ -10,10 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts.match_texts import jump_url
 from bot.service.analysis import Request
 from bot.texts import Text, say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve
 from bot.ui.uploads import Studying
 

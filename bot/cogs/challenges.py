@@ -11,7 +11,6 @@ from discord.ext import commands
 
 import ai
 import rules
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import (
     challenge_begins,
@@ -33,6 +32,7 @@ from bot.service.settings import Settings
 from bot.service.timing import clock_terms
 from bot.texts import say, speaking, t
 from bot.ui.commands_sync import install_url
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, in_place, player, tell
 from bot.ui.uploads import read_attached
 from bot.ui.views import (

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts.match_texts import mention
 from bot.posts.names import safe_name
 from bot.service.clocks import MAX_DAYS
 from bot.texts import t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 
 if TYPE_CHECKING:

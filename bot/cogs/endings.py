@@ -9,13 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import draw_accepted, draw_declined, draw_offer
 from bot.posts.names import safe_name
 from bot.posts.undelivered import Undelivered
 from bot.service import ServiceError
 from bot.texts import say, speaking, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, in_place, match_choices, resolve, tell
 from bot.ui.views import DrawButton, ResignButton, draw_view, resign_view
 
@@ -90,7 +90,7 @@ class Endings(commands.Cog):
                         ping=[other.user_id],
                     )
                 except (Undelivered, discord.HTTPException) as error:  # unseen: not made
-                    await self.bot.service.turns.take_back_offer(found.id, interaction.user.id)
+                    await self.bot.service.turns.withdraw_draw_offer(found.id, interaction.user.id)
                     raise ServiceError(
                         t("lifecycle.draw.not_posted", player=safe_name(other.name)),
                         t("lifecycle.draw.not_posted_hint"),

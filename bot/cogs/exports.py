@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts.names import safe_name
 from bot.records import Export
 from bot.records.archive import archives
 from bot.records.gather import Exporter, by_id, record_files
 from bot.store import MatchRow, Status
 from bot.texts import say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve
 
 if TYPE_CHECKING:

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.names import safe_name
 from bot.texts import say, t
 from bot.ui.commands_sync import server_only
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, resolve, service_of, tell, viewer
 
 if TYPE_CHECKING:

@@ -12,11 +12,11 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.cogs.challenges import GAME_CHOICES
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.pictures import picture_words
 from bot.service import ServiceError, refusal
 from bot.texts import say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering
 from renderers import render_key
 from rules import GAMES, Game, RulesError, get_game

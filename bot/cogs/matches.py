@@ -11,13 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.conversations import located
 from bot.posts.match_texts import jump_url
 from bot.posts.names import safe_name
 from bot.service import Match, Waiting
 from bot.texts import Text, say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve, turns_text, viewer
 from bot.ui.persistent import Named
 

@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.clock_texts import banks_line, repetition_line
 from bot.posts.match_texts import Line, deadline_line, on_vacation, worded
@@ -18,6 +17,7 @@ from bot.service import Match, MatchService, OutOfDate, PickerStep, ServiceError
 from bot.service.matches import status_of
 from bot.store import Status
 from bot.texts import Text, say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, explain, match_choices, resolve, turns_text
 from bot.ui.views import (
     KeepButton,

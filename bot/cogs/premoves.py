@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import Line, worded
 from bot.posts.names import safe_name
 from bot.service import PremoveLines, ServiceError
 from bot.texts import say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve, tell
 
 if TYPE_CHECKING:

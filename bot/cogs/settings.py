@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import DAYS_CHOICES
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import Line, days_left, mention, worded
 from bot.posts.notifications import pinging
@@ -26,6 +25,7 @@ from bot.service.settings import (
 from bot.store import HabitRow, PreferenceRow
 from bot.texts import Text, say, speaking, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, tell
 from renderers import THEMES
 

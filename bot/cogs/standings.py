@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import GAME_CHOICES
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.analyst import turn_evaluation
 from bot.posts.match_texts import Line, describe_turns, jump_url, mention, worded
@@ -20,6 +19,7 @@ from bot.service.ratings import Leaderboard, reason_of, result_for
 from bot.store import MatchRow, RatingRow
 from bot.texts import Text, say, t
 from bot.ui.commands_sync import server_only
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, match_choices, resolve, viewer
 from bot.ui.views import HistoryButton, ReplayButton, history_view, replay_view
 from rules import get_game

@@ -13,9 +13,9 @@ from discord.ext import commands
 from prometheus_client import REGISTRY
 
 from bot.clock import describe_duration
-from bot.cogs.described import described
 from bot.service import ServiceError
 from bot.texts import Text, say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, tell
 
 if TYPE_CHECKING:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts.match_texts import (
     takeback_accepted,
@@ -19,6 +18,7 @@ from bot.posts.match_texts import (
 from bot.posts.names import safe_name
 from bot.posts.notifications import pinging
 from bot.texts import say, speaking, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, in_place, match_choices, resolve, tell
 from bot.ui.views import TakebackButton, takeback_view
 

@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.challenges import CLOCK_CHOICES, DAYS_CHOICES, GAME_CHOICES, WEEKEND_CHOICES
-from bot.cogs.described import described
 from bot.posts import limits
 from bot.posts import tournament_texts as texts
 from bot.posts.match_texts import worded
@@ -35,6 +34,7 @@ from bot.service.tournaments import (
 from bot.store import Stage
 from bot.texts import say, speaking, t
 from bot.ui.commands_sync import SERVER_INSTALL, SERVERS
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, player
 from bot.ui.persistent import LARGEST_COUNT, Named
 from bot.ui.views import JoinButton, LeaveButton, entry_view

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.described import described
 from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import days_left, vacation_began, vacation_ended
 from bot.posts.undelivered import Undelivered
 from bot.service.vacations import MAX_DAYS
 from bot.texts import say, t
+from bot.ui.described import described
 from bot.ui.interface import Interaction, answering, tell
 
 if TYPE_CHECKING:

@@ -35,6 +35,10 @@ WHAT = {
 POSTS = tuple(WHAT)  # the kinds of job handled here
 
 
+class HeldBack(Exception):
+    """Discord failed a post for now, which its poster reported rather than raised."""
+
+
 class Deliveries:
     def __init__(self, service: MatchService, announcer: Announcer) -> None:
         self.service = service
@@ -50,7 +54,7 @@ class Deliveries:
                 await self._again(job, unreached)
                 return
             log.info("%s", unreached)
-        except (Undelivered, discord.HTTPException) as error:
+        except (Undelivered, HeldBack, discord.HTTPException) as error:
             await self._again(job, error)
 
     async def _again(self, job: JobRow, error: Exception) -> None:
@@ -77,12 +81,12 @@ class Deliveries:
         aborted = await self.service.aborts.aborted(match_id)
         if aborted is not None:
             match, by = aborted.match, aborted.by
-            others = [u for u in match.people if by is not None and u != by.user_id]
+            others = [] if by is None else [u for u in match.people if u != by.user_id]
             await self.announcer.closed(match, abort_text(aborted), others)
             return
         match = await self.service.cache.get(match_id)
         if match.row.expired_at is not None and not await self.announcer.challenge_expired(match):
-            raise Undelivered(WHAT[JobKind.CLOSING], (match.channel_id,), (), outage=True)
+            raise HeldBack(f"match #{match_id}: Discord did not take its expiry's news")
 
     async def _give_up(self, job: JobRow, error: Exception) -> None:
         log.warning("match #%s: gave up posting its %s: %s", job.match_id, job.kind, error)

@@ -226,6 +226,7 @@ class Conversations:
         # match id -> (ply, who got that position by DM) while a DM of it failed: the next
         # try sends it to the others only (after a restart, to everyone again); forgotten
         # when its post is given up
+        self._noted: dict[tuple[int, str], set[int]] = {}  # the same for a note, by its text
         self._sent: dict[int, tuple[int, set[int]]] = {}
 
     @contextlib.contextmanager
@@ -256,13 +257,18 @@ class Conversations:
         interaction there. False if Discord failed a DM: the position is not counted as
         told, and the next try sends it to those who did not get it (`_sent`). A note (a
         post without a picture: a vacation, an abort) is news of its own, not the
-        position's: it goes to every player as it is each time, and leaves the position's
-        telling to its board."""
+        position's: it goes to every player as it is (a retry of the same note, only to those
+        who did not get it), and leaves the position's telling to its board."""
         board_missing = match.row.board_ply is None or match.row.board_ply < match.row.ply
         if board_missing:
             self._waiting.setdefault(match.channel_id, set()).add(match.id)
         if file is MISSING:
-            return await self._tell_players(match, content, file, False, set())
+            key = (match.id, content)
+            sent = self._noted.setdefault(key, set())
+            noted = await self._tell_players(match, content, file, False, sent)
+            if noted:
+                self._noted.pop(key)
+            return noted
         if not await self.tellings.claim_telling(match.id, match.row.ply):
             return True
         ply, sent = self._sent.get(match.id, (match.row.ply, set()))
@@ -279,6 +285,8 @@ class Conversations:
     def forget(self, match_id: int) -> None:
         """Its posts are given up: who got its position by DM need not be remembered."""
         self._sent.pop(match_id, None)
+        for key in [key for key in self._noted if key[0] == match_id]:
+            del self._noted[key]
 
     async def _tell_players(
         self, match: Match, content: str, file: discord.File, waits: bool, sent: set[int]

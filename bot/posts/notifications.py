@@ -356,7 +356,10 @@ class Announcer:
             return await self.dms.send(user_id, worded_text, picture)
         except DmsClosed as closed:
             if closed.first:
-                await self.say(match, dms_closed(user_id), ping=[user_id])
+                try:
+                    await self.say(match, dms_closed(user_id), ping=[user_id])
+                except (Undelivered, OutOfReach, discord.HTTPException) as error:
+                    log.info("match #%s: DMs closed, not said: %s", match.id, error)
             return False
 
     def _tell_followers(

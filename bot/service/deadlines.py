@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.clock import DAY, Clock
+from bot.service import clocks
 from bot.service.cache import MatchCache
 from bot.service.clocks import LAST_WARNING
 from bot.service.delivery import retry_delay
@@ -159,7 +160,8 @@ class Deadlines:
                 last = await store.due_time(match.id, JobKind.LAST_REMINDER, job.ply)
                 if last is not None and last <= self.now():
                     return None
-            return Reminder(match, mover, max(deadline, self.now() + LAST_WARNING))
+            owed = await self._warning_ends(match, mover, self.now())
+            return Reminder(match, mover, max(deadline, owed))
         if deadline <= self.now():
             return None
         return Reminder(match, mover, deadline)
@@ -188,9 +190,19 @@ class Deadlines:
                 return None
             if finished is None:
                 return self.now() + retry_delay(job.attempts)
-            owed = finished + LAST_WARNING
+            match = await self.cache.get(job.match_id)
+            mover = match.to_move
+            if match.row.ply != job.ply or mover is None:
+                return None
+            owed = await self._warning_ends(match, mover, finished)
             return owed if owed > self.now() else None
         return None
+
+    async def _warning_ends(self, match: Match, seat: SeatRow, start: int) -> int:
+        """When LAST_WARNING from `start` runs out on this seat's clock (never on a weekend
+        it stops for)."""
+        weekends = await self.timing.weekends(match, seat)
+        return clocks.deadline_after(start, LAST_WARNING, weekends)
 
     async def time_out(self, match_id: int, ply: int) -> MoveResult | None:
         """The player to move at `ply` loses on time (in 3-4 player Boost they leave and the

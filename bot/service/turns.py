@@ -154,7 +154,7 @@ class Turns:
             await self.cache.store.update_match(match.id, match.row.ply, draw_offer=seat)
         return DrawResult(await self.cache.get(match.id), agreed=False)
 
-    async def take_back_offer(self, match_id: int, user_id: int) -> None:
+    async def withdraw_draw_offer(self, match_id: int, user_id: int) -> None:
         """The user's standing draw offer is no longer made (Discord did not show it)."""
         match, seat = await self._drawing(match_id, user_id)
         if match.row.draw_offer == seat:

@@ -10,7 +10,6 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from bot.cogs.described import WORDED
 from bot.operations.handling import observed
 from bot.posts import limits
 from bot.posts.conversations import Conversations, OutOfReach
@@ -19,6 +18,7 @@ from bot.posts.undelivered import Undelivered
 from bot.service import Match, MatchService, Player, ServiceError, Viewer
 from bot.texts import Text, say, speaking, t
 from bot.texts.mentions import OptionName
+from bot.ui.described import WORDED
 from bot.ui.permissions import told
 
 log = logging.getLogger(__name__)

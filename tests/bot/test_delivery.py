@@ -4,6 +4,7 @@ time while it was missing, and an analysis is finished only once its results are
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -268,5 +269,28 @@ def test_both_reminders_held_back_by_one_outage_come_once(offline: Any) -> None:
         sent = await h.advance(12 * HOUR)
         reminders = [s for s in public(sent) if f"<@{bob.id}>, reminder" in s.content]
         assert len(reminders) == 1
+
+    offline(scenario)
+
+
+def test_a_held_back_reminder_keeps_its_hour_off_the_weekend(offline: Any) -> None:
+    """Weekends off: bob's last reminder, due Friday 07:00 UTC, is held back by Discord until
+    about midnight; the hour it gives him runs on Monday, not on Saturday."""
+
+    async def scenario(h: OfflineDiscord) -> None:
+        await h.advance(6 * DAY)  # from Friday 08:00 to Thursday 08:00
+        match_id, (alice, bob) = await start_match(h, days=1, weekends="off")
+        await h.command(alice, "move", move="a1e3")  # bob's day: to Friday 08:00
+        await h.advance(22 * HOUR)  # Friday 06:00
+        h.fail_posts(17 * HOUR + 30 * MINUTE)  # to Friday 23:30
+        await h.advance(18 * HOUR + 10 * MINUTE)  # Saturday 00:10
+        due = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 1)
+        assert due is not None
+        monday = datetime.fromtimestamp(START + 10 * DAY - 8 * HOUR, UTC)
+        assert monday.weekday() == 0 and monday.hour == 0
+        assert monday.timestamp() < due <= monday.timestamp() + HOUR
+        await h.advance(2 * DAY)  # the weekend passes: bob is still to move
+        assert (await h.bot.service.cache.get(match_id)).row.ply == 1
+        assert any(f"<@{bob.id}>, reminder" in s.content for s in h.sent)
 
     offline(scenario)

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import discord
 import pytest
+from discord.utils import MISSING
 
 from bot.clock import DAY, HOUR, ManualClock
 from bot.offline import OfflineDiscord, interactions
@@ -621,6 +622,13 @@ def test_a_dm_that_failed_is_sent_again_only_to_those_who_did_not_get_it(offline
         assert await conversations.missed(match, "alice played a1e3.", board())
         assert got == [alice.id, bob.id]
         assert await conversations.missed(match, "alice played a1e3.", board())
+        assert got == [alice.id, bob.id]
+        # a note (no picture: an abort's news) tried again goes to the one who missed it
+        got.clear()
+        failing.add(bob.id)
+        assert not await conversations.missed(match, "Quorum #1 is aborted.", MISSING)
+        failing.clear()
+        assert await conversations.missed(match, "Quorum #1 is aborted.", MISSING)
         assert got == [alice.id, bob.id]
 
     offline(scenario)
