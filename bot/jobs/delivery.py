@@ -92,9 +92,10 @@ class Deliveries:
         log.warning("match #%s: gave up posting its %s: %s", job.match_id, job.kind, error)
         match = await self.service.cache.get(job.match_id)
         title = match.title
-        if job.kind == JobKind.CLOSING:
+        if job.kind == JobKind.CLOSING:  # an expired challenge's news was its challenger's
+            to = [match.challenger.user_id] if match.row.expired_at is not None else []
             await self.announcer.gave_up(
-                match, lambda place: t("delivery.gave_up_closing", match=title, place=place)
+                match, lambda place: t("delivery.gave_up_closing", match=title, place=place), to
             )
             return
         what = WHAT[job.kind]

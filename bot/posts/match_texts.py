@@ -25,6 +25,7 @@ from bot.service.rating_model import ShownChange
 from bot.service.vacations import MAX_DAYS, YEAR
 from bot.store import MatchRow, SeatRow, TournamentRow
 from bot.texts import Text, Wordable, say, t
+from bot.texts.numbers import Number
 from rules.phrases import Phrase, Words
 
 Line = Wordable | str  # a line of a post: a sentence to word, or a value shown as it is
@@ -377,7 +378,7 @@ def rating_changes(match: Match, changes: Sequence[ShownChange], locale: str | N
             "lifecycle.rating.change",
             player=safe_name(names[c.user_id]),
             rating=rating_model.shown(c.after, locale),
-            change=c.change,
+            change=Number(c.change, signed=True),
         )
         for c in changes
     ]

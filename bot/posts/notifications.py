@@ -436,12 +436,14 @@ class Announcer:
                 return False
         return True
 
-    async def gave_up(self, match: Match, sentence: Callable[[Text | str], Text]) -> None:
-        """Tell each player of the match by DM (opted in or not: nothing else reaches them)
-        the `sentence` of its place saying what will not be posted there (see
-        bot/service/delivery.py)."""
+    async def gave_up(
+        self, match: Match, sentence: Callable[[Text | str], Text], to: Sequence[int] = ()
+    ) -> None:
+        """DM each player (or those `to`), opted in or not, as nothing else reaches them, the
+        `sentence` saying what will not be posted in its place (bot/service/delivery.py)."""
         self.conversations.forget(match.id)
-        for user_id in dict.fromkeys(s.user_id for s in match.seats if s.engine is None):
+        people = to or [s.user_id for s in match.seats if s.engine is None]
+        for user_id in dict.fromkeys(people):
             place = place_of(match, user_id) if private(match) else f"<#{match.channel_id}>"
             text = say(sentence(place), await self.service.settings.member_language(user_id))
             with contextlib.suppress(DmsClosed):
@@ -498,7 +500,7 @@ class Announcer:
         except Undelivered as refused:
             if refused.outage or refused.retry_after is not None:
                 return False
-            raise
+            log.info("match #%s: its challenger not told of its expiry: %s", match.id, refused)
         return True
 
     @in_its_place

@@ -20,8 +20,10 @@ class Number:
 
     value: float
     places: int = 0  # digits after the decimal mark
+    signed: bool = False  # a change: `+12`, `-3`
 
     def word(self, language: str) -> str:
-        english = f"{self.value:,.{self.places}f}"
+        sign = "+" if self.signed else ""
+        english = f"{self.value:{sign},.{self.places}f}"
         group, mark = SEPARATORS.get(language, (",", "."))
         return english.translate({ord(","): group, ord("."): mark})

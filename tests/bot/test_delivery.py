@@ -294,3 +294,20 @@ def test_a_held_back_reminder_keeps_its_hour_off_the_weekend(offline: Any) -> No
         assert any(f"<@{bob.id}>, reminder" in s.content for s in h.sent)
 
     offline(scenario)
+
+
+def test_an_abort_in_a_deleted_thread_is_given_up_and_its_players_told_by_dm(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, bob) = await start_match(h, days=1)
+        match = await h.bot.service.cache.get(match_id)
+        await h.command(alice, "move", move="a1e3")
+        del h.channels[match.channel_id]  # the thread is deleted
+        sent = await h.advance(2 * DAY)  # bob's first move times out: the match is aborted
+        told = [s for s in sent if "ended without being played" in s.content]
+        assert sorted(s.channel_id for s in told) == sorted([h.dm(alice), h.dm(bob)])
+        assert told[0].content.startswith("I have stopped trying to post in <#")
+        assert (await h.bot.service.cache.get(match_id)).row.aborted_at is not None
+
+    offline(scenario)

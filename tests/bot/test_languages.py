@@ -410,6 +410,8 @@ def test_numbers_are_written_as_the_readers_language_writes_them(
 ) -> None:
     assert Number(1523).word(language) == rating
     assert Number(3.44, places=1).word(language) == loss
+    assert Number(1523, signed=True).word(language) == f"+{rating}"
+    assert Number(-12, signed=True).word(language) == "-12"
     summary = say(t("analysis.summary", accuracy="90", inaccuracies="", mistakes="",
                     blunders="", loss=Number(3.44, places=1), moves=""), language)  # fmt: skip
     assert loss in summary
