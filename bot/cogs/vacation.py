@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.posts.conversations import OutOfReach
 from bot.posts.match_texts import days_left, vacation_began, vacation_ended
+from bot.posts.names import safe_name
 from bot.posts.undelivered import Undelivered
 from bot.service.vacations import MAX_DAYS
 from bot.texts import say, t
@@ -43,7 +44,7 @@ class Vacation(commands.Cog):
                 answer = t("answers.vacation.away", until=current.ends_at, days_left=left)
             else:
                 answer = t("answers.vacation.back", days_left=left)
-            await tell(interaction, say(answer))
+            unsaid = []
             for match in state.turns:
                 due = await self.bot.service.deadlines.deadline(match)
                 text = (
@@ -55,6 +56,12 @@ class Vacation(commands.Cog):
                     await self.bot.announcer.say(match, text)
                 except (Undelivered, OutOfReach) as problem:  # the vacation stands anyway
                     log.info("match #%s: %s", match.id, problem)
+                    if not isinstance(problem, OutOfReach) or not problem.told:
+                        unsaid.append(safe_name(match.describe()))
+            lines = [say(answer)]
+            if unsaid:
+                lines.append(say(t("answers.vacation.not_said", matches=", ".join(unsaid))))
+            await tell(interaction, "\n".join(lines))
 
 
 async def setup(bot: BoardBot) -> None:

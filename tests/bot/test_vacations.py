@@ -183,3 +183,19 @@ def test_thirty_days_in_any_365_and_one_vacation_at_a_time(offline: Any) -> None
         assert "20 vacation days left" in settings.content
 
     offline(scenario)
+
+
+def test_a_vacation_note_discord_does_not_take_is_said_in_the_answer(offline: Any) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        match_id, (alice, _) = await start_match(h, days=1)
+        h.fail_posts(HOUR)
+        (answer,) = private(await h.command(alice, "vacation", days=3))
+        assert answer.content.startswith("You are on vacation until")
+        assert answer.content.endswith(
+            "Discord did not take the note saying so in Quorum #1: alice vs bob; the deadlines"
+            " moved anyway."
+        )
+        due = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 0)
+        assert due is not None and due > START + 3 * DAY
+
+    offline(scenario)
