@@ -281,19 +281,13 @@ class Announcer:
         clock = await self.service.deadlines.upcoming(match)
         due = deadline_line(clock.due if clock is not None else None)
         away = on_vacation(await self.service.vacations.away(match)) if match.to_move else []
-        ratings_line = rating_changes(match, await self.service.ratings.changes(match))
+        changes = await self.service.ratings.changes(match)
         banks = banks_line(await self.service.timing.left(match))
-        shown = [
-            *lines,
-            status_line(match),
-            ratings_line,
-            due,
-            *away,
-            banks,
-            repetition_line(match),
-        ]
 
-        def words() -> str:
+        def words() -> str:  # in the language spoken when called (see `rewordable`)
+            ratings_line = rating_changes(match, changes)
+            shown = [*lines, status_line(match), ratings_line, due, *away, banks]
+            shown.append(repetition_line(match))
             return limits.content(worded([line for line in shown if line]).strip())
 
         text = words()

@@ -176,9 +176,10 @@ class Deadlines:
             self.scheduled()
 
     async def warned(self, job: JobRow) -> int | None:
-        """None if the TIMEOUT `job` may act now; else when to look again: Discord refused
-        its player's last reminder, which is still being tried, or reached them late and
-        gives them LAST_WARNING from then. Nobody loses on time unwarned because Discord
+        """None if the TIMEOUT `job` may act now; else when to look again (its deadline as
+        shown meanwhile): Discord refused its player's last reminder, which is still being
+        tried (an hour from now, at least), or reached them late and gives them
+        LAST_WARNING from then. Nobody loses on time unwarned because Discord
         failed (a reminder the bot was down for is skipped, as the timeout is not)."""
         store = self.cache.store
         for kind in (JobKind.LAST_REMINDER, JobKind.REMINDER):
@@ -188,12 +189,12 @@ class Deadlines:
             finished, refusals = progress
             if not refusals:
                 return None
-            if finished is None:
-                return self.now() + retry_delay(job.attempts)
             match = await self.cache.get(job.match_id)
             mover = match.to_move
             if match.row.ply != job.ply or mover is None:
                 return None
+            if finished is None:  # its deadline reads an hour off while it is tried again
+                return await self._warning_ends(match, mover, self.now())
             owed = await self._warning_ends(match, mover, finished)
             return owed if owed > self.now() else None
         return None

@@ -223,6 +223,8 @@ def test_a_last_reminder_discord_fails_is_sent_later_and_keeps_its_hour(
         h.fail_posts(6 * HOUR)  # her last reminder falls due after 3 hours of it
         await h.advance(deadline + HOUR - int(clock.now()))  # an hour past her deadline
         assert (await h.bot.service.cache.get(match_id)).row.ply == 2  # not timed out
+        shown = await h.bot.store.due_time(match_id, JobKind.TIMEOUT, 2)
+        assert shown is not None and shown >= clock.now() + 30 * MINUTE  # not "in 1 minute"
         assert not [s for s in h.sent[outage:] if f"<@{alice.id}>, reminder" in s.content]
         await h.restart(new_bot(database, clock=clock))
         reminded_at: int | None = None

@@ -415,3 +415,28 @@ def test_numbers_are_written_as_the_readers_language_writes_them(
     summary = say(t("analysis.summary", accuracy="90", inaccuracies="", mistakes="",
                     blunders="", loss=Number(3.44, places=1), moves=""), language)  # fmt: skip
     assert loss in summary
+
+
+def test_a_result_missing_a_dm_match_gives_each_player_the_ratings_in_their_language(
+    offline: Any,
+) -> None:
+    async def scenario(h: OfflineDiscord) -> None:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.speak(alice, "de")
+        h.speak(bob, "fr")
+        h.install(alice)
+        h.install(bob)
+        dm = h.conversation(alice, [bob])
+        await h.command(alice, CHALLENGE, dm, game="quorum", opponent=bob, days=1)
+        accept = say(t("views.accept"), "de")
+        await h.click(bob, h.latest(lambda s: accept in s.buttons).message_id or 0, accept)
+        await h.command(alice, "move", dm, move="a1e3")
+        await h.command(bob, "move", dm, move="h8h4")
+        sent = await h.advance(2 * DAY)  # alice times out, rated: a result by DM
+        for user, code in ((alice, "de"), (bob, "fr")):
+            ratings = say(t("lifecycle.rating.after", changes=""), code).split(":")[0]
+            told = [s.content for s in sent if s.channel_id == h.dm_channel(user)]
+            results = [text for text in told if "(+126)" in text]
+            assert results and all(ratings + ":" in text for text in results), (code, told)
+
+    offline(scenario)
