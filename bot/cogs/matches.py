@@ -88,13 +88,15 @@ class Matches(commands.Cog):
                 if interaction.guild_id is None or m.row.guild_id in here
             ]
             pages = limits.pages(every, limits.CONTENT - FOOTER_ROOM)
-            page = min(page, len(pages))
+            asked, page = page, min(page, len(pages))
             lines = pages[page - 1]
             if not every:
                 lines = [say(t("answers.matches.none"))]
             elif page < len(pages):
                 more = t("answers.matches.page_more", page=page, pages=len(pages), next=page + 1)
                 lines = [*lines, say(more)]
+            elif asked > page:
+                lines = [*lines, say(t("answers.matches.past_last", asked=asked, pages=page))]
             elif len(pages) > 1:
                 lines = [*lines, say(t("answers.matches.page", page=page, pages=len(pages)))]
             if listing.unreadable:

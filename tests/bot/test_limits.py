@@ -155,6 +155,8 @@ def test_a_member_with_200_open_matches_pages_through_all_of_them(offline: Any) 
         assert sorted(map(int, listed)) == sorted(await h.bot.store.match_ids())
         assert len(listed) == 200, "each listed once"
         (last,) = private(await h.command(bob, "matches", page=total + 5))
-        assert f"Page {total} of {total}." in last.content
+        assert f"There is no page {total + 5}: this is the last one, page {total}." in (
+            last.content
+        )
 
     offline(scenario, limits=Limits(challenges=200, challenges_to_one=200))
