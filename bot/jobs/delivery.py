@@ -20,7 +20,7 @@ from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
-from bot.service.delivery import GIVE_UP_AFTER
+from bot.service.delivery import last_try
 from bot.store import JobKind, JobRow
 from bot.texts import t
 
@@ -59,7 +59,7 @@ class Deliveries:
 
     async def _again(self, job: JobRow, error: Exception) -> None:
         """Retry, or give up once GIVE_UP_AFTER tries were refused."""
-        if job.attempts + 1 >= GIVE_UP_AFTER:
+        if last_try(job.attempts):
             await self._give_up(job, error)
             return
         raise Retry(str(error)) from error

@@ -22,7 +22,7 @@ from bot.posts.match_texts import abort_text
 from bot.posts.notifications import Announcer
 from bot.posts.undelivered import Undelivered
 from bot.service import MatchService
-from bot.service.delivery import GIVE_UP_AFTER
+from bot.service.delivery import last_try
 from bot.store import JobKind, JobRow
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ class JobHandler:
                     return
                 if await self.announcer.remind(reminder):
                     await deadlines.reminded(reminder)
-                elif job.attempts + 1 < GIVE_UP_AFTER:  # its timeout waits for it
+                elif not last_try(job.attempts):  # its timeout waits for it
                     raise Retry("Discord did not take the reminder")
                 else:
                     log.warning("match #%s: gave up reminding its player", job.match_id)

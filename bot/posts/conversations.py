@@ -85,6 +85,12 @@ def place_of(match: Match, viewer: int) -> Text:
     return t("places.group_with", names=others)
 
 
+def place_for(match: Match, viewer: int) -> Text | str:
+    """Where a match is played, as `viewer` reads it: their DM or group DM, or the channel
+    (a mention: Discord's clients show a DM's as no name)."""
+    return place_of(match, viewer) if private(match) else f"<#{match.channel_id}>"
+
+
 def located(match: Match, viewer: int, link: str) -> Text | str:
     """A link to a match's post, said to be in a private conversation where it is."""
     return t("places.at", place=place_of(match, viewer), link=link) if private(match) else link
@@ -226,8 +232,8 @@ class Conversations:
         # match id -> (ply, who got that position by DM) while a DM of it failed: the next
         # try sends it to the others only (after a restart, to everyone again); forgotten
         # when its post is given up
-        self._noted: dict[tuple[int, str], set[int]] = {}  # the same for a note, by its text
         self._sent: dict[int, tuple[int, set[int]]] = {}
+        self._noted: dict[tuple[int, str], set[int]] = {}  # the same for a note, by its text
 
     @contextlib.contextmanager
     def hearing(self, interaction: discord.Interaction[Any]) -> Iterator[None]:

@@ -25,7 +25,7 @@ from bot.posts.conversations import (
     Conversation,
     Conversations,
     OutOfReach,
-    place_of,
+    place_for,
     private,
     rewordable,
 )
@@ -438,8 +438,8 @@ class Announcer:
         self.conversations.forget(match.id)
         people = to or [s.user_id for s in match.seats if s.engine is None]
         for user_id in dict.fromkeys(people):
-            place = place_of(match, user_id) if private(match) else f"<#{match.channel_id}>"
-            text = say(sentence(place), await self.service.settings.member_language(user_id))
+            language = await self.service.settings.member_language(user_id)
+            text = say(sentence(place_for(match, user_id)), language)
             with contextlib.suppress(DmsClosed):
                 await self.dms.send(user_id, text, MISSING)
 
@@ -457,7 +457,7 @@ class Announcer:
         try:
             await self.say(match, reminder_in_place(reminder), ping=[user_id])
         except Undelivered as refused:
-            if refused.outage or refused.retry_after is not None:
+            if refused.for_now:
                 return False
             raise
         return True
@@ -492,7 +492,7 @@ class Announcer:
                     allowed_mentions=pinging(challenger),
                 )
         except Undelivered as refused:
-            if refused.outage or refused.retry_after is not None:
+            if refused.for_now:
                 return False
             log.info("match #%s: its challenger not told of its expiry: %s", match.id, refused)
         return True
@@ -548,11 +548,8 @@ class Announcer:
         doing = t("posts.undelivered.post_abort")
         try:
             await self.say(match, text, ping, doing=doing, instead=t("delivery.board_later"))
-        except (Undelivered, discord.HTTPException):
-            await self.service.deadlines.post_later(match.id, JobKind.CLOSING, match.row.ply)
-            raise
-        except OutOfReach as unreached:
-            if not unreached.told:
+        except (Undelivered, OutOfReach, discord.HTTPException) as missed:
+            if not (isinstance(missed, OutOfReach) and missed.told):  # DMs stood for it
                 await self.service.deadlines.post_later(match.id, JobKind.CLOSING, match.row.ply)
             raise
         match = await self.end_draw_offer(match)

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 import discord
 
-from bot.posts.conversations import place_of, private
+from bot.posts.conversations import place_for
 from bot.posts.match_texts import Line
 from bot.posts.names import safe_name
 from bot.service import Match
@@ -53,6 +53,12 @@ class Undelivered(Exception):
         self.retry_after = retry_after
         self.match = match  # whose post it was, if known: a private one's place is named
 
+    @property
+    def for_now(self) -> bool:
+        """Whether Discord may take it later (an outage, or too many requests), unlike a
+        permission withheld."""
+        return self.outage or self.retry_after is not None
+
     def explain(
         self,
         permissions: discord.Permissions,
@@ -88,8 +94,8 @@ class Undelivered(Exception):
         return say(sentence, locale)
 
     def _place(self, viewer: int | None) -> Text | str:
-        if self.match is not None and viewer is not None and private(self.match):
-            return place_of(self.match, viewer)
+        if self.match is not None and viewer is not None:
+            return place_for(self.match, viewer)
         return f"<#{self.channels[0]}>"
 
 

@@ -18,6 +18,11 @@ LONGEST_WAIT = 30 * MINUTE
 GIVE_UP_AFTER = 100  # retries: 31 minutes for the first five, then 30 minutes each
 
 
+def last_try(attempts: int) -> bool:
+    """Whether a job refused `attempts` times before, refused once more, is given up."""
+    return attempts + 1 >= GIVE_UP_AFTER
+
+
 def retry_delay(attempts: int) -> int:
     """Seconds to wait after `attempts` retries were refused (0: the first post was): 1
     minute, 2, 4, 8, 16, then 30 minutes each."""
