@@ -55,8 +55,8 @@ class Aborts:
             return None
         if row.aborted_by is None:  # the first move of the seat whose turn it was timed out
             return Aborted(match, timed_out=match.at(match.game.to_move(match.state)))
-        by = next((s for s in row.seats if s.user_id == row.aborted_by), None)
-        return Aborted(match, by=by)
+        seat = match.seat_of(row.aborted_by)
+        return Aborted(match, by=None if seat is None else match.at(seat))
 
     async def time_out(self, match_id: int, ply: int) -> Aborted | None:
         """The timeout at `ply`, when it falls on a person's first move (outside a

@@ -42,8 +42,7 @@ class Notes:
                 t("clocks.note.too_long_hint"),
             )
         if text == DELETE:
-            had = await self.read(match, user_id)
-            await self.cache.store.set_note(match.id, user_id, "")
-            return Note(match, None, deleted=had is not None)
+            deleted = await self.cache.store.set_note(match.id, user_id, "")
+            return Note(match, None, deleted=deleted)
         await self.cache.store.set_note(match.id, user_id, text)
         return Note(match, text)

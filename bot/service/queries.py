@@ -99,7 +99,7 @@ class Queries:
         match = await self.cache.get(match_id)
         if viewer.reaches(match.row):
             return match
-        if not any(seat.user_id == viewer.user_id for seat in match.row.seats):
+        if match.seat_of(viewer.user_id) is None:
             raise no_match(match_id)
         hint = t("service.match.elsewhere_hint")
         if match.row.guild_id is None:  # their own match: saying where it lives tells nothing

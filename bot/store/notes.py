@@ -14,14 +14,15 @@ class Notes(Database):
         )
         return None if found is None else str(found)
 
-    async def set_note(self, match_id: int, user_id: int, text: str) -> None:
-        """Keep `text` as the note (an empty text deletes it)."""
+    async def set_note(self, match_id: int, user_id: int, text: str) -> bool:
+        """Keep `text` as the note (an empty text deletes it); whether a note was written or
+        deleted (False: there was none to delete)."""
         async with self._writer() as db:
             if not text:
-                await db.execute(
+                deleted = await db.execute(
                     "DELETE FROM notes WHERE match_id = ? AND user_id = ?", match_id, user_id
                 )
-                return
+                return deleted == 1
             await db.execute(
                 "INSERT INTO notes (match_id, user_id, text, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (match_id, user_id) DO UPDATE SET text = excluded.text, "
@@ -31,3 +32,4 @@ class Notes(Database):
                 text,
                 now(),
             )
+            return True

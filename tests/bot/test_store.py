@@ -628,3 +628,15 @@ def test_a_missing_postgresql_is_named_with_how_to_install_it(
         lambda pattern: ["/usr/lib/postgresql/9.6/bin/pg_ctl", "/usr/lib/postgresql/15/bin/pg_ctl"],
     )
     assert throwaway.server_binaries() == Path("/usr/lib/postgresql/15/bin")
+
+
+def test_a_note_deleted_says_whether_there_was_one(database_url: str) -> None:
+    async def main() -> None:
+        store, _, match_id = await started(database_url)
+        assert await store.set_note(match_id, ALICE.user_id, "watch the centre")
+        assert await store.set_note(match_id, ALICE.user_id, "")  # there was one
+        assert not await store.set_note(match_id, ALICE.user_id, "")  # nothing left to delete
+        assert await store.note(match_id, ALICE.user_id) is None
+        await store.close()
+
+    run(main())
